@@ -1,0 +1,56 @@
+# DeskPlayer. `make run` and `make test` do all set-up on a fresh Debian machine.
+SHELL := /bin/bash
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Build and run-time libraries, and a font for on-screen text.
+BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libavformat-dev libavcodec-dev \
+	libavutil-dev libswresample-dev libswscale-dev fonts-dejavu-core
+# What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
+# a virtual X server, and xdotool to drive the window.
+TEST_PACKAGES := ffmpeg xvfb xauth xdotool
+# What the benchmarks compare against.
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth time
+
+XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
+
+.PHONY: run test build deps test-deps bench-deps bench clean assets
+
+# Installs the Debian packages given in PKGS that are missing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+test-deps: deps
+	$(call apt_install,$(TEST_PACKAGES))
+
+bench-deps: deps
+	$(call apt_install,$(BENCH_PACKAGES))
+
+build: deps
+	$(SWIFT) build -c release
+
+# Plays the bundled demo (in a virtual X server when there is no display).
+run: build
+	@if [ -n "$$DISPLAY" ]; then .build/release/deskplayer assets/demo.mp4; \
+	else echo "No DISPLAY: playing under xvfb-run"; $(MAKE) --no-print-directory test-deps >/dev/null; \
+		SDL_AUDIODRIVER=$${SDL_AUDIODRIVER:-dummy} $(XVFB) .build/release/deskplayer assets/demo.mp4; fi
+
+# The whole suite, headless: a virtual X server for the window tests, SDL's
+# disk/dummy audio drivers (the tests pick one per case).
+test: test-deps
+	$(SWIFT) build --build-tests
+	SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build
+
+assets:
+	sh assets/make-assets.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "DeskPlayer",
+    products: [
+        .executable(name: "deskplayer", targets: ["DeskPlayer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // SDL2 and SDL2_ttf (one module: SDL_ttf lives in SDL2's include folder).
+        .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
+        ),
+        // libavformat, libavcodec, libswresample, libswscale, libavutil: the
+        // module map links each of them; pkg-config only supplies the paths.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]
+        ),
+        .executableTarget(
+            name: "DeskPlayer",
+            dependencies: [
+                "CSDL2",
+                "CFFmpeg",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        .testTarget(
+            name: "DeskPlayerTests",
+            dependencies: ["DeskPlayer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,11 @@
+#ifndef DESKPLAYER_CSDL2_SHIM_H
+#define DESKPLAYER_CSDL2_SHIM_H
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_ttf.h>
+
+// Macros Swift cannot import.
+static const int DP_SDL_WINDOWPOS_CENTERED = SDL_WINDOWPOS_CENTERED;
+static const int DP_SDL_WINDOWPOS_UNDEFINED = SDL_WINDOWPOS_UNDEFINED;
+static const Uint32 DP_SDL_PIXELFORMAT_ARGB8888 = SDL_PIXELFORMAT_ARGB8888;
+static const Uint16 DP_AUDIO_F32SYS = AUDIO_F32SYS;
+#endif

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+
+/// `deskplayer [options] FILE...` (mpv's option names where mpv has one).
+struct DeskPlayerCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "deskplayer",
+        abstract: "Plays video and audio files in a desktop window.",
+        discussion: "Keys (mpv's): SPACE/p pause, LEFT/RIGHT seek 5 s, UP/DOWN seek 60 s, 9/0 volume, m mute, "
+            + "f fullscreen (ESC leaves), . step one frame, q quit.",
+        version: version
+    )
+
+    @Argument(help: "Files or URLs to play, one after another.")
+    var files: [String] = []
+
+    @Option(help: "Volume, 0 to 100.")
+    var volume: Int = 100
+
+    @Flag(help: "Start muted.")
+    var mute = false
+
+    @Flag(help: "Start paused.")
+    var pause = false
+
+    @Option(name: .customLong("content-mode"), help: "How video fills the window: fit, fill or stretch.")
+    var contentMode: ContentMode = .fit
+
+    @Option(help: "Start at this position, in seconds.")
+    var start: Double?
+
+    @Option(name: .customLong("quit-after"), help: "Quit after this many seconds of wall-clock playback.")
+    var quitAfter: Double?
+
+    @Option(name: .customLong("stats-json"), help: "Write playback statistics to this JSON file at exit.")
+    var statsJSON: String?
+
+    @Option(help: "Window size and position: WxH or WxH+X+Y.")
+    var geometry: Geometry?
+
+    @Flag(name: .customLong("keep-open"), help: "Stay open at the end instead of quitting.")
+    var keepOpen = false
+
+    @Option(name: .customLong("forward-buffer"), help: "Seconds of media to read ahead.")
+    var forwardBuffer: Double = 3
+
+    @Flag(name: [.short, .long], help: "Show FFmpeg's own messages too.")
+    var verbose = false
+
+    func validate() throws {
+        guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        if let start, start < 0 || !start.isFinite { throw ValidationError("--start must be 0 or more seconds") }
+        if let quitAfter, quitAfter < 0 || !quitAfter.isFinite {
+            throw ValidationError("--quit-after must be 0 or more seconds")
+        }
+        guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
+    }
+
+    func run() throws {
+        let code = PlayerApp(options: self).run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+extension ContentMode: ExpressibleByArgument {}
+
+/// mpv's `--geometry`: WxH, optionally +X+Y.
+struct Geometry: ExpressibleByArgument, Equatable {
+    var width: Int
+    var height: Int
+    var x: Int?
+    var y: Int?
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "+", omittingEmptySubsequences: false)
+        let size = parts[0].split(separator: "x")
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0, w <= 16384, h <= 16384
+        else { return nil }
+        width = w
+        height = h
+        if parts.count == 3 {
+            guard let px = Int(parts[1]), let py = Int(parts[2]) else { return nil }
+            x = px
+            y = py
+        } else if parts.count != 1 {
+            return nil
+        }
+    }
+}
+
+/// Entry point: parse, run, and map failures to exit codes
+/// (0 played, 1 nothing could be played, 2 bad command line).
+@main
+enum Main {
+    static func main() {
+        // A parent may hand us a blocked signal mask (Foundation's Process
+        // does): unblock the signals SDL turns into a clean quit.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        do {
+            var command = try DeskPlayerCommand.parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = DeskPlayerCommand.exitCode(for: error)
+            if code == .success {
+                DeskPlayerCommand.exit(withError: error)  // --help, --version
+            }
+            FileHandle.standardError.write(Data(("deskplayer: " + DeskPlayerCommand.message(for: error) + "\n"
+                + "Usage: " + DeskPlayerCommand.usageString() + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import CSDL2
+import Foundation
+
+/// Sets up SDL, the audio device and the window, plays the command line's
+/// files one after another, and applies every command. Main thread only.
+final class PlayerApp {
+    private let options: DeskPlayerCommand
+    private var queue: [String]
+    private var stats: StatsReport
+    private var anyPlayed = false
+    private var quitRequested = false
+
+    init(options: DeskPlayerCommand) {
+        self.options = options
+        queue = options.files
+        stats = StatsReport(renderer: "none")
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data("deskplayer: \(line)\n".utf8))
+    }
+
+    /// Runs until the queue is done, the window closes or `q`. Returns the exit code.
+    func run() -> Int32 {
+        guard !queue.isEmpty else {
+            PlayerApp.printError("no files given")
+            print("Usage: " + DeskPlayerCommand.usageString())
+            return 1
+        }
+        FFmpegLog.configure(verbose: options.verbose)
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_AUDIO | SDL_INIT_EVENTS) == 0 else {
+            PlayerApp.printError(SDLError("cannot start SDL").message)
+            return 1
+        }
+        defer { SDL_Quit() }
+        let code = play()
+        return code
+    }
+
+    private func play() -> Int32 {
+        let mixer = Mixer()
+        let device: AudioDevice?
+        do { device = try AudioDevice(mixer: mixer) } catch {
+            PlayerApp.printError("\(error); playing without sound")
+            device = nil
+        }
+        let geometry = options.geometry
+        let window: MainWindow
+        do {
+            window = try MainWindow(title: "DeskPlayer", width: geometry?.width ?? 1280, height: geometry?.height ?? 720,
+                                    position: geometry.flatMap { g in g.x.map { ($0, g.y ?? 0) } })
+        } catch {
+            PlayerApp.printError("\(error)")
+            return 1
+        }
+        stats = StatsReport(renderer: window.window.rendererName)
+
+        let player = Player()
+        player.volume = Float(options.volume) / 100
+        player.isMuted = options.mute
+        mixer.add(player.audio)
+        let view = PlayerView(player: player, contentMode: options.contentMode)
+        window.add(view)
+        window.onCommand = { [unowned self, unowned window] command in
+            self.apply(command, to: player, window: window)
+        }
+        var startFirst = options.start.map { MediaTime(seconds: $0) } ?? .zero
+        var started = HostTime.now()
+        var playingSince: UInt64?
+
+        func openNext() -> Bool {
+            guard !queue.isEmpty else { return false }
+            let name = queue.removeFirst()
+            let item = PlayerItem(name, preferences: ItemPreferences(forwardBufferDuration: options.forwardBuffer),
+                                  start: startFirst)
+            startFirst = .zero
+            player.replaceCurrentItem(with: item)
+            view.resetPicture()
+            window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer")
+            if options.pause { player.pause() } else { player.play() }
+            return true
+        }
+
+        _ = openNext()
+        var failureShownUntil: UInt64?
+        while !quitRequested {
+            let now = HostTime.now()
+            let wait = player.timeUntilNextFrame(at: now).map { Int32(max(0, min($0 * 1000, 10))) } ?? 10
+            if !window.pumpEvents(timeoutMs: wait) { break }
+            let tick = HostTime.now()
+            window.refresh(at: tick)
+            for event in player.takeEvents() {
+                switch event {
+                case .readyToPlay:
+                    anyPlayed = true
+                    if playingSince == nil { playingSince = tick }
+                case .failed(let error):
+                    let line = "\(player.currentItem?.name ?? "?"): \(error)"
+                    PlayerApp.printError(line)
+                    window.showMessage(line, seconds: 4)
+                    window.setNeedsRedraw()
+                    stats.record(player)
+                    if !openNext() {
+                        // Nothing else to play: leave the error on screen a moment.
+                        failureShownUntil = tick + (anyPlayed || options.keepOpen ? 0 : 3_000_000_000)
+                    }
+                case .warning(let text):
+                    let line = "\(player.currentItem?.name ?? "?"): \(text)"
+                    PlayerApp.printError(line)
+                    window.showMessage(line)
+                case .didPlayToEnd:
+                    stats.record(player)
+                    if !openNext() && !options.keepOpen { quitRequested = true }
+                case .stalled:
+                    break
+                }
+            }
+            if let until = failureShownUntil, tick >= until, !options.keepOpen { break }
+            if let limit = options.quitAfter {
+                let since = playingSince ?? started
+                if Double(tick &- since) / 1e9 >= limit { break }
+            }
+            if playingSince == nil, failureShownUntil == nil { started = min(started, tick) }
+        }
+        if player.currentItem.map({ item in !stats.players.contains { $0.item == item.name } }) ?? false {
+            stats.record(player)
+        }
+        mixer.remove(player.audio)
+        player.replaceCurrentItem(with: nil)
+        _ = device
+        if let path = options.statsJSON {
+            do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
+        }
+        return anyPlayed ? 0 : 1
+    }
+
+    private func apply(_ command: Command, to player: Player, window: MainWindow) {
+        switch command {
+        case .togglePause:
+            player.togglePause()
+        case .seek(let seconds):
+            player.seek(by: seconds)
+        case .adjustVolume(let delta):
+            let percent = min(100, max(0, Int((player.volume * 100).rounded()) + delta))
+            player.volume = Float(percent) / 100
+            window.showMessage("Volume \(percent) %", seconds: 1.5)
+        case .toggleMute:
+            player.isMuted.toggle()
+            window.showMessage(player.isMuted ? "Mute" : "Unmute", seconds: 1.5)
+        case .toggleFullscreen:
+            window.window.setFullscreen(!window.window.isFullscreen)
+        case .leaveFullscreen:
+            window.window.setFullscreen(false)
+        case .frameStep:
+            player.stepFrame()
+        case .quit:
+            quitRequested = true
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What `--stats-json` writes at exit: one entry per item played.
+struct StatsReport: Codable {
+    struct Entry: Codable {
+        var item: String
+        var status: String
+        var error: String?
+        var framesPresented: Int
+        var framesDropped: Int
+        var audioUnderruns: Int
+        var maxAVOffsetMs: Double
+        var timeToFirstFrameMs: Double?
+    }
+
+    var renderer: String
+    var players: [Entry] = []
+
+    init(renderer: String) { self.renderer = renderer }
+
+    mutating func record(_ player: Player) {
+        guard let item = player.currentItem else { return }
+        let s = player.stats
+        let status: String
+        switch item.status {
+        case .unknown: status = "loading"
+        case .readyToPlay: status = "ready"
+        case .failed: status = "failed"
+        }
+        players.append(Entry(item: item.name, status: status, error: item.error?.message,
+                             framesPresented: s.framesPresented, framesDropped: s.framesDropped,
+                             audioUnderruns: s.audioUnderruns,
+                             maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
+                             timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 }))
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

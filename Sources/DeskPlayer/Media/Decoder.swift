@@ -1,0 +1,61 @@
+import CFFmpeg
+
+/// Owns one opened AVCodecContext for one stream. Created on the loading
+/// thread, then used only by that stream's decode thread.
+final class Decoder: @unchecked Sendable {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let timeBase: AVRational
+    let codecName: String
+
+    enum Output {
+        case frame
+        case needsInput
+        case endOfStream
+    }
+
+    /// `threads`: 0 lets FFmpeg choose (one big stream), 1 for many small ones.
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws(MediaError) {
+        guard let parameters = stream.pointee.codecpar else { throw MediaError("stream has no codec parameters") }
+        let id = parameters.pointee.codec_id
+        guard let codec = avcodec_find_decoder(id) else {
+            let kind = av_get_media_type_string(parameters.pointee.codec_type).map { String(cString: $0) } ?? "stream"
+            let name = id == AV_CODEC_ID_NONE ? "not known to FFmpeg"
+                : "'\(avcodec_get_name(id).map { String(cString: $0) } ?? "?")', no decoder installed"
+            throw MediaError("unsupported \(kind) codec (\(name))", code: DP_AVERROR_DECODER_NOT_FOUND)
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("out of memory (decoder)") }
+        context = ctx
+        timeBase = stream.pointee.time_base
+        codecName = String(cString: codec.pointee.name)
+        try MediaError.check(avcodec_parameters_to_context(ctx, parameters), "cannot configure \(codecName) decoder")
+        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.thread_count = threads
+        try MediaError.check(avcodec_open2(ctx, codec, nil), "cannot open \(codecName) decoder")
+    }
+
+    deinit {
+        var c: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&c)
+    }
+
+    /// Sends a packet, or nil to start draining. Returns false when the
+    /// decoder is full and frames must be received first.
+    func send(_ packet: Packet?) throws(MediaError) -> Bool {
+        let ret = avcodec_send_packet(context, packet?.pointer)
+        if ret == DP_AVERROR_EAGAIN { return false }
+        if ret == DP_AVERROR_EOF { return true }  // already draining
+        try MediaError.check(ret, "\(codecName) decoding error")
+        return true
+    }
+
+    func receive(into frame: Frame) throws(MediaError) -> Output {
+        let ret = avcodec_receive_frame(context, frame.pointer)
+        if ret == DP_AVERROR_EAGAIN { return .needsInput }
+        if ret == DP_AVERROR_EOF { return .endOfStream }
+        try MediaError.check(ret, "\(codecName) decoding error")
+        return .frame
+    }
+
+    /// Forgets buffered data (after a seek) so the next packet starts afresh.
+    func flush() { avcodec_flush_buffers(context) }
+}

@@ -1,0 +1,39 @@
+import CFFmpeg
+
+/// A failure while opening, demuxing or decoding media, with a message a
+/// person can read. FFmpeg's error codes keep FFmpeg's own text.
+struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The FFmpeg error code, or 0 for failures DeskPlayer detects itself.
+    let code: Int32
+    let message: String
+
+    var description: String { message }
+
+    init(_ message: String, code: Int32 = 0) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `context` says what was being done, e.g. "cannot open decoder".
+    init(code: Int32, context: String? = nil) {
+        let text = MediaError.ffmpegText(code)
+        self.code = code
+        if let context { self.message = "\(context): \(text)" } else { self.message = text }
+    }
+
+    static func ffmpegText(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        dp_error_string(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Throws for a negative FFmpeg return value, passes others through.
+    @discardableResult
+    static func check(_ ret: Int32, _ context: String? = nil) throws(MediaError) -> Int32 {
+        if ret < 0 { throw MediaError(code: ret, context: context) }
+        return ret
+    }
+
+    var isEndOfFile: Bool { code == DP_AVERROR_EOF }
+    var isTryAgain: Bool { code == DP_AVERROR_EAGAIN }
+}

@@ -1,0 +1,145 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// Set from any thread to make a blocking FFmpeg read give up (FFmpeg polls it
+/// through the AVIOInterruptCB).
+final class InterruptFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}
+
+private let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
+}
+
+/// Where media comes from, and which FFmpeg protocols it may use.
+struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
+    let url: String
+    let isNetwork: Bool
+
+    init(_ text: String) {
+        if text.hasPrefix("file://") {
+            url = String(text.dropFirst("file://".count))
+            isNetwork = false
+        } else if text.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil {
+            url = text
+            isNetwork = true
+        } else {
+            url = text
+            isNetwork = false
+        }
+    }
+
+    var description: String { url }
+
+    /// Local files may only use `file`; network protocols are allowed only
+    /// for a URL the user gave.
+    var protocolWhitelist: String {
+        isNetwork ? "http,https,tcp,tls,crypto,hls,httpproxy" : "file"
+    }
+
+    /// Clear reasons for local paths that FFmpeg would describe vaguely.
+    func localProblem() -> String? {
+        guard !isNetwork else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url, isDirectory: &isDirectory) else {
+            return "No such file or directory"
+        }
+        if isDirectory.boolValue { return "is a directory, not a media file" }
+        guard FileManager.default.isReadableFile(atPath: url) else { return "Permission denied" }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url))?[.size] as? NSNumber,
+           size.intValue == 0 {
+            return "empty file"
+        }
+        return nil
+    }
+}
+
+/// Owns an opened AVFormatContext. Opened on a loading thread, then used by
+/// the one demux thread; never by two threads at once.
+final class MediaInput: @unchecked Sendable {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let interrupt: InterruptFlag
+
+    init(location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
+        if let problem = location.localProblem() { throw MediaError(problem) }
+        guard let allocated = avformat_alloc_context() else { throw MediaError("out of memory (format context)") }
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
+        allocated.pointee.interrupt_callback.callback = interruptCallback
+        allocated.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist, 0)
+        if location.isNetwork {
+            av_dict_set(&options, "rw_timeout", "10000000", 0)  // 10 s, in µs
+        }
+        let ret = avformat_open_input(&ctx, location.url, nil, &options)
+        av_dict_free(&options)
+        guard ret >= 0, let opened = ctx else {
+            throw MediaInput.describeOpenFailure(ret)
+        }
+        context = opened
+        self.interrupt = interrupt
+        let probe = avformat_find_stream_info(opened, nil)
+        if probe < 0 {
+            var c: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&c)
+            throw MediaError(code: probe, context: "cannot read stream information")
+        }
+    }
+
+    deinit {
+        var c: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&c)
+    }
+
+    private static func describeOpenFailure(_ code: Int32) -> MediaError {
+        if code == DP_AVERROR_INVALIDDATA {
+            return MediaError("not a playable media file (format not recognised, or the file is damaged)", code: code)
+        }
+        return MediaError(code: code)
+    }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < streamCount else { return nil }
+        return context.pointee.streams[index]
+    }
+
+    /// FFmpeg's pick of the main stream of a type, or nil.
+    func bestStream(_ type: AVMediaType) -> Int? {
+        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// The container's duration in µs, or nil when unknown.
+    var durationMicroseconds: Int64? {
+        let d = context.pointee.duration
+        return d == DP_AV_NOPTS_VALUE || d <= 0 ? nil : d
+    }
+
+    var formatName: String {
+        guard let f = context.pointee.iformat, let name = f.pointee.name else { return "?" }
+        return String(cString: name)
+    }
+
+    /// Reads the next packet. Returns false at the end of the input.
+    func read(into packet: Packet) throws(MediaError) -> Bool {
+        let ret = av_read_frame(context, packet.pointer)
+        if ret == DP_AVERROR_EOF { return false }
+        try MediaError.check(ret, "read error")
+        return true
+    }
+
+    /// Seeks to the keyframe at or before `microseconds` (container time).
+    func seek(toMicroseconds target: Int64) throws(MediaError) {
+        let ret = avformat_seek_file(context, -1, Int64.min, target, target, 0)
+        if ret < 0 {
+            // Some formats only seek with a backward flag on one stream.
+            try MediaError.check(av_seek_frame(context, -1, target, AVSEEK_FLAG_BACKWARD), "seek failed")
+        }
+    }
+}

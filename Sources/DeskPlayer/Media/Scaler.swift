@@ -1,0 +1,84 @@
+import CFFmpeg
+
+/// Owns a SwsContext that converts decoded frames to 32-bit BGRA (SDL's
+/// ARGB8888) at the size they are shown, so the main thread only copies.
+final class Scaler {
+    private var sws: OpaquePointer?
+
+    deinit { sws_freeContext(sws) }
+
+    /// Converts `frame` into `picture`, whose size decides the output size.
+    func scale(_ frame: UnsafeMutablePointer<AVFrame>, into picture: PictureBuffer) throws(MediaError) {
+        let srcW = frame.pointee.width, srcH = frame.pointee.height
+        let dstW = Int32(picture.width), dstH = Int32(picture.height)
+        let sameSize = srcW == dstW && srcH == dstH
+        // Same size needs no interpolation; bilinear is cheap and clean for resizing.
+        let flags = sameSize ? SWS_POINT : SWS_BILINEAR
+        sws = sws_getCachedContext(sws, srcW, srcH, AVPixelFormat(frame.pointee.format),
+                                   dstW, dstH, AV_PIX_FMT_BGRA, Int32(flags), nil, nil, nil)
+        guard let sws else { throw MediaError("cannot convert \(srcW)x\(srcH) video for display") }
+        applyColorspace(frame)
+        var dstData: [UnsafeMutablePointer<UInt8>?] = [picture.pixels, nil, nil, nil]
+        var dstStride: [Int32] = [Int32(picture.pitch), 0, 0, 0]
+        let rows = frame.pointee.data.0 != nil ? withUnsafePointer(to: frame.pointee.data) { dataTuple in
+            dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
+                withUnsafePointer(to: frame.pointee.linesize) { strideTuple in
+                    strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
+                        sws_scale(sws, src, srcStride, 0, srcH, &dstData, &dstStride)
+                    }
+                }
+            }
+        } : -1
+        if rows <= 0 { throw MediaError("video conversion failed") }
+    }
+
+    /// Uses the frame's own matrix and range (BT.601 when unspecified, as FFmpeg does).
+    private func applyColorspace(_ frame: UnsafeMutablePointer<AVFrame>) {
+        let space: Int32
+        switch frame.pointee.colorspace {
+        case AVCOL_SPC_BT709: space = SWS_CS_ITU709
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: space = SWS_CS_BT2020
+        case AVCOL_SPC_SMPTE240M: space = SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: space = SWS_CS_FCC
+        default: space = SWS_CS_DEFAULT
+        }
+        let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
+        let coefficients = sws_getCoefficients(space)
+        _ = sws_setColorspaceDetails(sws, coefficients, fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     0, 1 << 16, 1 << 16)
+    }
+}
+
+/// A BGRA picture in memory: one per frame-queue slot, reused so decoding
+/// does not allocate per frame.
+final class PictureBuffer: @unchecked Sendable {  // handed between decode and main thread through FrameQueue
+    private(set) var pixels: UnsafeMutablePointer<UInt8>
+    private(set) var width: Int
+    private(set) var height: Int
+    private(set) var pitch: Int
+    private var capacity: Int
+
+    init(width: Int, height: Int) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        pitch = self.width * 4
+        capacity = pitch * self.height
+        pixels = .allocate(capacity: capacity)
+    }
+
+    deinit { pixels.deallocate() }
+
+    /// Changes the size, reallocating only when it grows.
+    func resize(width: Int, height: Int) {
+        let w = max(width, 1), h = max(height, 1)
+        let needed = w * 4 * h
+        if needed > capacity {
+            pixels.deallocate()
+            pixels = .allocate(capacity: needed)
+            capacity = needed
+        }
+        self.width = w
+        self.height = h
+        pitch = w * 4
+    }
+}

@@ -1,0 +1,73 @@
+import CSDL2
+
+/// Owns an SDL window and its renderer.
+final class Window {
+    let window: OpaquePointer
+    let renderer: OpaquePointer
+
+    init(title: String, width: Int, height: Int, x: Int32 = DP_SDL_WINDOWPOS_CENTERED,
+         y: Int32 = DP_SDL_WINDOWPOS_CENTERED, flags: UInt32 = 0) throws(SDLError) {
+        let windowFlags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | flags
+        guard let w = SDL_CreateWindow(title, x, y, Int32(width), Int32(height), windowFlags) else {
+            throw SDLError("cannot create window")
+        }
+        guard let r = SDL_CreateRenderer(w, -1, 0) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            SDL_DestroyWindow(w)
+            throw SDLError("cannot create renderer")
+        }
+        window = w
+        renderer = r
+    }
+
+    deinit {
+        SDL_DestroyRenderer(renderer)
+        SDL_DestroyWindow(window)
+    }
+
+    /// The drawable size in pixels.
+    var size: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    var isFullscreen: Bool {
+        SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+    }
+
+    func setFullscreen(_ on: Bool) {
+        SDL_SetWindowFullscreen(window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+
+    var rendererName: String {
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(renderer, &info)
+        return info.name.map { String(cString: $0) } ?? "?"
+    }
+}
+
+/// Owns an SDL streaming texture in ARGB8888 (what the decode threads produce).
+final class VideoTexture {
+    let texture: OpaquePointer
+    let width: Int
+    let height: Int
+
+    init(renderer: OpaquePointer, width: Int, height: Int) throws(SDLError) {
+        guard let t = SDL_CreateTexture(renderer, DP_SDL_PIXELFORMAT_ARGB8888,
+                                        Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                        Int32(width), Int32(height)) else {
+            throw SDLError("cannot create \(width)x\(height) texture")
+        }
+        texture = t
+        self.width = width
+        self.height = height
+    }
+
+    deinit { SDL_DestroyTexture(texture) }
+
+    func upload(_ picture: PictureBuffer) {
+        SDL_UpdateTexture(texture, nil, picture.pixels, Int32(picture.pitch))
+    }
+}

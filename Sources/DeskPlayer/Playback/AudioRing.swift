@@ -1,0 +1,129 @@
+import Collections
+import Synchronization
+
+/// Resampled audio waiting for the device (interleaved float in
+/// `AudioFormat.device`), with the media time of its samples.
+///
+/// Samples are addressed by absolute frame index. A marker records the media
+/// time of the frame at an index; it is written only where time is not
+/// continuous (start, seek, a gap in the source), so continuous audio (across
+/// a loop seam too) reads as one unbroken timeline. The lock is held only for
+/// a copy of at most one device buffer, never across I/O.
+final class AudioRing: Sendable {
+    struct Marker {
+        let index: Int64
+        let time: MediaTime
+    }
+
+    private struct State {
+        var readIndex: Int64 = 0
+        var writeIndex: Int64 = 0
+        var markers = Deque<Marker>(minimumCapacity: 64)
+        var serial = 0
+        var ended = false
+    }
+
+    let format: AudioFormat
+    let capacity: Int
+    /// Written and read only inside `state`'s lock.
+    nonisolated(unsafe) private let storage: UnsafeMutablePointer<Float>
+    private let state = Mutex(State())
+
+    /// `seconds` of audio at most are held.
+    init(format: AudioFormat = .device, seconds: Double = 0.5) {
+        self.format = format
+        capacity = Int(Double(format.sampleRate) * seconds)
+        storage = .allocate(capacity: capacity * format.channels)
+    }
+
+    deinit { storage.deallocate() }
+
+    var serial: Int { state.withLock { $0.serial } }
+
+    /// Frames that can be written now.
+    var freeFrames: Int { state.withLock { capacity - Int($0.writeIndex - $0.readIndex) } }
+    var availableFrames: Int { state.withLock { Int($0.writeIndex - $0.readIndex) } }
+    var isEnded: Bool { state.withLock { $0.ended } }
+    /// True when the decoder finished and every frame was read.
+    var isDrained: Bool { state.withLock { $0.ended && $0.readIndex == $0.writeIndex } }
+
+    /// Appends up to `frames` frames stamped with `time` (of the first frame).
+    /// Returns how many were taken (fewer when full; 0 when `serial` is stale).
+    func write(_ samples: UnsafePointer<Float>, frames: Int, time: MediaTime, serial: Int) -> Int {
+        let channels = format.channels
+        return state.withLock { s in
+            guard serial == s.serial, !s.ended else { return 0 }
+            let count = min(frames, capacity - Int(s.writeIndex - s.readIndex))
+            guard count > 0 else { return 0 }
+            if !isContinuous(s, time) {
+                s.markers.append(Marker(index: s.writeIndex, time: time))
+            }
+            var done = 0
+            while done < count {
+                let slot = Int((s.writeIndex + Int64(done)) % Int64(capacity))
+                let run = min(count - done, capacity - slot)
+                (storage + slot * channels).update(from: samples + done * channels, count: run * channels)
+                done += run
+            }
+            s.writeIndex += Int64(count)
+            return count
+        }
+    }
+
+    /// Time is continuous when the new frames start within half a frame of
+    /// where the last marker says they should.
+    private func isContinuous(_ s: State, _ time: MediaTime) -> Bool {
+        guard let last = s.markers.last else { return false }
+        let rate = Int64(format.sampleRate)
+        let expected = last.time + MediaTime(value: s.writeIndex - last.index, timescale: rate)
+        let diff = (time - expected).converted(to: rate * 2).value
+        return abs(diff) <= 1
+    }
+
+    /// Copies up to `frames` frames out. Returns how many, and the media time
+    /// of the first one (nil when none were read).
+    func read(into out: UnsafeMutablePointer<Float>, frames: Int) -> (count: Int, time: MediaTime?) {
+        let channels = format.channels
+        return state.withLock { s in
+            let count = min(frames, Int(s.writeIndex - s.readIndex))
+            guard count > 0 else { return (0, nil) }
+            while s.markers.count > 1, s.markers[1].index <= s.readIndex { s.markers.removeFirst() }
+            var time: MediaTime? = nil
+            if let m = s.markers.first {
+                time = m.time + MediaTime(value: s.readIndex - m.index, timescale: Int64(format.sampleRate))
+            }
+            var done = 0
+            while done < count {
+                let slot = Int((s.readIndex + Int64(done)) % Int64(capacity))
+                let run = min(count - done, capacity - slot)
+                (out + done * channels).update(from: storage + slot * channels, count: run * channels)
+                done += run
+            }
+            s.readIndex += Int64(count)
+            return (count, time)
+        }
+    }
+
+    /// The media time of the next frame to be read (or written, when empty).
+    var nextReadTime: MediaTime? {
+        state.withLock { s in
+            guard let m = s.markers.last(where: { $0.index <= s.readIndex }) ?? s.markers.first else { return nil }
+            return m.time + MediaTime(value: s.readIndex - m.index, timescale: Int64(format.sampleRate))
+        }
+    }
+
+    /// The decoder has written everything for `serial`.
+    func markEnded(serial: Int) {
+        state.withLock { s in if s.serial == serial { s.ended = true } }
+    }
+
+    /// Drops everything and starts a new serial (after a seek).
+    func flush(serial: Int) {
+        state.withLock { s in
+            s.readIndex = s.writeIndex
+            s.markers.removeAll(keepingCapacity: true)
+            s.serial = serial
+            s.ended = false
+        }
+    }
+}

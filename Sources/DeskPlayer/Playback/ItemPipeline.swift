@@ -1,0 +1,373 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// The running machinery of one opened item: a demux thread feeding bounded
+/// packet queues, and one decode thread per stream filling the frame queue
+/// (video, converted for display) and the audio ring (resampled to the
+/// device format). Every packet and frame carries the serial of its seek
+/// generation; a seek bumps it and stale data is dropped downstream.
+final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `control` (Mutex); the C owners each belong to one thread
+    struct Stream {
+        let index: Int
+        let timeBase: AVRational
+        let decoder: Decoder
+    }
+
+    private struct Control {
+        var serial = 0
+        var pendingSeek: MediaTime?
+        /// Where the decoders start delivering after the seek of `serial`.
+        var seekTarget: (serial: Int, time: MediaTime)?
+        var displaySize: (width: Int, height: Int)
+        var preferences: ItemPreferences
+    }
+
+    let info: MediaInfo
+    let video: Stream?
+    let audio: Stream?
+    let frames = FrameQueue()
+    let audioRing: AudioRing
+    private let input: MediaInput
+    private let videoPackets = PacketQueue()
+    private let audioPackets = PacketQueue()
+    /// Subtracted from container timestamps so the item starts at zero.
+    private let startOffset: MediaTime
+    private let control: Mutex<Control>
+    private let aborted = Atomic<Bool>(false)
+    private let threadsDone = DispatchGroup()
+    private let warningSink: @Sendable (String) -> Void
+
+    init(input: MediaInput, info: MediaInfo, video: Stream?, audio: Stream?, preferences: ItemPreferences,
+         outputFormat: AudioFormat, warning: @escaping @Sendable (String) -> Void) {
+        self.input = input
+        self.info = info
+        self.video = video
+        self.audio = audio
+        audioRing = AudioRing(format: outputFormat)
+        // The earliest start of the streams played, exactly in their own time
+        // bases; never negative (AAC priming starts before zero on purpose).
+        let starts = [video, audio].compactMap { stream -> MediaTime? in
+            guard let stream, let s = input.stream(stream.index), s.pointee.start_time != DP_AV_NOPTS_VALUE else { return nil }
+            return MediaTime(s.pointee.start_time, stream.timeBase)
+        }
+        startOffset = max(starts.min() ?? .zero, .zero)
+        control = Mutex(Control(displaySize: (info.displayWidth, info.displayHeight), preferences: preferences))
+        warningSink = warning
+    }
+
+    func start(at time: MediaTime = .zero) {
+        if time > .zero { seek(to: time) }
+        spawn("demux") { $0.demuxLoop() }
+        if video != nil { spawn("video") { $0.videoLoop() } }
+        if audio != nil { spawn("audio") { $0.audioLoop() } }
+    }
+
+    private func spawn(_ name: String, _ body: @escaping @Sendable (ItemPipeline) -> Void) {
+        threadsDone.enter()
+        let thread = Thread { [self] in
+            body(self)
+            self.threadsDone.leave()
+        }
+        thread.name = "deskplayer.\(name)"
+        thread.start()
+    }
+
+    /// Stops every thread and waits for them; the pipeline is dead afterwards.
+    func stop() {
+        guard !aborted.exchange(true, ordering: .relaxed) else { return }
+        input.interrupt.set()
+        videoPackets.abort()
+        audioPackets.abort()
+        frames.abort()
+        threadsDone.wait()
+    }
+
+    deinit { stop() }
+
+    var isAborted: Bool { aborted.load(ordering: .relaxed) }
+
+    var serial: Int { control.withLock { $0.serial } }
+
+    /// Starts an accurate seek: output resumes with the frame that is on
+    /// screen at `time` and the audio sample at `time`. Returns the new serial.
+    @discardableResult
+    func seek(to time: MediaTime) -> Int {
+        let serial = control.withLock { c in
+            c.serial += 1
+            c.pendingSeek = time
+            c.seekTarget = (c.serial, time)
+            return c.serial
+        }
+        frames.flush(serial: serial)
+        audioRing.flush(serial: serial)
+        videoPackets.flush(serial: serial)
+        audioPackets.flush(serial: serial)
+        return serial
+    }
+
+    /// The size pictures are converted to (the area they are drawn in).
+    func setDisplaySize(width: Int, height: Int) {
+        control.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }
+    }
+
+    func setPreferences(_ preferences: ItemPreferences) {
+        control.withLock { $0.preferences = preferences }
+    }
+
+    private func seekTarget(for serial: Int) -> MediaTime? {
+        control.withLock { c in c.seekTarget.flatMap { $0.serial == serial ? $0.time : nil } }
+    }
+
+    // MARK: Demux thread
+
+    private func demuxLoop() {
+        guard let packet = try? Packet() else { return }
+        var endedSerial = -1
+        while !isAborted {
+            let (serial, seekTo, preferences) = control.withLock { c -> (Int, MediaTime?, ItemPreferences) in
+                let s = c.pendingSeek
+                c.pendingSeek = nil
+                return (c.serial, s, c.preferences)
+            }
+            if let seekTo {
+                do {
+                    try input.seek(toMicroseconds: (seekTo + startOffset).microseconds)
+                } catch {
+                    warningSink("seek failed: \(error)")
+                }
+                endedSerial = -1
+            }
+            if endedSerial == serial || isFull(preferences) {
+                Thread.sleep(forTimeInterval: 0.005)
+                continue
+            }
+            do {
+                if try input.read(into: packet) {
+                    route(packet, serial: serial)
+                } else {
+                    endStreams(serial: serial)
+                    endedSerial = serial
+                }
+            } catch {
+                if isAborted { return }
+                // A truncated or damaged file ends where the damage starts.
+                warningSink("\(error); playing what could be read")
+                endStreams(serial: serial)
+                endedSerial = serial
+            }
+        }
+    }
+
+    private func route(_ packet: Packet, serial: Int) {
+        let index = Int(packet.streamIndex)
+        let queue: PacketQueue
+        if index == video?.index { queue = videoPackets } else if index == audio?.index { queue = audioPackets } else {
+            packet.unref()
+            return
+        }
+        guard let owned = try? packet.take() else { packet.unref(); return }
+        queue.put(.packet(owned, serial: serial))
+    }
+
+    private func endStreams(serial: Int) {
+        if video != nil { videoPackets.put(.endOfStream(serial: serial)) }
+        if audio != nil { audioPackets.put(.endOfStream(serial: serial)) }
+    }
+
+    /// The forward buffer is full when the bytes cap is reached or every
+    /// stream holds at least the preferred duration.
+    private func isFull(_ preferences: ItemPreferences) -> Bool {
+        var bytes = 0
+        var allEnough = true
+        for (stream, queue) in [(video, videoPackets), (audio, audioPackets)] {
+            guard let stream else { continue }
+            let fill = queue.fill
+            bytes += fill.bytes
+            let seconds = MediaTime(fill.ticks, stream.timeBase).seconds
+            if seconds < preferences.forwardBufferDuration && fill.count < 2048 { allEnough = false }
+        }
+        return bytes >= preferences.maxBufferBytes || allEnough
+    }
+
+    // MARK: Video decode thread
+
+    private func videoLoop() {
+        guard let stream = video, let frame = try? Frame(), let held = try? Frame() else { return }
+        let scaler = Scaler()
+        let nominal = info.frameRate.map { MediaTime(seconds: 1 / $0) } ?? MediaTime(value: 1, timescale: 25)
+        var serial = -1
+        var target: MediaTime?
+        var delivered = 0
+        var hasHeld = false
+
+        func deliver(_ source: Frame) {
+            let pts = MediaTime(source.bestEffortTimestamp, stream.timeBase) - startOffset
+            let d = source.pointer.pointee.pkt_duration
+            let duration = d > 0 ? MediaTime(d, stream.timeBase) : nominal
+            if let t = target, pts + duration <= t {
+                // Before the seek target: keep only the latest, in case nothing later comes.
+                held.unref()
+                av_frame_move_ref(held.pointer, source.pointer)
+                hasHeld = true
+                return
+            }
+            guard let picture = frames.acquireBuffer(serial: serial) else { return }
+            let size = control.withLock { $0.displaySize }
+            picture.resize(width: size.width, height: size.height)
+            do {
+                try scaler.scale(source.pointer, into: picture)
+            } catch {
+                frames.recycle(picture)
+                warningSink("video: \(error)")
+                return
+            }
+            frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: serial, index: delivered))
+            delivered += 1
+        }
+
+        func receiveAll() {
+            while !isAborted {
+                let result: Decoder.Output
+                do { result = try stream.decoder.receive(into: frame) } catch { return }
+                guard result == .frame else { return }
+                deliver(frame)
+                frame.unref()
+            }
+        }
+
+        while let entry = videoPackets.get() {
+            if entry.serial != serial {
+                stream.decoder.flush()
+                serial = entry.serial
+                target = seekTarget(for: serial)
+                delivered = 0
+                hasHeld = false
+            }
+            switch entry {
+            case .packet(let packet, _):
+                decode(packet, with: stream.decoder, receive: receiveAll)
+            case .endOfStream:
+                decode(nil, with: stream.decoder, receive: receiveAll)
+                if delivered == 0 && hasHeld {
+                    target = nil  // a seek at or past the end shows the last frame
+                    deliver(held)
+                }
+                frames.markEnded(serial: serial)
+                stream.decoder.flush()
+            }
+        }
+    }
+
+    /// Sends a packet (nil drains), receiving frames whenever the decoder is full.
+    private func decode(_ packet: Packet?, with decoder: Decoder, receive: () -> Void) {
+        while !isAborted {
+            do {
+                if try decoder.send(packet) { break }
+                receive()
+            } catch {
+                // A damaged packet: skip it, keep decoding (as ffplay and mpv do).
+                break
+            }
+        }
+        receive()
+    }
+
+    // MARK: Audio decode thread
+
+    private func audioLoop() {
+        guard let stream = audio, let frame = try? Frame() else { return }
+        let resampler = Resampler(output: audioRing.format)
+        let outRate = Int64(audioRing.format.sampleRate)
+        // The stream's real end: decoders may return padding beyond it (AAC).
+        let streamEnd: MediaTime? = {
+            guard let s = input.stream(stream.index) else { return nil }
+            let start = s.pointee.start_time == DP_AV_NOPTS_VALUE ? 0 : s.pointee.start_time
+            guard s.pointee.duration != DP_AV_NOPTS_VALUE, s.pointee.duration > 0 else { return nil }
+            return MediaTime(start + s.pointee.duration, stream.timeBase) - startOffset
+        }()
+        var serial = -1
+        var target: MediaTime?
+        var nextTime: MediaTime?
+
+        func write(_ count: Int, at time: MediaTime) {
+            var offset = 0
+            var time = time
+            if let t = target {
+                // Accurate seek: drop output samples before the target.
+                let skip = Int(min(Int64(count), max(0, (t - time).converted(to: outRate).value)))
+                offset = skip
+                time = time + MediaTime(value: Int64(skip), timescale: outRate)
+                if offset < count { target = nil }
+            }
+            let channels = audioRing.format.channels
+            while offset < count && !isAborted {
+                let n = audioRing.write(resampler.buffer + offset * channels, frames: count - offset,
+                                        time: time, serial: serial)
+                if n == 0 {
+                    if audioRing.serial != serial { return }
+                    Thread.sleep(forTimeInterval: 0.004)
+                    continue
+                }
+                offset += n
+                time = time + MediaTime(value: Int64(n), timescale: outRate)
+            }
+            nextTime = time
+        }
+
+        func convert(_ source: UnsafeMutablePointer<AVFrame>?, at time: MediaTime) {
+            do {
+                let (count, outTime) = try resampler.convert(source, startingAt: time)
+                if count > 0 { write(count, at: outTime ?? time) }
+            } catch {
+                warningSink("audio: \(error)")
+            }
+        }
+
+        func receiveAll() {
+            while !isAborted {
+                let result: Decoder.Output
+                do { result = try stream.decoder.receive(into: frame) } catch { return }
+                guard result == .frame else { return }
+                defer { frame.unref() }
+                let rate = Int64(max(frame.pointer.pointee.sample_rate, 1))
+                let ts = frame.bestEffortTimestamp
+                let pts = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
+                    : (nextTime ?? .zero)
+                if let end = streamEnd {
+                    let keep = max(0, (end - pts).floor(in: rate))
+                    if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
+                    if keep == 0 { continue }
+                }
+                convert(frame.pointer, at: pts)
+            }
+        }
+
+        while let entry = audioPackets.get() {
+            if entry.serial != serial {
+                stream.decoder.flush()
+                resampler.reset()
+                serial = entry.serial
+                target = seekTarget(for: serial)
+                nextTime = nil
+            }
+            switch entry {
+            case .packet(let packet, _):
+                decode(packet, with: stream.decoder, receive: receiveAll)
+            case .endOfStream:
+                decode(nil, with: stream.decoder, receive: receiveAll)
+                if let t = nextTime {
+                    // Drain what the resampler still holds; it follows on from the last write.
+                    do {
+                        let (count, _) = try resampler.convert(nil)
+                        if count > 0 { write(count, at: t) }
+                    } catch {
+                        warningSink("audio: \(error)")
+                    }
+                }
+                audioRing.markEnded(serial: serial)
+                stream.decoder.flush()
+            }
+        }
+    }
+}

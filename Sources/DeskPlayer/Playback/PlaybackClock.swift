@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// Monotonic host time in nanoseconds (the one time base for the clock, the
+/// audio callback and the presenter).
+enum HostTime {
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}
+
+/// A player's master clock: media time as a function of host time.
+///
+/// While audio plays, the audio callback re-anchors it after every buffer to
+/// the media time of the samples it just handed to the device, at the host
+/// time they will be heard: the clock is what the mixer sent, not a guess.
+/// Without audible audio the player anchors it itself and it runs on host
+/// time. `limit` stops it where the sent audio ends (an underrun), so video
+/// waits instead of running ahead. Thread-safe (Mutex).
+final class PlaybackClock: Sendable {
+    struct Anchor: Sendable {
+        var time: Double = 0          // media seconds at `host`
+        var host: UInt64 = 0
+        var running = false
+        var limit: Double? = nil
+        /// True while the audio callback drives the clock.
+        var audioDriven = false
+    }
+
+    private let anchor = Mutex(Anchor())
+
+    func time(at host: UInt64) -> Double {
+        anchor.withLock { a in
+            guard a.running else { return a.time }
+            let t = a.time + (Double(Int64(bitPattern: host &- a.host)) / 1e9)
+            if let limit = a.limit { return min(t, limit) }
+            return t
+        }
+    }
+
+    func set(time: Double, host: UInt64, running: Bool, limit: Double? = nil, audioDriven: Bool) {
+        anchor.withLock { $0 = Anchor(time: time, host: host, running: running, limit: limit, audioDriven: audioDriven) }
+    }
+
+    /// Stops the clock where it is now.
+    func freeze(at host: UInt64) {
+        anchor.withLock { a in
+            if a.running {
+                var t = a.time + (Double(Int64(bitPattern: host &- a.host)) / 1e9)
+                if let limit = a.limit { t = min(t, limit) }
+                a = Anchor(time: t, host: host, running: false, limit: nil, audioDriven: false)
+            }
+        }
+    }
+
+    var snapshot: Anchor { anchor.withLock { $0 } }
+}

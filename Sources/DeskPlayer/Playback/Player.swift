@@ -1,0 +1,285 @@
+import Foundation
+
+/// What a player is doing (AVPlayer.timeControlStatus).
+enum TimeControlStatus: String, Sendable {
+    case paused
+    case waitingToPlay = "waiting"
+    case playing
+}
+
+/// What happens when the item ends (AVPlayer.actionAtItemEnd).
+enum ActionAtItemEnd: String, Sendable {
+    case pause
+    case advance
+    case loop
+}
+
+/// Things a player reports, drained by its owner with `takeEvents()`.
+enum PlayerEvent: Sendable, Equatable {
+    case readyToPlay
+    case failed(MediaError)
+    case didPlayToEnd
+    case stalled
+    case warning(String)
+}
+
+/// Counters for `--stats-json` and the benchmarks.
+struct PlayerStats: Sendable {
+    var framesPresented = 0
+    var framesDropped = 0
+    var audioUnderruns = 0
+    /// Largest |audio clock − frame time| seen when a frame was presented.
+    var maxAVOffsetMs = 0.0
+    var timeToFirstFrameMs: Double?
+}
+
+/// Plays one item (AVPlayer). Lives on the main thread: the UI calls
+/// `update(at:)` every refresh to get the video frame due now; the audio
+/// side is `audio`, which the owner adds to the mixer.
+final class Player {
+    private(set) var currentItem: PlayerItem?
+    let clock = PlaybackClock()
+    let audio: PlayerAudio
+    var actionAtItemEnd: ActionAtItemEnd = .pause
+    private(set) var stats = PlayerStats()
+
+    /// 0...1, linear gain.
+    var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
+    var isMuted = false { didSet { applyGain() } }
+
+    private var wantsToPlay = false
+    private var events: [PlayerEvent] = []
+    private var announcedReady = false
+    private var announcedFailure = false
+    private var serial = -1
+    /// Show the first frame of a serial at once, even while paused.
+    private var needsFirstFrame = true
+    private var stepRequested = false
+    private var steppedWhilePaused = false
+    private var endReported = false
+    private var lastFrameEnd: Double?
+    private var lastPresentedTime: MediaTime?
+    private var lastUnderruns = 0
+
+    init() {
+        audio = PlayerAudio(clock: clock)
+        applyGain()
+    }
+
+    // MARK: Item
+
+    func replaceCurrentItem(with item: PlayerItem?) {
+        currentItem?.cancel()
+        currentItem = item
+        lastPresentedTime = nil
+        audio.attach(nil)
+        announcedReady = false
+        announcedFailure = false
+        serial = -1
+        needsFirstFrame = true
+        endReported = false
+        lastFrameEnd = nil
+        clock.set(time: 0, host: HostTime.now(), running: false, audioDriven: false)
+        item?.load()
+    }
+
+    // MARK: Transport
+
+    func play() {
+        if steppedWhilePaused, let item = currentItem?.pipeline {
+            // Frame steps moved the picture but not the audio: realign exactly.
+            steppedWhilePaused = false
+            seekPipeline(item, to: currentTime)
+        }
+        wantsToPlay = true
+        endReported = false
+        if let pipeline = currentItem?.pipeline, audioIsSilent(pipeline) {
+            clock.set(time: clock.time(at: HostTime.now()), host: HostTime.now(), running: true, audioDriven: false)
+        }
+    }
+
+    func pause() {
+        wantsToPlay = false
+        audio.setGate(false)
+        clock.freeze(at: HostTime.now())
+    }
+
+    func togglePause() { isPaused ? play() : pause() }
+
+    var isPaused: Bool { !wantsToPlay }
+
+    var rate: Float {
+        get { wantsToPlay ? 1 : 0 }
+        set { newValue == 0 ? pause() : play() }
+    }
+
+    /// Accurate seek: the frame on screen at `time` and the sample at `time`.
+    func seek(to time: MediaTime) {
+        guard let pipeline = currentItem?.pipeline else { return }
+        var target = max(time, .zero)
+        if let d = pipeline.info.duration, target > d { target = d }
+        steppedWhilePaused = false
+        seekPipeline(pipeline, to: target)
+    }
+
+    func seek(by seconds: Double) {
+        seek(to: MediaTime(seconds: max(0, currentTime.seconds + seconds)))
+    }
+
+    private func seekPipeline(_ pipeline: ItemPipeline, to target: MediaTime) {
+        serial = pipeline.seek(to: target)
+        audio.setGate(false)
+        audio.restart()
+        clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false)
+        needsFirstFrame = true
+        endReported = false
+        lastFrameEnd = nil
+    }
+
+    /// Decodes the frame on screen again (e.g. at a new size while paused).
+    func redisplayCurrentFrame() {
+        guard let pipeline = currentItem?.pipeline, let pts = lastPresentedTime else { return }
+        let wasStepped = steppedWhilePaused
+        seekPipeline(pipeline, to: pts)
+        steppedWhilePaused = wasStepped
+    }
+
+    /// Shows the next frame and stays paused (mpv's `.`).
+    func stepFrame() {
+        if wantsToPlay { pause() }
+        stepRequested = true
+        steppedWhilePaused = true
+    }
+
+    var currentTime: MediaTime { MediaTime(seconds: max(0, clock.time(at: HostTime.now()))) }
+
+    var timeControlStatus: TimeControlStatus {
+        guard wantsToPlay else { return .paused }
+        guard let pipeline = currentItem?.pipeline else { return .waitingToPlay }
+        if audioIsSilent(pipeline) { return needsFirstFrame ? .waitingToPlay : .playing }
+        return audio.isFlowing ? .playing : .waitingToPlay
+    }
+
+    func takeEvents() -> [PlayerEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    private func applyGain() { audio.setGain(isMuted ? 0 : volume) }
+
+    /// True when the clock runs on host time: no audio stream, or it ended.
+    private func audioIsSilent(_ pipeline: ItemPipeline) -> Bool {
+        pipeline.audio == nil || audio.isFinished
+    }
+
+    // MARK: Refresh
+
+    /// Called every refresh on the main thread: advances the state and
+    /// returns the video frame to show now, if it changed. The caller copies
+    /// its picture and gives the buffer back with `recycle`.
+    func update(at now: UInt64) -> VideoFrame? {
+        guard let item = currentItem else { return nil }
+        reportStatus(item)
+        guard let pipeline = item.pipeline else { return nil }
+        if serial < 0 {
+            serial = pipeline.serial
+            audio.attach(pipeline.audio != nil ? pipeline.audioRing : nil)
+        }
+        let shown = pickFrame(pipeline, at: now)
+
+        let videoReady = pipeline.video == nil || !needsFirstFrame || pipeline.frames.hasEnded
+        let running = wantsToPlay && videoReady && !endReported
+        audio.setGate(running && pipeline.audio != nil)
+        if running && audioIsSilent(pipeline) && !clock.snapshot.running {
+            clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false)
+        }
+        let counters = audio.counters
+        stats.audioUnderruns = counters.underruns
+        if counters.underruns > lastUnderruns {
+            lastUnderruns = counters.underruns
+            events.append(.stalled)
+        }
+        checkEnd(pipeline, at: now)
+        return shown
+    }
+
+    func recycle(_ frame: VideoFrame) {
+        currentItem?.pipeline?.frames.recycle(frame.picture)
+    }
+
+    /// Seconds until the next frame is due (for the event loop's sleep).
+    func timeUntilNextFrame(at now: UInt64) -> Double? {
+        guard wantsToPlay, let frames = currentItem?.pipeline?.frames, let next = frames.peek() else { return nil }
+        return next.pts.seconds - clock.time(at: now)
+    }
+
+    private func reportStatus(_ item: PlayerItem) {
+        for w in item.takeWarnings() { events.append(.warning(w)) }
+        switch item.status {
+        case .readyToPlay where !announcedReady:
+            announcedReady = true
+            events.append(.readyToPlay)
+        case .failed(let e) where !announcedFailure:
+            announcedFailure = true
+            events.append(.failed(e))
+        default:
+            break
+        }
+    }
+
+    private func pickFrame(_ pipeline: ItemPipeline, at now: UInt64) -> VideoFrame? {
+        let frames = pipeline.frames
+        let t = clock.time(at: now)
+        var picked: VideoFrame?
+        while let f = frames.peek() {
+            if f.serial != serial {
+                if let stale = frames.pop() { frames.recycle(stale.picture) }
+                continue
+            }
+            if needsFirstFrame || stepRequested {
+                picked = frames.pop()
+                if stepRequested { clock.set(time: f.pts.seconds, host: now, running: false, audioDriven: false) }
+                needsFirstFrame = false
+                stepRequested = false
+                break
+            }
+            guard wantsToPlay, f.pts.seconds <= t + 0.002 else { break }
+            if let next = frames.peek(1), next.serial == serial, next.pts.seconds <= t {
+                // Late: a later frame is already due.
+                if let late = frames.pop() { frames.recycle(late.picture) }
+                stats.framesDropped += 1
+                continue
+            }
+            picked = frames.pop()
+            let anchor = clock.snapshot
+            if anchor.audioDriven && anchor.running {
+                stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, abs(t - f.pts.seconds) * 1000)
+            }
+            break
+        }
+        if let picked {
+            stats.framesPresented += 1
+            lastFrameEnd = (picked.pts + picked.duration).seconds
+            lastPresentedTime = picked.pts
+            if stats.timeToFirstFrameMs == nil, let item = currentItem {
+                stats.timeToFirstFrameMs = Double(now &- item.createdAt) / 1e6
+            }
+        }
+        return picked
+    }
+
+    private func checkEnd(_ pipeline: ItemPipeline, at now: UInt64) {
+        guard !endReported, wantsToPlay || pipeline.frames.isDrained else { return }
+        let videoDone = pipeline.video == nil || (pipeline.frames.isDrained
+            && clock.time(at: now) >= (lastFrameEnd ?? 0) - 0.0005)
+        let audioDone = pipeline.audio == nil || audio.isFinished
+        guard videoDone && audioDone, wantsToPlay else { return }
+        endReported = true
+        events.append(.didPlayToEnd)
+        if actionAtItemEnd == .pause {
+            wantsToPlay = false
+            audio.setGate(false)
+            clock.freeze(at: now)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// One piece of media to play (AVPlayerItem). It opens and probes on a
+/// background thread, so the UI never waits, and moves from `.unknown` to
+/// `.readyToPlay` or `.failed`. Once ready it buffers ahead on its own
+/// threads; a player consumes what it buffers. Thread-safe (Mutex).
+final class PlayerItem: Sendable, Identifiable {
+    enum Status: Sendable, Equatable {
+        case unknown
+        case readyToPlay
+        case failed(MediaError)
+    }
+
+    private struct State {
+        var status: Status = .unknown
+        var pipeline: ItemPipeline?
+        var warnings: [String] = []
+        var cancelled = false
+    }
+
+    let location: MediaLocation
+    /// The name the user gave (for messages).
+    let name: String
+    let outputFormat: AudioFormat
+    let createdAt: UInt64
+    private let interrupt = InterruptFlag()
+    private let state = Mutex(State())
+    private let preferences: Mutex<ItemPreferences>
+    private let startTime: MediaTime
+
+    init(_ name: String, preferences: ItemPreferences = ItemPreferences(), start: MediaTime = .zero,
+         outputFormat: AudioFormat = .device) {
+        self.name = name
+        location = MediaLocation(name)
+        self.preferences = Mutex(preferences)
+        self.outputFormat = outputFormat
+        startTime = start
+        createdAt = HostTime.now()
+    }
+
+    deinit {
+        interrupt.set()
+        state.withLock { $0.pipeline }?.stop()
+    }
+
+    var status: Status { state.withLock { $0.status } }
+    var error: MediaError? {
+        if case .failed(let e) = status { return e }
+        return nil
+    }
+    var pipeline: ItemPipeline? { state.withLock { $0.pipeline } }
+    var info: MediaInfo? { pipeline?.info }
+    var duration: MediaTime? { info?.duration }
+
+    /// Non-fatal problems met so far (a stream that cannot be decoded, a
+    /// damaged tail); each is returned once.
+    func takeWarnings() -> [String] {
+        state.withLock { s in
+            defer { s.warnings.removeAll() }
+            return s.warnings
+        }
+    }
+
+    var preferredForwardBufferDuration: Double {
+        get { preferences.withLock { $0.forwardBufferDuration } }
+        set {
+            let p = preferences.withLock { $0.forwardBufferDuration = newValue; return $0 }
+            pipeline?.setPreferences(p)
+        }
+    }
+
+    /// Starts opening in the background (idempotent).
+    func load() {
+        let start = state.withLock { s -> Bool in
+            guard case .unknown = s.status, s.pipeline == nil, !s.cancelled else { return false }
+            s.cancelled = false
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in self.open() }
+        thread.name = "deskplayer.open"
+        thread.start()
+    }
+
+    /// Waits for the opening to finish (tests and command-line tools).
+    @discardableResult
+    func waitUntilLoaded(timeout: Double = 10) -> Status {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if status != .unknown { return status }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return status
+    }
+
+    /// Stops loading and buffering; frees the decoders and buffers.
+    func cancel() {
+        interrupt.set()
+        let p = state.withLock { s -> ItemPipeline? in
+            s.cancelled = true
+            defer { s.pipeline = nil }
+            return s.pipeline
+        }
+        p?.stop()
+    }
+
+    private func addWarning(_ text: String) {
+        state.withLock { $0.warnings.append(text) }
+    }
+
+    private func open() {
+        do {
+            let input = try MediaInput(location: location, interrupt: interrupt)
+            let pipeline = try makePipeline(input)
+            let accepted = state.withLock { s -> Bool in
+                guard !s.cancelled else { return false }
+                s.pipeline = pipeline
+                s.status = .readyToPlay
+                return true
+            }
+            if accepted { pipeline.start(at: startTime) }
+        } catch {
+            state.withLock { $0.status = .failed(error) }
+        }
+    }
+
+    private func makePipeline(_ input: MediaInput) throws(MediaError) -> ItemPipeline {
+        var info = MediaInfo()
+        info.formatName = input.formatName
+        var problems: [String] = []
+        var video: ItemPipeline.Stream?
+        var audio: ItemPipeline.Stream?
+
+        if let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
+           stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
+            do {
+                let decoder = try Decoder(stream: stream, threads: 0)
+                video = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
+                describeVideo(stream, decoder, into: &info)
+            } catch {
+                problems.append("video: \(error)")
+            }
+        }
+        if let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let stream = input.stream(index) {
+            do {
+                let decoder = try Decoder(stream: stream, threads: 1)
+                audio = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
+                info.audioCodec = decoder.codecName
+                info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
+                info.audioChannels = Int(decoder.context.pointee.ch_layout.nb_channels)
+            } catch {
+                problems.append("audio: \(error)")
+            }
+        }
+        if video == nil && audio == nil {
+            if problems.count == 1, let only = problems.first {
+                throw MediaError(String(only.drop { $0 != " " }.dropFirst()))
+            }
+            throw MediaError(problems.isEmpty ? "no audio or video stream" : problems.joined(separator: "; "))
+        }
+        for p in problems { addWarning("\(p); playing the other stream") }
+        if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
+        return ItemPipeline(input: input, info: info, video: video, audio: audio,
+                            preferences: preferences.withLock { $0 }, outputFormat: outputFormat,
+                            warning: { [weak self] text in self?.addWarning(text) })
+    }
+
+    private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder, into info: inout MediaInfo) {
+        let ctx = decoder.context.pointee
+        info.videoCodec = decoder.codecName
+        info.videoWidth = Int(ctx.width)
+        info.videoHeight = Int(ctx.height)
+        var sar = stream.pointee.sample_aspect_ratio
+        if sar.num <= 0 || sar.den <= 0 { sar = ctx.sample_aspect_ratio }
+        let aspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
+        info.displayWidth = max(1, Int((Double(ctx.width) * aspect).rounded()))
+        info.displayHeight = max(1, Int(ctx.height))
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        if rate.num > 0 && rate.den > 0 { info.frameRate = Double(rate.num) / Double(rate.den) }
+    }
+}

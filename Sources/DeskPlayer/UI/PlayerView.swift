@@ -1,0 +1,108 @@
+import CSDL2
+import Foundation
+
+/// Draws one player into an area of a window: the video picture placed by
+/// the content mode, or a dark placeholder with the item's state (loading,
+/// audio only, the error). Owns the player's texture on this renderer.
+final class PlayerView {
+    let player: Player
+    var contentMode: ContentMode
+    private var texture: VideoTexture?
+    private var displayedPlacement: VideoPlacement?
+    private var requestedSize: (Int, Int)?
+    private var redisplayRequested: (Int, Int)?
+
+    init(player: Player, contentMode: ContentMode) {
+        self.player = player
+        self.contentMode = contentMode
+    }
+
+    /// Advances the player and uploads a new frame if one is due. Returns
+    /// true when the picture changed.
+    func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer) -> Bool {
+        let placement = placement(in: area)
+        if let placement, let pipeline = player.currentItem?.pipeline {
+            let size = (placement.pictureWidth, placement.pictureHeight)
+            if requestedSize.map({ $0 != size }) ?? true {
+                pipeline.setDisplaySize(width: size.0, height: size.1)
+                requestedSize = size
+            }
+        }
+        if player.isPaused, let texture, let size = requestedSize, (texture.width, texture.height) != size,
+           redisplayRequested.map({ $0 != size }) ?? true {
+            // Paused at another size: decode the frame on screen again at this one.
+            redisplayRequested = size
+            player.redisplayCurrentFrame()
+        }
+        guard let frame = player.update(at: now) else { return false }
+        defer { player.recycle(frame) }
+        let picture = frame.picture
+        if texture?.width != picture.width || texture?.height != picture.height {
+            texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height)
+        }
+        texture?.upload(picture)
+        return true
+    }
+
+    func resetPicture() {
+        texture = nil
+        requestedSize = nil
+        redisplayRequested = nil
+    }
+
+    private func placement(in area: Rect) -> VideoPlacement? {
+        guard let info = player.currentItem?.info, info.hasVideo else { return nil }
+        return VideoPlacement(mode: contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
+                              area: area)
+    }
+
+    func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer) {
+        var bounds = SDL_Rect(x: Int32(area.x), y: Int32(area.y), w: Int32(area.width), h: Int32(area.height))
+        let item = player.currentItem
+        if let texture, let placement = placement(in: area), item?.error == nil {
+            // Black bars around the picture, as every player draws them.
+            SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+            SDL_RenderFillRect(renderer, &bounds)
+            // A texture from before a resize is scaled until the new size arrives.
+            let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
+            let sy = Double(texture.height) / Double(max(placement.pictureHeight, 1))
+            var src = SDL_Rect(x: Int32(Double(placement.source.x) * sx), y: Int32(Double(placement.source.y) * sy),
+                               w: Int32(Double(placement.source.width) * sx), h: Int32(Double(placement.source.height) * sy))
+            var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
+                               w: Int32(placement.destination.width), h: Int32(placement.destination.height))
+            SDL_RenderCopy(renderer, texture.texture, &src, &dst)
+            return
+        }
+        // No picture (yet): a dark placeholder, never a white flash.
+        SDL_SetRenderDrawColor(renderer, 16, 16, 20, 255)
+        SDL_RenderFillRect(renderer, &bounds)
+        let cx = area.x + area.width / 2, cy = area.y + area.height / 2
+        let name = item.map { PlayerView.shortName($0.name) } ?? ""
+        let line: String
+        switch item?.status {
+        case .failed(let error)?:
+            text.drawCentered("\(name): \(error)", renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40,
+                              color: SDL_Color(r: 255, g: 120, b: 110, a: 255))
+            return
+        case .readyToPlay? where item?.info?.hasVideo == false:
+            let t = player.currentTime.seconds
+            let d = item?.duration.map { " / " + PlayerView.clock($0.seconds) } ?? ""
+            line = "♪  \(name)\n\(PlayerView.clock(t))\(d)"
+        case .unknown?:
+            line = "Opening \(name)…"
+        default:
+            line = ""
+        }
+        text.drawCentered(line, renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40)
+    }
+
+    static func shortName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds))
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+            : String(format: "%02d:%02d", s / 60, s % 60)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// The real binary, as a person or a script runs it. These use SDL's dummy
+/// video driver (no window to look at) so they can run side by side.
+@Suite struct AppTests {
+    static let headless = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
+
+    func play(_ arguments: [String], environment: [String: String] = headless, timeout: Double = 30) throws
+        -> ProcessResult {
+        try runProcess(Fixtures.binary, arguments, environment: environment, timeout: timeout)
+    }
+
+    /// DeskPlayer's own lines on stderr (SDL's disk driver adds its own).
+    func errorLines(_ r: ProcessResult) -> [String] {
+        r.stderr.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("deskplayer: ") }
+    }
+
+    /// Makes the broken inputs of issue 2 in `dir`, returning (file, expected reason).
+    static func badInputs(in dir: URL) throws -> [(String, String)] {
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        try Data().write(to: URL(fileURLWithPath: path("empty.mp4")))
+        var generator = SystemRandomNumberGenerator()
+        let noise = Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try noise.write(to: URL(fileURLWithPath: path("random.mp4")))
+        try Data("just some text, not a video\n".utf8).write(to: URL(fileURLWithPath: path("notes.txt")))
+        // An MP4 whose index (moov) is at the end, cut before it.
+        try runTool("ffmpeg", ["-v", "error", "-y", "-i", Fixtures.asset("demo.mp4"), "-t", "3", "-c", "copy",
+                               path("whole.mp4")])
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path("whole.mp4")))
+        try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: path("truncated.mp4")))
+        // A Matroska file whose codec id FFmpeg does not know.
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=1",
+                               "-c:v", "libx264", path("h264.mkv")])
+        var mkv = try Data(contentsOf: URL(fileURLWithPath: path("h264.mkv")))
+        let id = Data("V_MPEG4/ISO/AVC".utf8)
+        let range = try #require(mkv.range(of: id))
+        mkv.replaceSubrange(range, with: Data("V_XQZW9/ISO/AVC".utf8))
+        try mkv.write(to: URL(fileURLWithPath: path("unsupported.mkv")))
+        return [
+            (path("missing.mp4"), "No such file or directory"),
+            (dir.path, "is a directory"),
+            (path("empty.mp4"), "empty file"),
+            (path("random.mp4"), "not a playable media file"),
+            (path("notes.txt"), "not a playable media file"),
+            (path("truncated.mp4"), "not a playable media file"),
+            (path("unsupported.mkv"), "unsupported video codec"),
+        ]
+    }
+
+    @Test func everyBadInputGetsOneClearLineAndExitCode1() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (file, reason) in try AppTests.badInputs(in: dir) {
+            let r = try play([file], timeout: 20)
+            #expect(!r.timedOut, "\(file) hung")
+            #expect(r.status == 1, "\(file): exit \(r.status)")
+            let lines = errorLines(r)
+            #expect(lines.count == 1, "\(file): \(lines)")
+            #expect(lines.first?.hasPrefix("deskplayer: \(file): ") == true, "\(lines)")
+            #expect(lines.first?.contains(reason) == true, "\(file): \(lines) should say \(reason)")
+        }
+    }
+
+    @Test func aBadItemInAQueueIsSkippedAndTheRestPlays() throws {
+        let stats = Fixtures.temporaryDirectory().appendingPathComponent("stats.json")
+        defer { try? FileManager.default.removeItem(at: stats.deletingLastPathComponent()) }
+        let r = try play(["/nonexistent/a.mp4", Fixtures.asset("tone.wav"), "--stats-json", stats.path])
+        #expect(r.status == 0)
+        #expect(errorLines(r) == ["deskplayer: /nonexistent/a.mp4: No such file or directory"])
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.map(\.status) == ["failed", "ready"])
+    }
+
+    @Test(arguments: [
+        ["--volume", "200", "x.mp4"], ["--bogus", "x.mp4"], ["--content-mode", "zoom", "x.mp4"],
+        ["--start", "-3", "x.mp4"], ["--geometry", "wide", "x.mp4"],
+    ])
+    func badFlagsExitWith2(_ arguments: [String]) throws {
+        let r = try play(arguments, timeout: 10)
+        #expect(r.status == 2)
+        #expect(errorLines(r).count == 1, "\(r.stderr)")
+    }
+
+    @Test func helpAndVersionExit0() throws {
+        let help = try play(["--help"], timeout: 10)
+        #expect(help.status == 0 && help.stdout.contains("--content-mode"))
+        let version = try play(["--version"], timeout: 10)
+        #expect(version.status == 0 && version.stdout.contains(DeskPlayerCommand.version))
+    }
+
+    @Test(arguments: ["tone.mp3", "tone.opus"])
+    func audioOnlyFilesPlayToTheEnd(_ name: String) throws {
+        let r = try play([Fixtures.asset(name)], timeout: 20)
+        #expect(r.status == 0)
+        #expect(!r.timedOut)
+        #expect(errorLines(r).isEmpty, "\(r.stderr)")
+    }
+
+    @Test func videoOnlyAndTruncatedFilesPlayWhatTheyHave() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let videoOnly = dir.appendingPathComponent("video-only.mp4").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-i", Fixtures.asset("compare.mp4"), "-t", "1", "-an",
+                               "-c", "copy", videoOnly])
+        // Cut a faststart file: the index is whole, the media ends early.
+        let cut = dir.appendingPathComponent("cut.mp4").path
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.asset("compare.mp4")))
+        try data.prefix(data.count / 4).write(to: URL(fileURLWithPath: cut))
+        for file in [videoOnly, cut] {
+            let stats = dir.appendingPathComponent("stats.json")
+            let r = try play([file, "--stats-json", stats.path], timeout: 20)
+            #expect(r.status == 0, "\(file): \(r.stderr)")
+            #expect(!r.timedOut)
+            let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+            #expect((report.players.first?.framesPresented ?? 0) > 10)
+        }
+    }
+
+    /// Ten seconds of the demo with the audio captured: the clock comes from
+    /// what the mixer sent, and the frames follow it.
+    @Test func audioAndVideoStayInSyncOverTenSeconds() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let raw = dir.appendingPathComponent("out.raw")
+        let r = try play([Fixtures.asset("demo.mp4"), "--stats-json", stats.path],
+                         environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                       "SDL_DISKAUDIOFILE": raw.path], timeout: 40)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        let entry = try #require(report.players.first)
+        #expect(entry.maxAVOffsetMs < 20, "A/V offset \(entry.maxAVOffsetMs) ms")
+        #expect(entry.framesPresented + entry.framesDropped == 300)
+        #expect(entry.framesPresented >= 290)
+        // Every sample of the 10 s soundtrack reached the device.
+        let bytes = try FileManager.default.attributesOfItem(atPath: raw.path)[.size] as? Int ?? 0
+        let frames = bytes / 8
+        #expect(frames >= 480_000, "\(frames) frames captured")
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// The engine without any window or device: real FFmpeg decoding of the
+/// bundled media, compared with what ffprobe says about the same files.
+@Suite struct PipelineTests {
+    struct DrainedVideo { var pts: [MediaTime] = []; var durations: [MediaTime] = [] }
+    struct DrainedAudio { var frames = 0; var firstTime: MediaTime?; var continuous = true; var samples: [Float] = [] }
+
+    /// Opens `path` and waits until it is ready (or fails the test). The
+    /// item owns the pipeline: keep it alive while using the pipeline.
+    func open(_ path: String) throws -> (PlayerItem, ItemPipeline) {
+        let item = PlayerItem(path)
+        item.load()
+        let status = item.waitUntilLoaded()
+        guard status == .readyToPlay, let pipeline = item.pipeline else {
+            throw MediaError("\(path) did not open: \(status)")
+        }
+        pipeline.setDisplaySize(width: 64, height: 36)  // keep conversion cheap
+        return (item, pipeline)
+    }
+
+    /// Takes every frame and sample the pipeline produces for the current serial.
+    func drain(_ pipeline: ItemPipeline, keepSamples: Bool = false, timeout: Double = 30)
+        -> (DrainedVideo, DrainedAudio) {
+        var video = DrainedVideo(), audio = DrainedAudio()
+        let chunk = 1024, channels = pipeline.audioRing.format.channels
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk * channels)
+        defer { buffer.deallocate() }
+        let rate = Int64(pipeline.audioRing.format.sampleRate)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var progressed = false
+            if let f = pipeline.frames.pop() {
+                if f.serial == pipeline.serial {
+                    video.pts.append(f.pts)
+                    video.durations.append(f.duration)
+                }
+                pipeline.frames.recycle(f.picture)
+                progressed = true
+            }
+            let (n, time) = pipeline.audioRing.read(into: buffer, frames: chunk)
+            if n > 0, let time {
+                if let first = audio.firstTime {
+                    let expected = first + MediaTime(value: Int64(audio.frames), timescale: rate)
+                    if expected != time { audio.continuous = false }
+                } else {
+                    audio.firstTime = time
+                }
+                audio.frames += n
+                if keepSamples { audio.samples.append(contentsOf: UnsafeBufferPointer(start: buffer, count: n * channels)) }
+                progressed = true
+            }
+            let videoDone = pipeline.video == nil || pipeline.frames.isDrained
+            let audioDone = pipeline.audio == nil || pipeline.audioRing.isDrained
+            if videoDone && audioDone { break }
+            if !progressed { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        return (video, audio)
+    }
+
+    /// ffprobe's frame timestamps for the first video stream, in seconds.
+    func ffprobeVideoTimes(_ path: String) throws -> [Double] {
+        let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                        "frame=best_effort_timestamp_time", "-of", "csv=p=0", path])
+        return r.stdout.split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
+    }
+
+    @Test func everyVideoFrameWithFFprobesTimestamps() throws {
+        let path = Fixtures.asset("demo.mp4")
+        let (item, pipeline) = try open(path)
+        let (video, audio) = drain(pipeline)
+        let expected = try ffprobeVideoTimes(path)
+        #expect(expected.count == 300)
+        #expect(video.pts.count == expected.count)
+        for (ours, theirs) in zip(video.pts, expected) {
+            #expect(abs(ours.seconds - theirs) < 1e-6, "frame at \(ours) vs ffprobe \(theirs)")
+        }
+        // Frames come in presentation order, one frame duration apart.
+        #expect(zip(video.pts, video.pts.dropFirst()).allSatisfy { $1 - $0 == MediaTime(value: 1, timescale: 30) })
+        #expect(audio.continuous)
+        #expect(item.info?.frameRate == 30)
+    }
+
+    @Test(arguments: ["tone-aac44.m4a", "tone-aac48.m4a", "tone.mp3", "tone.opus", "tone.flac", "tone.wav"])
+    func audioSampleCountMatchesDeclaredDuration(_ name: String) throws {
+        let (item, pipeline) = try open(Fixtures.asset(name))
+        let (_, audio) = drain(pipeline)
+        withExtendedLifetime(item) {}
+        // make-assets.sh made each clip exactly 2 s long: 96000 frames at
+        // 48 kHz once encoder delay and padding are trimmed (ffprobe's stream
+        // duration counts them for MP3 and Opus, so the truth is the source).
+        let expected = 96_000
+        // Resampling 44.1 → 48 kHz may round the last sample either way.
+        #expect(abs(audio.frames - expected) <= 1, "\(name): \(audio.frames) frames, declared \(expected)")
+        #expect(audio.firstTime == .zero)
+        #expect(audio.continuous)
+    }
+
+    @Test func seekLandsOnTheRequestedFrameAndSample() throws {
+        let (item, pipeline) = try open(Fixtures.asset("demo.mp4"))
+        defer { withExtendedLifetime(item) {} }
+        // 3.21 s is inside frame 96 (3.2 s – 3.2333 s): not a keyframe (GOP of 30).
+        let target = MediaTime(seconds: 3.21)
+        pipeline.seek(to: target)
+        let (video, audio) = drain(pipeline)
+        #expect(video.pts.first == MediaTime(value: 96, timescale: 30))
+        #expect(video.pts.count == 300 - 96)
+        // The first sample is the output sample nearest the target: the 44.1 kHz
+        // source's sample grid does not line up with 48 kHz, so within half a sample.
+        let firstAudio = try #require(audio.firstTime)
+        #expect(abs((firstAudio - target).seconds) <= 0.5 / 48_000)
+        #expect(audio.continuous)
+        // The audio that follows ends with the item (10 s), to within one sample.
+        let end = (audio.firstTime ?? .zero) + MediaTime(value: Int64(audio.frames), timescale: 48_000)
+        #expect(abs(end.seconds - 10) <= 1.0 / 48_000 + 1e-9)
+    }
+
+    @Test func seekPastTheEndShowsTheLastFrame() throws {
+        let (item, pipeline) = try open(Fixtures.asset("demo.mp4"))
+        defer { withExtendedLifetime(item) {} }
+        pipeline.seek(to: MediaTime(seconds: 10))
+        let (video, _) = drain(pipeline)
+        #expect(video.pts == [MediaTime(value: 299, timescale: 30)])
+    }
+
+    @Test func decodedPixelsMatchFFmpeg() throws {
+        // The frame at 2 s converted at full size, against ffmpeg's own decode.
+        let path = Fixtures.asset("demo.mp4")
+        let (item, pipeline) = try open(path)
+        defer { withExtendedLifetime(item) {} }
+        pipeline.setDisplaySize(width: 1280, height: 720)
+        pipeline.seek(to: MediaTime(seconds: 2))
+        var frame: VideoFrame?
+        let deadline = Date().addingTimeInterval(10)
+        while frame == nil && Date() < deadline {
+            if let f = pipeline.frames.pop() {
+                if f.serial == pipeline.serial { frame = f } else { pipeline.frames.recycle(f.picture) }
+            } else { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        let picture = try #require(frame?.picture)
+        #expect(frame?.pts == MediaTime(seconds: 2))
+        var rgb = [UInt8](repeating: 0, count: picture.width * picture.height * 3)
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                let p = picture.pixels + y * picture.pitch + x * 4  // BGRA
+                let o = (y * picture.width + x) * 3
+                rgb[o] = p[2]; rgb[o + 1] = p[1]; rgb[o + 2] = p[0]
+            }
+        }
+        let ours = PPMImage(width: picture.width, height: picture.height, pixels: rgb)
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ref = dir.appendingPathComponent("ref.ppm").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-ss", "2", "-i", path, "-frames:v", "1", ref])
+        let reference = try PPMImage(path: ref)
+        let psnr = reference.psnr(ours)
+        #expect(psnr > 35, "PSNR \(psnr) dB")
+    }
+}
+
+extension PPMImage {
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// What a person sees: the app in a real X window (Xvfb under `make test`),
+/// screenshots grabbed from the X server, keys typed through XTEST. One
+/// window at a time, at the screen's top-left corner.
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil,
+                             "needs an X display: `make test` runs the suite under xvfb-run"))
+struct ScreenTests {
+    let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+
+    /// A running app; terminated when the test is done with it.
+    final class RunningApp {
+        let process = Process()
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: Fixtures.binary)
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            env["SDL_AUDIODRIVER"] = "dummy"
+            env.removeValue(forKey: "SDL_VIDEODRIVER")
+            process.environment = env
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+        func stop() {
+            if process.isRunning { process.terminate() }
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        deinit { stop() }
+    }
+
+    /// Grabs `width`x`height` at the screen's top-left corner.
+    func grab(_ width: Int, _ height: Int, to path: String) throws -> PPMImage {
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "\(width)x\(height)",
+                               "-i", "\(display)+0,0", "-frames:v", "1", path])
+        return try PPMImage(path: path)
+    }
+
+    /// Waits until the window shows a picture that stays the same (paused).
+    func grabSettled(_ width: Int, _ height: Int, to path: String) throws -> PPMImage {
+        var last: PPMImage?
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.3)
+            let image = try grab(width, height, to: path)
+            if let last, image.meanLevel > 20, last.pixels == image.pixels { return image }
+            last = image
+        }
+        throw MediaError("the window never showed a steady picture")
+    }
+
+    func reference(_ filter: String, to path: String) throws -> PPMImage {
+        try runTool("ffmpeg", ["-v", "error", "-y", "-ss", "2", "-i", Fixtures.asset("demo.mp4"), "-frames:v", "1",
+                               "-vf", filter, path])
+        return try PPMImage(path: path)
+    }
+
+    /// The frame at 2 s, paused, in each content mode; compared with ffmpeg's
+    /// decode of the same frame placed the same way.
+    @Test(arguments: [
+        ("fit", 1280, 720, "null"),
+        ("fit", 960, 720, "scale=960:540:flags=bilinear,pad=960:720:0:90:black"),
+        ("fill", 960, 720, "crop=960:720:160:0"),
+        ("stretch", 960, 720, "scale=960:720:flags=bilinear"),
+    ])
+    func contentModesShowTheRightFrameInTheRightPlace(_ mode: String, _ width: Int, _ height: Int,
+                                                     _ filter: String) throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--start", "2", "--pause", "--content-mode", mode,
+                                  "--geometry", "\(width)x\(height)+0+0"])
+        defer { app.stop() }
+        let shot = try grabSettled(width, height, to: dir.appendingPathComponent("shot.ppm").path)
+        let ref = try reference(filter, to: dir.appendingPathComponent("ref.ppm").path)
+        let psnr = ref.psnr(shot)
+        print("screenshot \(mode) \(width)x\(height): PSNR \(String(format: "%.1f", psnr)) dB")
+        #expect(psnr > 35, "\(mode) \(width)x\(height): PSNR \(psnr) dB")
+    }
+
+    @Test func anErrorIsDrawnInTheWindow() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try RunningApp(["/nonexistent/clip.mp4", "--geometry", "640x360+0+0"])
+        defer { app.stop() }
+        Thread.sleep(forTimeInterval: 1.5)
+        let shot = try grab(640, 360, to: dir.appendingPathComponent("error.ppm").path)
+        // The message is drawn in the error colour (255, 120, 110) on the dark area.
+        var reddish = 0
+        for i in stride(from: 0, to: shot.pixels.count, by: 3)
+            where shot.pixels[i] > 200 && shot.pixels[i + 1] < 160 && shot.pixels[i + 2] < 160 {
+            reddish += 1
+        }
+        #expect(reddish > 200, "no error text visible (\(reddish) pixels)")
+        #expect(shot.meanLevel < 60, "the background should stay dark")
+    }
+
+    /// Keys typed as a person types them: pause freezes the picture, `.`
+    /// steps exactly one frame, `q` quits.
+    @Test func keyboardPausesStepsAndQuits() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--geometry", "640x360+0+0"])
+        defer { app.stop() }
+        try runTool("xdotool", ["mousemove", "320", "180"])
+        Thread.sleep(forTimeInterval: 1.5)
+        try runTool("xdotool", ["key", "space"])
+        let paused = try grabSettled(640, 360, to: dir.appendingPathComponent("a.ppm").path)
+        Thread.sleep(forTimeInterval: 0.7)
+        let later = try grab(640, 360, to: dir.appendingPathComponent("b.ppm").path)
+        #expect(paused.pixels == later.pixels, "the picture moved while paused")
+        try runTool("xdotool", ["key", "period"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let stepped = try grab(640, 360, to: dir.appendingPathComponent("c.ppm").path)
+        #expect(stepped.pixels != later.pixels, "frame step did not change the picture")
+        try runTool("xdotool", ["key", "q"])
+        let deadline = Date().addingTimeInterval(5)
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!app.process.isRunning, "q did not quit")
+        #expect(app.process.terminationStatus == 0)
+    }
+}

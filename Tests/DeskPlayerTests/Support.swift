@@ -1,0 +1,129 @@
+import Foundation
+@testable import DeskPlayer
+
+/// Paths and helpers shared by the tests.
+enum Fixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static func asset(_ name: String) -> String { root.appendingPathComponent("assets/\(name)").path }
+
+    /// The app binary `swift build` made next to the tests.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["DESKPLAYER_BIN"] { return path }
+        return root.appendingPathComponent(".build/debug/deskplayer").path
+    }
+
+    /// A fresh scratch folder, removed by the caller.
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var timedOut: Bool
+}
+
+/// Runs a program to completion (killing it after `timeout` seconds).
+@discardableResult
+func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                timeout: Double = 60) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes while waiting, so a chatty child never blocks on a full pipe.
+    let outData = ReadBox(), errData = ReadBox()
+    let group = DispatchGroup()
+    for (pipe, box) in [(out, outData), (err, errData)] {
+        group.enter()
+        DispatchQueue.global().async {
+            box.set(pipe.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    let timedOut = process.isRunning
+    if timedOut {
+        process.terminate()
+        Thread.sleep(forTimeInterval: 0.5)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
+    group.wait()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
+                         stderr: String(decoding: errData.get(), as: UTF8.self), timedOut: timedOut)
+}
+
+final class ReadBox: @unchecked Sendable {  // guarded by lock
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+/// Runs a tool found on PATH.
+@discardableResult
+func runTool(_ name: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
+    try runProcess("/usr/bin/env", [name] + arguments, timeout: timeout)
+}
+
+/// A binary PPM (P6) image, as ffmpeg writes it.
+struct PPMImage {
+    var width: Int
+    var height: Int
+    var pixels: [UInt8]  // RGB
+
+    init(path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var fields: [String] = []
+        var index = 0
+        let bytes = [UInt8](data)
+        while fields.count < 4 && index < bytes.count {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                index += 1
+            }
+            var token = ""
+            while index < bytes.count, ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
+                token.append(Character(UnicodeScalar(bytes[index])))
+                index += 1
+            }
+            fields.append(token)
+        }
+        index += 1
+        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]),
+              bytes.count - index >= w * h * 3 else {
+            throw MediaError("not a P6 PPM: \(path)")
+        }
+        width = w
+        height = h
+        pixels = Array(bytes[index..<(index + w * h * 3)])
+    }
+
+    /// PSNR in dB of `other` against this image (same size).
+    func psnr(_ other: PPMImage) -> Double {
+        precondition(width == other.width && height == other.height, "PSNR needs equal sizes")
+        var sum = 0.0
+        for i in 0..<pixels.count {
+            let d = Double(pixels[i]) - Double(other.pixels[i])
+            sum += d * d
+        }
+        let mse = sum / Double(pixels.count)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    /// Mean of all channels (to tell a black frame from a picture).
+    var meanLevel: Double { Double(pixels.reduce(0) { $0 + Int($1) }) / Double(max(pixels.count, 1)) }
+}
