@@ -10,7 +10,7 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libavformat-dev libavco
 # a virtual X server, and xdotool to drive the window.
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool
 # What the benchmarks compare against.
-BENCH_PACKAGES := ffmpeg mpv xvfb xauth time
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 
@@ -48,6 +48,11 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build
+
+# Figures, not pass/fail: DeskPlayer beside ffplay and mpv in the same run.
+bench: bench-deps
+	$(SWIFT) build -c release
+	$(XVFB) bench/playback.sh
 
 assets:
 	sh assets/make-assets.sh

@@ -29,6 +29,13 @@ final class PlayerApp {
         }
         FFmpegLog.configure(verbose: options.verbose)
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        // Pictures arrive already scaled to the size shown, so drawing is a
+        // 1:1 copy: SDL's plain software renderer pushing the window with
+        // XShm does that cheapest (a GL renderer on a software GL, as under
+        // Xvfb, costs three times the CPU). SDL_RENDER_DRIVER and
+        // SDL_FRAMEBUFFER_ACCELERATION in the environment still override.
+        SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT)
+        SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT)
         guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_AUDIO | SDL_INIT_EVENTS) == 0 else {
             PlayerApp.printError(SDLError("cannot start SDL").message)
             return 1
@@ -98,10 +105,11 @@ final class PlayerApp {
                 case .failed(let error):
                     let line = "\(player.currentItem?.name ?? "?"): \(error)"
                     PlayerApp.printError(line)
-                    window.showMessage(line, seconds: 4)
-                    window.setNeedsRedraw()
                     stats.record(player)
-                    if !openNext() {
+                    if openNext() {
+                        // The view moves on to the next item: keep the error in sight a moment.
+                        window.showMessage(line, seconds: 4)
+                    } else {
                         // Nothing else to play: leave the error on screen a moment.
                         failureShownUntil = tick + (anyPlayed || options.keepOpen ? 0 : 3_000_000_000)
                     }

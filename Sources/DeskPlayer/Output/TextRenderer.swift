@@ -27,16 +27,27 @@ final class TextRenderer {
 
     var isAvailable: Bool { font != nil }
 
-    /// Draws `text` centred on (cx, cy), wrapped to `maxWidth`.
+    /// Draws `text` centred on (cx, cy), each line centred, long lines wrapped to `maxWidth`.
     func drawCentered(_ text: String, renderer: OpaquePointer, cx: Int, cy: Int, maxWidth: Int,
                       color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) {
         guard let font, !text.isEmpty else { return }
-        guard let surface = TTF_RenderUTF8_Blended_Wrapped(font, text, color, UInt32(max(maxWidth, 50))) else { return }
-        defer { SDL_FreeSurface(surface) }
-        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return }
-        defer { SDL_DestroyTexture(texture) }
-        let w = surface.pointee.w, h = surface.pointee.h
-        var dst = SDL_Rect(x: Int32(cx) - w / 2, y: Int32(cy) - h / 2, w: w, h: h)
-        SDL_RenderCopy(renderer, texture, nil, &dst)
+        let wrap = Int32(max(maxWidth, 50))
+        let surfaces = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line in
+            var w: Int32 = 0, h: Int32 = 0
+            let s = String(line.isEmpty ? " " : line)
+            TTF_SizeUTF8(font, s, &w, &h)
+            return w <= wrap ? TTF_RenderUTF8_Blended(font, s, color)
+                : TTF_RenderUTF8_Blended_Wrapped(font, s, color, UInt32(wrap))
+        }
+        defer { surfaces.forEach { SDL_FreeSurface($0) } }
+        var y = Int32(cy) - surfaces.reduce(0) { $0 + $1.pointee.h } / 2
+        for surface in surfaces {
+            guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { continue }
+            let w = surface.pointee.w, h = surface.pointee.h
+            var dst = SDL_Rect(x: Int32(cx) - w / 2, y: y, w: w, h: h)
+            SDL_RenderCopy(renderer, texture, nil, &dst)
+            SDL_DestroyTexture(texture)
+            y += h
+        }
     }
 }

@@ -83,8 +83,6 @@ final class MainWindow {
         if needsRedraw { render() }
     }
 
-    /// Redraws on the next refresh (state shown as text changed).
-    func setNeedsRedraw() { needsRedraw = true }
 
     private func render() {
         let r = window.renderer

@@ -11,6 +11,7 @@ final class PlayerView {
     private var displayedPlacement: VideoPlacement?
     private var requestedSize: (Int, Int)?
     private var redisplayRequested: (Int, Int)?
+    private var drawnPlaceholder: String?
 
     init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -34,7 +35,10 @@ final class PlayerView {
             redisplayRequested = size
             player.redisplayCurrentFrame()
         }
-        guard let frame = player.update(at: now) else { return false }
+        guard let frame = player.update(at: now) else {
+            // Text in place of a picture changed (loaded, failed, clock ticked).
+            return texture == nil && placeholder()?.text != drawnPlaceholder
+        }
         defer { player.recycle(frame) }
         let picture = frame.picture
         if texture?.width != picture.width || texture?.height != picture.height {
@@ -77,23 +81,28 @@ final class PlayerView {
         SDL_SetRenderDrawColor(renderer, 16, 16, 20, 255)
         SDL_RenderFillRect(renderer, &bounds)
         let cx = area.x + area.width / 2, cy = area.y + area.height / 2
-        let name = item.map { PlayerView.shortName($0.name) } ?? ""
-        let line: String
-        switch item?.status {
-        case .failed(let error)?:
-            text.drawCentered("\(name): \(error)", renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40,
-                              color: SDL_Color(r: 255, g: 120, b: 110, a: 255))
-            return
-        case .readyToPlay? where item?.info?.hasVideo == false:
-            let t = player.currentTime.seconds
-            let d = item?.duration.map { " / " + PlayerView.clock($0.seconds) } ?? ""
-            line = "♪  \(name)\n\(PlayerView.clock(t))\(d)"
-        case .unknown?:
-            line = "Opening \(name)…"
-        default:
-            line = ""
+        if let line = placeholder() {
+            let color = line.isError ? SDL_Color(r: 255, g: 120, b: 110, a: 255) : SDL_Color(r: 230, g: 230, b: 230, a: 255)
+            text.drawCentered(line.text, renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40, color: color)
         }
-        text.drawCentered(line, renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40)
+        drawnPlaceholder = placeholder()?.text
+    }
+
+    /// The text shown instead of a picture: opening, audio only, the error.
+    private func placeholder() -> (text: String, isError: Bool)? {
+        guard let item = player.currentItem else { return nil }
+        let name = PlayerView.shortName(item.name)
+        switch item.status {
+        case .failed(let error):
+            return ("\(name): \(error)", true)
+        case .unknown:
+            return ("Opening \(name)…", false)
+        case .readyToPlay where item.info?.hasVideo == false:
+            let d = item.duration.map { " / " + PlayerView.clock($0.seconds) } ?? ""
+            return ("♪  \(name)\n\(PlayerView.clock(player.currentTime.seconds))\(d)", false)
+        case .readyToPlay:
+            return nil
+        }
     }
 
     static func shortName(_ path: String) -> String {
