@@ -10,7 +10,7 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libavformat-dev libavco
 # a virtual X server, and xdotool to drive the window.
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool
 # What the benchmarks compare against.
-BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc python3-numpy
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 
@@ -53,6 +53,7 @@ test: test-deps
 bench: bench-deps
 	$(SWIFT) build -c release
 	$(XVFB) bench/playback.sh
+	python3 bench/seams.py --json bench/out/seams.json
 
 assets:
 	sh assets/make-assets.sh

@@ -139,4 +139,36 @@ import Testing
         let frames = bytes / 8
         #expect(frames >= 480_000, "\(frames) frames captured")
     }
+
+    /// `--loop 3` as a user runs it: what reached the device is three
+    /// passes back to back, with no silence at the seams.
+    @Test func loopThreeTimesReachesTheDeviceWithoutGaps() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let raw = dir.appendingPathComponent("out.raw")
+        let r = try play([Fixtures.asset("tone.wav"), "--loop", "3", "--stats-json", stats.path],
+                         environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                       "SDL_DISKAUDIOFILE": raw.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.first?.loopCount == 2)
+        #expect(report.players.first?.audioUnderruns == 0)
+        let data = try Data(contentsOf: raw)
+        let left: [Float] = data.withUnsafeBytes { buffer in
+            let floats = buffer.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
+        }
+        let first = try #require(left.firstIndex { $0 != 0 })
+        let last = try #require(left.lastIndex { $0 != 0 })
+        // A 480 Hz tone at 48 kHz is exactly zero at 2 of every 100 samples
+        // (its start, middle and end), never at 3 in a row.
+        #expect(abs((last - first + 1) - 3 * 96_000) <= 2, "span \(last - first + 1)")
+        var zeroRun = 0, longest = 0
+        for v in left[first...last] {
+            zeroRun = v == 0 ? zeroRun + 1 : 0
+            longest = max(longest, zeroRun)
+        }
+        #expect(longest < 3, "a gap of \(longest) silent samples")
+    }
 }

@@ -10,8 +10,9 @@ import Testing
 
     /// Opens `path` and waits until it is ready (or fails the test). The
     /// item owns the pipeline: keep it alive while using the pipeline.
-    func open(_ path: String) throws -> (PlayerItem, ItemPipeline) {
+    func open(_ path: String, passes: Int? = 1) throws -> (PlayerItem, ItemPipeline) {
         let item = PlayerItem(path)
+        item.setPasses(passes)
         item.load()
         let status = item.waitUntilLoaded()
         guard status == .readyToPlay, let pipeline = item.pipeline else {

@@ -40,6 +40,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: "Window size and position: WxH or WxH+X+Y.")
     var geometry: Geometry?
 
+    @Option(help: "Play each file N times in all (as ffplay's -loop), or inf to loop forever. Loops seek back to zero without a gap.")
+    var loop: LoopCount?
+
     @Flag(name: .customLong("keep-open"), help: "Stay open at the end instead of quitting.")
     var keepOpen = false
 
@@ -65,6 +68,23 @@ struct DeskPlayerCommand: ParsableCommand {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+
+/// `--loop N` (plays in all, N ≥ 1) or `--loop inf`.
+enum LoopCount: ExpressibleByArgument, Equatable {
+    case times(Int)
+    case forever
+
+    init?(argument: String) {
+        if argument == "inf" || argument == "yes" { self = .forever; return }
+        guard let n = Int(argument), n >= 1 else { return nil }
+        self = .times(n)
+    }
+
+    var playCount: Int? {
+        if case .times(let n) = self { return n }
+        return nil
+    }
+}
 
 /// mpv's `--geometry`: WxH, optionally +X+Y.
 struct Geometry: ExpressibleByArgument, Equatable {

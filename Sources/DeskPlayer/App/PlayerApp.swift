@@ -66,6 +66,10 @@ final class PlayerApp {
         let player = Player()
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
+        if let loop = options.loop {
+            player.actionAtItemEnd = .loop
+            player.loopPlayCount = loop.playCount
+        }
         mixer.add(player.audio)
         let view = PlayerView(player: player, contentMode: options.contentMode)
         window.add(view)
@@ -120,7 +124,7 @@ final class PlayerApp {
                 case .didPlayToEnd:
                     stats.record(player)
                     if !openNext() && !options.keepOpen { quitRequested = true }
-                case .stalled:
+                case .stalled, .looped:
                     break
                 }
             }

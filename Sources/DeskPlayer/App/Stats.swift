@@ -11,6 +11,7 @@ struct StatsReport: Codable {
         var audioUnderruns: Int
         var maxAVOffsetMs: Double
         var timeToFirstFrameMs: Double?
+        var loopCount: Int
     }
 
     var renderer: String
@@ -31,7 +32,8 @@ struct StatsReport: Codable {
                              framesPresented: s.framesPresented, framesDropped: s.framesDropped,
                              audioUnderruns: s.audioUnderruns,
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
-                             timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 }))
+                             timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
+                             loopCount: s.loopCount))
     }
 
     func write(to path: String) throws {

@@ -29,6 +29,19 @@ final class Packet: @unchecked Sendable {
     }
 
     func unref() { av_packet_unref(pointer) }
+
+    /// The AV_PKT_DATA_SKIP_SAMPLES side data (start/end trim), if any.
+    var skipSamplesSideData: [UInt8]? {
+        var size: Int = 0
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    func setSkipSamplesSideData(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, let data = av_packet_new_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, bytes.count)
+        else { return }
+        for (i, b) in bytes.enumerated() { data[i] = b }
+    }
 }
 
 /// Owns one AVFrame, reused across decode calls.
@@ -53,6 +66,29 @@ final class Frame: @unchecked Sendable {
         return t != DP_AV_NOPTS_VALUE ? t : pointer.pointee.pts
     }
     var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+
+    /// Drops the first `count` audio samples by moving the data pointers
+    /// (the buffers stay owned by the frame). False when none are left.
+    func dropLeadingSamples(_ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        let f = pointer
+        guard count < Int(f.pointee.nb_samples) else { return false }
+        let format = AVSampleFormat(f.pointee.format)
+        let bytes = Int(av_get_bytes_per_sample(format))
+        let channels = Int(f.pointee.ch_layout.nb_channels)
+        let planar = av_sample_fmt_is_planar(format) != 0
+        let planes = planar ? channels : 1
+        let step = count * bytes * (planar ? 1 : channels)
+        guard let extended = f.pointee.extended_data else { return false }
+        for i in 0..<planes { extended[i] = extended[i].map { $0 + step } }
+        withUnsafeMutablePointer(to: &f.pointee.data) { tuple in
+            tuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
+                for i in 0..<min(planes, 8) { data[i] = extended[i] }
+            }
+        }
+        f.pointee.nb_samples -= Int32(count)
+        return true
+    }
     var width: Int32 { pointer.pointee.width }
     var height: Int32 { pointer.pointee.height }
 }

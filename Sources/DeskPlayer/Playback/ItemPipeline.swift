@@ -21,6 +21,13 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         var seekTarget: (serial: Int, time: MediaTime)?
         var displaySize: (width: Int, height: Int)
         var preferences: ItemPreferences
+        /// Passes to play in all (nil: loop forever; 1: play once).
+        var passes: Int? = 1
+        /// Where each loop pass starts on the timeline of the current serial.
+        /// Audio is authoritative (it is sample-exact); video follows it.
+        var passStarts: [MediaTime] = [.zero]
+        /// Set once the video thread has published a start audio has not.
+        var passStartsFromVideo = false
     }
 
     let info: MediaInfo
@@ -97,6 +104,7 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
             c.serial += 1
             c.pendingSeek = time
             c.seekTarget = (c.serial, time)
+            c.passStarts = [.zero]
             return c.serial
         }
         frames.flush(serial: serial)
@@ -115,6 +123,32 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         control.withLock { $0.preferences = preferences }
     }
 
+    /// How many passes to play in all (nil: forever). Looping seeks the same
+    /// input back to zero: no copy, no reopen, one continuous timeline.
+    func setPasses(_ passes: Int?) {
+        control.withLock { $0.passes = passes.map { max($0, 1) } }
+    }
+
+    /// The timeline start of every loop pass begun so far (this serial).
+    var passStarts: [MediaTime] { control.withLock { $0.passStarts } }
+
+    /// Records where pass `index` starts. Audio's figure wins over video's.
+    private func publishPassStart(_ index: Int, _ time: MediaTime, fromAudio: Bool, serial: Int) -> MediaTime {
+        control.withLock { c in
+            guard c.serial == serial else { return time }
+            if index < c.passStarts.count {
+                if fromAudio { c.passStarts[index] = time }
+                return c.passStarts[index]
+            }
+            if index == c.passStarts.count && (fromAudio || audio == nil) { c.passStarts.append(time) }
+            return time
+        }
+    }
+
+    private func passStart(_ index: Int, serial: Int) -> MediaTime? {
+        control.withLock { c in c.serial == serial && index < c.passStarts.count ? c.passStarts[index] : nil }
+    }
+
     private func seekTarget(for serial: Int) -> MediaTime? {
         control.withLock { c in c.seekTarget.flatMap { $0.serial == serial ? $0.time : nil } }
     }
@@ -124,11 +158,23 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
     private func demuxLoop() {
         guard let packet = try? Packet() else { return }
         var endedSerial = -1
+        var passesDone = 0
+        var pendingSerial = -1
+        // The start trim (AAC priming, Opus pre-skip) the first pass had, to
+        // give it again after a loop seek where the demuxer does not (Ogg).
+        var firstAudioSkip: [UInt8]?
+        var checkFirstAudio = true
+        var replaySkip = false
+        // Where the input really starts (µs): before zero when the first
+        // packets are priming (AAC). A loop seeks there, not to zero, or the
+        // demuxer starts at the first real packet and still trims its priming.
+        var inputStart: Int64?
+        var streamsSeen = Set<Int32>()
         while !isAborted {
-            let (serial, seekTo, preferences) = control.withLock { c -> (Int, MediaTime?, ItemPreferences) in
+            let (serial, seekTo, preferences, passes) = control.withLock { c in
                 let s = c.pendingSeek
                 c.pendingSeek = nil
-                return (c.serial, s, c.preferences)
+                return (c.serial, s, c.preferences, c.passes)
             }
             if let seekTo {
                 do {
@@ -137,6 +183,13 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                     warningSink("seek failed: \(error)")
                 }
                 endedSerial = -1
+                checkFirstAudio = false
+                replaySkip = false
+                streamsSeen = [-1]  // only the pass read from the very start records it
+            }
+            if serial != pendingSerial {
+                pendingSerial = serial
+                passesDone = 0
             }
             if endedSerial == serial || isFull(preferences) {
                 Thread.sleep(forTimeInterval: 0.005)
@@ -144,7 +197,34 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
             }
             do {
                 if try input.read(into: packet) {
+                    if !streamsSeen.contains(-1), !streamsSeen.contains(packet.streamIndex),
+                       let stream = input.stream(Int(packet.streamIndex)) {
+                        streamsSeen.insert(packet.streamIndex)
+                        let ts = packet.dts != DP_AV_NOPTS_VALUE ? packet.dts : packet.pts
+                        if ts != DP_AV_NOPTS_VALUE {
+                            let us = MediaTime(ts, stream.pointee.time_base).floor(in: 1_000_000)
+                            inputStart = min(inputStart ?? us, us)
+                        }
+                    }
+                    if Int(packet.streamIndex) == audio?.index {
+                        if checkFirstAudio {
+                            firstAudioSkip = packet.skipSamplesSideData
+                            checkFirstAudio = false
+                        } else if replaySkip {
+                            if packet.skipSamplesSideData == nil, let skip = firstAudioSkip {
+                                packet.setSkipSamplesSideData(skip)
+                            }
+                            replaySkip = false
+                        }
+                    }
                     route(packet, serial: serial)
+                } else if passes.map({ passesDone + 1 < $0 }) ?? true {
+                    // Loop: the same input from zero, on the same serial.
+                    try input.seek(toMicroseconds: min(inputStart ?? Int64.max, startOffset.microseconds))
+                    passesDone += 1
+                    replaySkip = true
+                    if video != nil { videoPackets.put(.passEnd(serial: serial)) }
+                    if audio != nil { audioPackets.put(.passEnd(serial: serial)) }
                 } else {
                     endStreams(serial: serial)
                     endedSerial = serial
@@ -200,9 +280,12 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         var target: MediaTime?
         var delivered = 0
         var hasHeld = false
+        var pass = 0
+        var passOffset = MediaTime.zero
+        var lastEnd: MediaTime?
 
         func deliver(_ source: Frame) {
-            let pts = MediaTime(source.bestEffortTimestamp, stream.timeBase) - startOffset
+            let pts = MediaTime(source.bestEffortTimestamp, stream.timeBase) - startOffset + passOffset
             let d = source.pointer.pointee.pkt_duration
             let duration = d > 0 ? MediaTime(d, stream.timeBase) : nominal
             if let t = target, pts + duration <= t {
@@ -224,6 +307,7 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
             }
             frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: serial, index: delivered))
             delivered += 1
+            lastEnd = pts + duration
         }
 
         func receiveAll() {
@@ -243,10 +327,22 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                 target = seekTarget(for: serial)
                 delivered = 0
                 hasHeld = false
+                pass = 0
+                passOffset = .zero
+                lastEnd = nil
             }
             switch entry {
             case .packet(let packet, _):
                 decode(packet, with: stream.decoder, receive: receiveAll)
+            case .passEnd:
+                // Every frame of this pass out; the next pass follows the last
+                // frame's end (or audio's exact seam when audio has one).
+                decode(nil, with: stream.decoder, receive: receiveAll)
+                stream.decoder.flush()
+                pass += 1
+                let own = lastEnd ?? passOffset
+                passOffset = passStart(pass, serial: serial)
+                    ?? publishPassStart(pass, own, fromAudio: false, serial: serial)
             case .endOfStream:
                 decode(nil, with: stream.decoder, receive: receiveAll)
                 if delivered == 0 && hasHeld {
@@ -289,6 +385,10 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         var serial = -1
         var target: MediaTime?
         var nextTime: MediaTime?
+        var pass = 0
+        var passOffset = MediaTime.zero
+        /// Timeline end of the last input sample kept (for overlap trimming).
+        var inputEnd: MediaTime?
 
         func write(_ count: Int, at time: MediaTime) {
             var offset = 0
@@ -332,13 +432,25 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                 defer { frame.unref() }
                 let rate = Int64(max(frame.pointer.pointee.sample_rate, 1))
                 let ts = frame.bestEffortTimestamp
-                let pts = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
-                    : (nextTime ?? .zero)
+                let relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
+                    : ((inputEnd ?? passOffset) - passOffset)
                 if let end = streamEnd {
-                    let keep = max(0, (end - pts).floor(in: rate))
+                    // Encoder padding past the stream's real end (AAC's last packet).
+                    let keep = max(0, (end - relative).floor(in: rate))
                     if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
                     if keep == 0 { continue }
                 }
+                var pts = relative + passOffset
+                if let e = inputEnd, pts < e {
+                    // Overlaps what was already written (a start trim the decoder
+                    // did not apply): drop the overlap, keep the seam exact.
+                    let overlap = (e - pts).converted(to: rate).value
+                    if overlap < Int64(rate) / 2 {
+                        guard frame.dropLeadingSamples(Int(overlap)) else { continue }
+                        pts = e
+                    }
+                }
+                inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)
                 convert(frame.pointer, at: pts)
             }
         }
@@ -350,10 +462,22 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                 serial = entry.serial
                 target = seekTarget(for: serial)
                 nextTime = nil
+                pass = 0
+                passOffset = .zero
+                inputEnd = nil
             }
             switch entry {
             case .packet(let packet, _):
                 decode(packet, with: stream.decoder, receive: receiveAll)
+            case .passEnd:
+                // The pass's last samples out, then the next pass starts exactly
+                // where they end. The resampler is not reset: the signal runs
+                // through it continuously, as it would through a gapless album.
+                decode(nil, with: stream.decoder, receive: receiveAll)
+                stream.decoder.flush()
+                pass += 1
+                passOffset = inputEnd ?? passOffset
+                _ = publishPassStart(pass, passOffset, fromAudio: true, serial: serial)
             case .endOfStream:
                 decode(nil, with: stream.decoder, receive: receiveAll)
                 if let t = nextTime {

@@ -7,10 +7,12 @@ enum PacketEntry: @unchecked Sendable {  // the packet is owned by whoever holds
     case packet(Packet, serial: Int)
     /// The input ended for this serial: drain the decoder.
     case endOfStream(serial: Int)
+    /// A loop pass ended; the packets after it are the item again from zero.
+    case passEnd(serial: Int)
 
     var serial: Int {
         switch self {
-        case .packet(_, let s), .endOfStream(let s): return s
+        case .packet(_, let s), .endOfStream(let s), .passEnd(let s): return s
         }
     }
 }

@@ -21,6 +21,8 @@ enum PlayerEvent: Sendable, Equatable {
     case didPlayToEnd
     case stalled
     case warning(String)
+    /// The item looped back to zero; the count of seams so far.
+    case looped(Int)
 }
 
 /// Counters for `--stats-json` and the benchmarks.
@@ -31,6 +33,7 @@ struct PlayerStats: Sendable {
     /// Largest |audio clock − frame time| seen when a frame was presented.
     var maxAVOffsetMs = 0.0
     var timeToFirstFrameMs: Double?
+    var loopCount = 0
 }
 
 /// Plays one item (AVPlayer). Lives on the main thread: the UI calls
@@ -40,7 +43,9 @@ final class Player {
     private(set) var currentItem: PlayerItem?
     let clock = PlaybackClock()
     let audio: PlayerAudio
-    var actionAtItemEnd: ActionAtItemEnd = .pause
+    var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
+    /// With `.loop`: how many times to play the item in all (nil: forever).
+    var loopPlayCount: Int? { didSet { applyLooping() } }
     private(set) var stats = PlayerStats()
 
     /// 0...1, linear gain.
@@ -59,6 +64,8 @@ final class Player {
     private var endReported = false
     private var lastFrameEnd: Double?
     private var lastPresentedTime: MediaTime?
+    /// Loop passes of the current serial already counted in `stats.loopCount`.
+    private var passesSeen = 0
     private var lastUnderruns = 0
 
     init() {
@@ -72,7 +79,9 @@ final class Player {
         currentItem?.cancel()
         currentItem = item
         lastPresentedTime = nil
+        passesSeen = 0
         audio.attach(nil)
+        applyLooping()
         announcedReady = false
         announcedFailure = false
         serial = -1
@@ -128,6 +137,7 @@ final class Player {
 
     private func seekPipeline(_ pipeline: ItemPipeline, to target: MediaTime) {
         serial = pipeline.seek(to: target)
+        passesSeen = 0
         audio.setGate(false)
         audio.restart()
         clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false)
@@ -151,7 +161,11 @@ final class Player {
         steppedWhilePaused = true
     }
 
-    var currentTime: MediaTime { MediaTime(seconds: max(0, clock.time(at: HostTime.now()))) }
+    /// The position in the item (within the current loop pass).
+    var currentTime: MediaTime {
+        let t = clock.time(at: HostTime.now())
+        return MediaTime(seconds: max(0, t - pass(at: t).start.seconds))
+    }
 
     var timeControlStatus: TimeControlStatus {
         guard wantsToPlay else { return .paused }
@@ -166,6 +180,17 @@ final class Player {
     }
 
     private func applyGain() { audio.setGain(isMuted ? 0 : volume) }
+
+    private func applyLooping() {
+        currentItem?.setPasses(actionAtItemEnd == .loop ? loopPlayCount : 1)
+    }
+
+    /// The loop pass playing at timeline time `t`, and where it started.
+    private func pass(at t: Double) -> (index: Int, start: MediaTime) {
+        guard let starts = currentItem?.pipeline?.passStarts else { return (0, .zero) }
+        let index = max(0, (starts.lastIndex { $0.seconds <= t + 1e-9 }) ?? 0)
+        return (index, starts[index])
+    }
 
     /// True when the clock runs on host time: no audio stream, or it ended.
     private func audioIsSilent(_ pipeline: ItemPipeline) -> Bool {
@@ -198,6 +223,12 @@ final class Player {
         if counters.underruns > lastUnderruns {
             lastUnderruns = counters.underruns
             events.append(.stalled)
+        }
+        let passIndex = pass(at: clock.time(at: now)).index
+        if passIndex > passesSeen {
+            stats.loopCount += passIndex - passesSeen
+            passesSeen = passIndex
+            events.append(.looped(stats.loopCount))
         }
         checkEnd(pipeline, at: now)
         return shown

@@ -18,6 +18,7 @@ final class PlayerItem: Sendable, Identifiable {
         var pipeline: ItemPipeline?
         var warnings: [String] = []
         var cancelled = false
+        var passes: Int? = 1
     }
 
     let location: MediaLocation
@@ -71,6 +72,16 @@ final class PlayerItem: Sendable, Identifiable {
         }
     }
 
+    /// How many times to play the item in all (nil: loop forever). Set it
+    /// before the item is read to its end; later changes apply to the next seek.
+    func setPasses(_ passes: Int?) {
+        let p = state.withLock { s in
+            s.passes = passes
+            return s.pipeline
+        }
+        p?.setPasses(passes)
+    }
+
     /// Starts opening in the background (idempotent).
     func load() {
         let start = state.withLock { s -> Bool in
@@ -116,6 +127,7 @@ final class PlayerItem: Sendable, Identifiable {
             let pipeline = try makePipeline(input)
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
+                pipeline.setPasses(s.passes)
                 s.pipeline = pipeline
                 s.status = .readyToPlay
                 return true
