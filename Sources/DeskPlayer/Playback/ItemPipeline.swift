@@ -149,6 +149,19 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         control.withLock { c in c.serial == serial && index < c.passStarts.count ? c.passStarts[index] : nil }
     }
 
+    /// The video thread takes the seam time from audio, which knows it to the
+    /// sample, so the two never drift apart over many loops. Audio decodes
+    /// further ahead and normally got there first; the wait is bounded.
+    private func awaitAudioPassStart(_ index: Int, serial: Int) -> MediaTime? {
+        guard audio != nil else { return passStart(index, serial: serial) }
+        let deadline = HostTime.now() + 2_000_000_000
+        while !isAborted && HostTime.now() < deadline && self.serial == serial {
+            if let t = passStart(index, serial: serial) { return t }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return passStart(index, serial: serial)
+    }
+
     private func seekTarget(for serial: Int) -> MediaTime? {
         control.withLock { c in c.seekTarget.flatMap { $0.serial == serial ? $0.time : nil } }
     }
@@ -340,9 +353,8 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                 decode(nil, with: stream.decoder, receive: receiveAll)
                 stream.decoder.flush()
                 pass += 1
-                let own = lastEnd ?? passOffset
-                passOffset = passStart(pass, serial: serial)
-                    ?? publishPassStart(pass, own, fromAudio: false, serial: serial)
+                passOffset = awaitAudioPassStart(pass, serial: serial)
+                    ?? publishPassStart(pass, lastEnd ?? passOffset, fromAudio: false, serial: serial)
             case .endOfStream:
                 decode(nil, with: stream.decoder, receive: receiveAll)
                 if delivered == 0 && hasHeld {
