@@ -161,6 +161,27 @@ import Testing
     }
 }
 
+/// `preferredForwardBufferDuration` bounds how far the demuxer reads ahead.
+@Suite struct ForwardBufferTests {
+    @Test(arguments: [1.0, 3.0])
+    func demuxerStopsAtTheForwardBuffer(_ seconds: Double) throws {
+        let item = PlayerItem(Fixtures.asset("demo.mp4"), preferences: ItemPreferences(forwardBufferDuration: seconds))
+        item.load()
+        #expect(item.waitUntilLoaded() == .readyToPlay)
+        let pipeline = try #require(item.pipeline)
+        // Nothing consumes: the decoders fill their small outputs, the demuxer
+        // fills the packet queues to the preference and then waits.
+        Thread.sleep(forTimeInterval: 0.5)
+        let queued = pipeline.queuedSeconds
+        let video = try #require(queued.video), audio = try #require(queued.audio)
+        // Reading stops once every stream holds the preference; a stream may
+        // be ahead by the file's interleaving (up to half a second in MP4).
+        #expect(video >= seconds - 0.05 && video <= seconds + 0.5, "video queue \(video) s")
+        #expect(audio >= seconds - 0.05 && audio <= seconds + 0.5, "audio queue \(audio) s")
+        withExtendedLifetime(item) {}
+    }
+}
+
 extension PPMImage {
     init(width: Int, height: Int, pixels: [UInt8]) {
         self.width = width

@@ -268,6 +268,14 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         if audio != nil { audioPackets.put(.endOfStream(serial: serial)) }
     }
 
+    /// Seconds of compressed media queued ahead of each decoder (video, audio).
+    var queuedSeconds: (video: Double?, audio: Double?) {
+        func seconds(_ stream: Stream?, _ queue: PacketQueue) -> Double? {
+            stream.map { MediaTime(queue.fill.ticks, $0.timeBase).seconds }
+        }
+        return (seconds(video, videoPackets), seconds(audio, audioPackets))
+    }
+
     /// The forward buffer is full when the bytes cap is reached or every
     /// stream holds at least the preferred duration.
     private func isFull(_ preferences: ItemPreferences) -> Bool {
