@@ -171,4 +171,53 @@ import Testing
         }
         #expect(longest < 3, "a gap of \(longest) silent samples")
     }
+
+    /// Three different files (WAV, AAC, FLAC at 44.1 kHz) as one queue: the
+    /// device receives them back to back, with no silence between items.
+    @Test func aQueueOfThreeFilesPlaysWithoutGaps() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let raw = dir.appendingPathComponent("out.raw")
+        let files = ["tone.wav", "tone-aac48.m4a", "tone.flac"].map(Fixtures.asset)
+        let r = try play(files + ["--stats-json", stats.path],
+                         environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                       "SDL_DISKAUDIOFILE": raw.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.map(\.item) == files)
+        #expect(report.players.allSatisfy { $0.status == "ready" && $0.audioUnderruns == 0 })
+        let data = try Data(contentsOf: raw)
+        let left: [Float] = data.withUnsafeBytes { buffer in
+            let floats = buffer.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
+        }
+        let first = try #require(left.firstIndex { $0 != 0 })
+        let last = try #require(left.lastIndex { $0 != 0 })
+        #expect(abs((last - first + 1) - 3 * 96_000) <= 2, "span \(last - first + 1)")
+        var zeroRun = 0, longest = 0
+        for v in left[first...last] {
+            zeroRun = v == 0 ? zeroRun + 1 : 0
+            longest = max(longest, zeroRun)
+        }
+        #expect(longest < 3, "a gap of \(longest) silent samples between items")
+    }
+
+    /// Two videos with sound in a queue: every frame of both is shown, none
+    /// dropped at the switch, and the clock stays on the audio.
+    @Test func aVideoQueueShowsEveryFrameOfEachItem() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let short = dir.appendingPathComponent("demo-2s.mp4").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-i", Fixtures.asset("demo.mp4"), "-t", "2", short])
+        let r = try play([short, Fixtures.asset("compare.mp4"), "--stats-json", stats.path],
+                         environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                       "SDL_DISKAUDIOFILE": "/dev/null"], timeout: 40)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.map(\.framesPresented) == [60, 200])
+        #expect(report.players.map(\.framesDropped) == [0, 0])
+        #expect(report.players.allSatisfy { $0.maxAVOffsetMs < 20 })
+    }
 }

@@ -9,11 +9,11 @@ struct DeskPlayerCommand: ParsableCommand {
         commandName: "deskplayer",
         abstract: "Plays video and audio files in a desktop window.",
         discussion: "Keys (mpv's): SPACE/p pause, LEFT/RIGHT seek 5 s, UP/DOWN seek 60 s, 9/0 volume, m mute, "
-            + "f fullscreen (ESC leaves), . step one frame, q quit.",
+            + "f fullscreen (ESC leaves), . step one frame, > or ENTER next file, < previous file, q quit.",
         version: version
     )
 
-    @Argument(help: "Files or URLs to play, one after another.")
+    @Argument(help: "Files or URLs to play, one after another, gaplessly.")
     var files: [String] = []
 
     @Option(help: "Volume, 0 to 100.")
@@ -42,6 +42,9 @@ struct DeskPlayerCommand: ParsableCommand {
 
     @Option(help: "Play each file N times in all (as ffplay's -loop), or inf to loop forever. Loops seek back to zero without a gap.")
     var loop: LoopCount?
+
+    @Flag(name: .customLong("playlist-loop"), help: "Start the list again after the last file, without a gap.")
+    var playlistLoop = false
 
     @Flag(name: .customLong("keep-open"), help: "Stay open at the end instead of quitting.")
     var keepOpen = false

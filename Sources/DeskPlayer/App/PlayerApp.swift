@@ -9,6 +9,8 @@ final class PlayerApp {
     private var stats: StatsReport
     private var anyPlayed = false
     private var quitRequested = false
+    /// The last item's statistics are in the report already.
+    private var recorded = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
@@ -66,67 +68,66 @@ final class PlayerApp {
         let player = Player()
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
-        if let loop = options.loop {
-            player.actionAtItemEnd = .loop
-            player.loopPlayCount = loop.playCount
+        player.passesPerItem = options.loop.map { $0.playCount } ?? 1
+        let preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+        var items = queue.map { PlayerItem($0, preferences: preferences) }
+        if let start = options.start, let first = items.first {
+            items[0] = PlayerItem(first.name, preferences: preferences, start: MediaTime(seconds: start))
         }
+        let playlist = QueuePlayer(player: player, items: items) { PlayerItem($0.name, preferences: preferences) }
+        playlist.loopsQueue = options.playlistLoop
         mixer.add(player.audio)
         let view = PlayerView(player: player, contentMode: options.contentMode)
         window.add(view)
         window.onCommand = { [unowned self, unowned window] command in
-            self.apply(command, to: player, window: window)
+            self.apply(command, to: playlist, window: window)
         }
-        var startFirst = options.start.map { MediaTime(seconds: $0) } ?? .zero
+        if options.pause { player.pause() } else { player.play() }
         var started = HostTime.now()
         var playingSince: UInt64?
-
-        func openNext() -> Bool {
-            guard !queue.isEmpty else { return false }
-            let name = queue.removeFirst()
-            let item = PlayerItem(name, preferences: ItemPreferences(forwardBufferDuration: options.forwardBuffer),
-                                  start: startFirst)
-            startFirst = .zero
-            player.replaceCurrentItem(with: item)
-            view.resetPicture()
-            window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer")
-            if options.pause { player.pause() } else { player.play() }
-            return true
-        }
-
-        _ = openNext()
         var failureShownUntil: UInt64?
+        var shownItem: PlayerItem?
+
         while !quitRequested {
             let now = HostTime.now()
             let wait = player.timeUntilNextFrame(at: now).map { Int32(max(0, min($0 * 1000, 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             window.refresh(at: tick)
-            for event in player.takeEvents() {
+            for event in playlist.takeEvents() {
                 switch event {
                 case .readyToPlay:
                     anyPlayed = true
                     if playingSince == nil { playingSince = tick }
-                case .failed(let error):
-                    let line = "\(player.currentItem?.name ?? "?"): \(error)"
+                case .itemFailed(let item, let error):
+                    let line = "\(item.name): \(error)"
                     PlayerApp.printError(line)
-                    stats.record(player)
-                    if openNext() {
-                        // The view moves on to the next item: keep the error in sight a moment.
+                    stats.record(item, PlayerStats())
+                    if playlist.currentItem != nil {
+                        // Playback moves on: keep the error in sight a moment.
                         window.showMessage(line, seconds: 4)
                     } else {
-                        // Nothing else to play: leave the error on screen a moment.
+                        // Nothing left to play: the view shows the error a moment.
+                        player.replaceCurrentItem(with: item)
                         failureShownUntil = tick + (anyPlayed || options.keepOpen ? 0 : 3_000_000_000)
                     }
                 case .warning(let text):
                     let line = "\(player.currentItem?.name ?? "?"): \(text)"
                     PlayerApp.printError(line)
                     window.showMessage(line)
+                case .advanced(let from, let itemStats):
+                    stats.record(from, itemStats)
                 case .didPlayToEnd:
-                    stats.record(player)
-                    if !openNext() && !options.keepOpen { quitRequested = true }
-                case .stalled, .looped:
+                    if let item = player.currentItem { stats.record(item, player.stats) }
+                    recorded = true
+                    if !options.keepOpen { quitRequested = true }
+                case .failed, .stalled, .looped:
                     break
                 }
+            }
+            if player.currentItem !== shownItem {
+                shownItem = player.currentItem
+                if let name = shownItem?.name { window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer") }
             }
             if let until = failureShownUntil, tick >= until, !options.keepOpen { break }
             if let limit = options.quitAfter {
@@ -135,11 +136,9 @@ final class PlayerApp {
             }
             if playingSince == nil, failureShownUntil == nil { started = min(started, tick) }
         }
-        if player.currentItem.map({ item in !stats.players.contains { $0.item == item.name } }) ?? false {
-            stats.record(player)
-        }
+        if !recorded, let item = player.currentItem, item.error == nil { stats.record(item, player.stats) }
         mixer.remove(player.audio)
-        player.replaceCurrentItem(with: nil)
+        playlist.removeAllItems()
         _ = device
         if let path = options.statsJSON {
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
@@ -147,8 +146,15 @@ final class PlayerApp {
         return anyPlayed ? 0 : 1
     }
 
-    private func apply(_ command: Command, to player: Player, window: MainWindow) {
+    private func apply(_ command: Command, to playlist: QueuePlayer, window: MainWindow) {
+        let player = playlist.player
         switch command {
+        case .playlistNext:
+            playlist.advanceToNextItem()
+            player.play()
+        case .playlistPrevious:
+            playlist.playPrevious()
+            player.play()
         case .togglePause:
             player.togglePause()
         case .seek(let seconds):

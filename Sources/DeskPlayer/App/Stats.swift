@@ -19,9 +19,7 @@ struct StatsReport: Codable {
 
     init(renderer: String) { self.renderer = renderer }
 
-    mutating func record(_ player: Player) {
-        guard let item = player.currentItem else { return }
-        let s = player.stats
+    mutating func record(_ item: PlayerItem, _ s: PlayerStats) {
         let status: String
         switch item.status {
         case .unknown: status = "loading"

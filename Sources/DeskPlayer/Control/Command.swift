@@ -11,6 +11,8 @@ enum Command: Equatable, Sendable {
     case toggleFullscreen
     case leaveFullscreen
     case frameStep
+    case playlistNext
+    case playlistPrevious
     case quit
 
     /// mpv's name for the command (input.conf and IPC use these).
@@ -23,6 +25,8 @@ enum Command: Equatable, Sendable {
         case .toggleFullscreen: return "cycle fullscreen"
         case .leaveFullscreen: return "set fullscreen no"
         case .frameStep: return "frame-step"
+        case .playlistNext: return "playlist-next"
+        case .playlistPrevious: return "playlist-prev"
         case .quit: return "quit"
         }
     }
@@ -58,6 +62,9 @@ enum KeyBindings {
         KeyBinding(key: "f", command: .toggleFullscreen, help: "fullscreen"),
         KeyBinding(key: "ESC", command: .leaveFullscreen, help: "leave fullscreen"),
         KeyBinding(key: ".", command: .frameStep, help: "step one frame (pauses)"),
+        KeyBinding(key: ">", command: .playlistNext, help: "next file"),
+        KeyBinding(key: "ENTER", command: .playlistNext, help: "next file"),
+        KeyBinding(key: "<", command: .playlistPrevious, help: "previous file"),
         KeyBinding(key: "q", command: .quit, help: "quit"),
     ]
 

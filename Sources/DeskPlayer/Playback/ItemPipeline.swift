@@ -100,17 +100,20 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
     /// screen at `time` and the audio sample at `time`. Returns the new serial.
     @discardableResult
     func seek(to time: MediaTime) -> Int {
-        let serial = control.withLock { c in
-            c.serial += 1
-            c.pendingSeek = time
-            c.seekTarget = (c.serial, time)
-            c.passStarts = [.zero]
-            return c.serial
-        }
+        // Queues first, then the threads: whatever the demuxer or a decoder
+        // still produces for the old serial is refused by the queues, and
+        // nothing for the new serial can arrive before they accept it.
+        let serial = control.withLock { $0.serial } + 1
         frames.flush(serial: serial)
         audioRing.flush(serial: serial)
         videoPackets.flush(serial: serial)
         audioPackets.flush(serial: serial)
+        control.withLock { c in
+            c.serial = serial
+            c.pendingSeek = time
+            c.seekTarget = (serial, time)
+            c.passStarts = [.zero]
+        }
         return serial
     }
 

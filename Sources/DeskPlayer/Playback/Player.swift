@@ -15,7 +15,7 @@ enum ActionAtItemEnd: String, Sendable {
 }
 
 /// Things a player reports, drained by its owner with `takeEvents()`.
-enum PlayerEvent: Sendable, Equatable {
+enum PlayerEvent: Sendable {
     case readyToPlay
     case failed(MediaError)
     case didPlayToEnd
@@ -23,6 +23,11 @@ enum PlayerEvent: Sendable, Equatable {
     case warning(String)
     /// The item looped back to zero; the count of seams so far.
     case looped(Int)
+    /// The finished item (with its statistics) gave way, gaplessly, to the
+    /// upcoming one, which is now `currentItem`.
+    case advanced(from: PlayerItem, stats: PlayerStats)
+    /// A queued item failed to open (QueuePlayer reports it and skips it).
+    case itemFailed(PlayerItem, MediaError)
 }
 
 /// Counters for `--stats-json` and the benchmarks.
@@ -41,11 +46,15 @@ struct PlayerStats: Sendable {
 /// side is `audio`, which the owner adds to the mixer.
 final class Player {
     private(set) var currentItem: PlayerItem?
+    /// What plays next with `.advance`: opened and prerolled in advance so
+    /// the switch has no gap (AVQueuePlayer's next item).
+    private(set) var upcomingItem: PlayerItem?
     let clock = PlaybackClock()
     let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
-    /// With `.loop`: how many times to play the item in all (nil: forever).
-    var loopPlayCount: Int? { didSet { applyLooping() } }
+    /// How many times each item plays in all before the action at its end
+    /// (nil: forever). `.loop` means forever whatever this says.
+    var passesPerItem: Int? = 1 { didSet { applyLooping() } }
     private(set) var stats = PlayerStats()
 
     /// 0...1, linear gain.
@@ -67,6 +76,7 @@ final class Player {
     /// Loop passes of the current serial already counted in `stats.loopCount`.
     private var passesSeen = 0
     private var lastUnderruns = 0
+    private var audioGeneration = 0
 
     init() {
         audio = PlayerAudio(clock: clock)
@@ -77,7 +87,9 @@ final class Player {
 
     func replaceCurrentItem(with item: PlayerItem?) {
         currentItem?.cancel()
+        if item === upcomingItem { upcomingItem = nil }
         currentItem = item
+        audioGeneration = audio.generation
         lastPresentedTime = nil
         passesSeen = 0
         audio.attach(nil)
@@ -146,6 +158,17 @@ final class Player {
         lastFrameEnd = nil
     }
 
+    /// Sets the item that follows the current one; it starts opening and
+    /// buffering now. With `.advance` the player moves on to it without a gap.
+    func setUpcomingItem(_ item: PlayerItem?) {
+        guard item !== upcomingItem else { return }
+        if let old = upcomingItem, old !== currentItem { old.cancel() }
+        upcomingItem = item
+        audio.setNext(nil)
+        item?.setPasses(passes)
+        item?.load()
+    }
+
     /// Decodes the frame on screen again (e.g. at a new size while paused).
     func redisplayCurrentFrame() {
         guard let pipeline = currentItem?.pipeline, let pts = lastPresentedTime else { return }
@@ -181,8 +204,11 @@ final class Player {
 
     private func applyGain() { audio.setGain(isMuted ? 0 : volume) }
 
+    private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
+
     private func applyLooping() {
-        currentItem?.setPasses(actionAtItemEnd == .loop ? loopPlayCount : 1)
+        currentItem?.setPasses(passes)
+        upcomingItem?.setPasses(passes)
     }
 
     /// The loop pass playing at timeline time `t`, and where it started.
@@ -205,7 +231,24 @@ final class Player {
     func update(at now: UInt64) -> VideoFrame? {
         guard let item = currentItem else { return nil }
         reportStatus(item)
+        if audio.generation != audioGeneration, let next = upcomingItem {
+            let handover = audio.lastHandover
+            if now < handover.host, let pipeline = item.pipeline {
+                // The device still plays this item's last samples: show its
+                // last frames on its own timeline until the seam is heard.
+                let t = handover.previousEnd - Double(handover.host - now) / 1e9
+                return pickFrame(pipeline, at: now, time: t)
+            }
+            // The audio moved on to the upcoming item: the picture follows.
+            audioGeneration = audio.generation
+            advance(to: next, clockContinues: false)
+            return update(at: now)
+        }
         guard let pipeline = item.pipeline else { return nil }
+        if actionAtItemEnd == .advance, pipeline.audio != nil, let nextRing = upcomingItem?.pipeline,
+           nextRing.audio != nil {
+            audio.setNext(nextRing.audioRing)
+        }
         if serial < 0 {
             serial = pipeline.serial
             audio.attach(pipeline.audio != nil ? pipeline.audioRing : nil)
@@ -258,9 +301,9 @@ final class Player {
         }
     }
 
-    private func pickFrame(_ pipeline: ItemPipeline, at now: UInt64) -> VideoFrame? {
+    private func pickFrame(_ pipeline: ItemPipeline, at now: UInt64, time: Double? = nil) -> VideoFrame? {
         let frames = pipeline.frames
-        let t = clock.time(at: now)
+        let t = time ?? clock.time(at: now)
         var picked: VideoFrame?
         while let f = frames.peek() {
             if f.serial != serial {
@@ -299,12 +342,49 @@ final class Player {
         return picked
     }
 
+    /// Makes `next` current without stopping the clock or the audio.
+    private func advance(to next: PlayerItem, clockContinues: Bool) {
+        guard let finished = currentItem else { return }
+        events.append(.advanced(from: finished, stats: stats))
+        finished.cancel()
+        currentItem = next
+        upcomingItem = nil
+        stats = PlayerStats()
+        lastUnderruns = audio.counters.underruns
+        stats.audioUnderruns = 0
+        passesSeen = 0
+        lastPresentedTime = nil
+        lastFrameEnd = nil
+        endReported = false
+        announcedReady = false
+        announcedFailure = false
+        guard let pipeline = next.pipeline else { return }
+        serial = pipeline.serial
+        // Timed from the first frame on, not shown at once: the clock runs on.
+        needsFirstFrame = false
+        if clockContinues {
+            // A video-only end: the new item's zero is where the old one ended.
+            let t = clock.time(at: HostTime.now())
+            clock.set(time: t - (lastEndOfPrevious ?? t), host: HostTime.now(), running: true, audioDriven: false)
+            audio.attach(pipeline.audio != nil ? pipeline.audioRing : nil)
+        }
+        applyLooping()
+    }
+
+    private var lastEndOfPrevious: Double?
+
     private func checkEnd(_ pipeline: ItemPipeline, at now: UInt64) {
         guard !endReported, wantsToPlay || pipeline.frames.isDrained else { return }
         let videoDone = pipeline.video == nil || (pipeline.frames.isDrained
             && clock.time(at: now) >= (lastFrameEnd ?? 0) - 0.0005)
         let audioDone = pipeline.audio == nil || audio.isFinished
         guard videoDone && audioDone, wantsToPlay else { return }
+        if actionAtItemEnd == .advance, let next = upcomingItem, next.pipeline != nil {
+            // No audio carried us over (video-only, or the next has no audio).
+            lastEndOfPrevious = lastFrameEnd ?? clock.time(at: now)
+            advance(to: next, clockContinues: true)
+            return
+        }
         endReported = true
         events.append(.didPlayToEnd)
         if actionAtItemEnd == .pause {

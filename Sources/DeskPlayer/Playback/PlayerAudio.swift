@@ -2,9 +2,18 @@ import Synchronization
 
 /// A player's voice in the mixer. It reads the current item's audio ring,
 /// applies the player's gain, and re-anchors the player's clock to exactly
-/// what it handed to the device. Shared by the main thread (which opens and
-/// closes the gate) and the audio thread. Thread-safe (Mutex).
+/// what it handed to the device. When the current item's audio ends and the
+/// next item's ring is waiting, it carries on from that ring within the same
+/// device buffer: the switch between queued items is sample-continuous.
+/// Shared by the main thread (gate, rings) and the audio thread. Thread-safe (Mutex).
 final class PlayerAudio: AudioSource {
+    /// The last switch to the next item's ring: the previous item's audio
+    /// ends at `previousEnd` (its timeline), heard at host time `host`.
+    struct Handover: Sendable {
+        var previousEnd = 0.0
+        var host: UInt64 = 0
+    }
+
     struct Counters: Sendable {
         var underruns = 0
         /// Frames actually sent to the device (not silence).
@@ -13,6 +22,11 @@ final class PlayerAudio: AudioSource {
 
     private struct State {
         var ring: AudioRing?
+        /// The next queued item's ring, prerolled, taken over when `ring` drains.
+        var nextRing: AudioRing?
+        /// Counts hand-overs to `nextRing`, so the player can follow.
+        var generation = 0
+        var handover = Handover()
         /// The player wants sound and the video is prerolled.
         var gateOpen = false
         /// Consuming; false until enough is buffered (start, seek, underrun).
@@ -32,10 +46,18 @@ final class PlayerAudio: AudioSource {
     func attach(_ ring: AudioRing?) {
         state.withLock { s in
             s.ring = ring
+            s.nextRing = nil
             s.started = false
             s.finished = ring == nil
         }
     }
+
+    /// The ring to continue with when the current one drains (nil: none).
+    func setNext(_ ring: AudioRing?) { state.withLock { $0.nextRing = ring } }
+
+    /// How many times the audio moved on to the next ring, and the last time.
+    var generation: Int { state.withLock { $0.generation } }
+    var lastHandover: Handover { state.withLock { $0.handover } }
 
     /// After a seek: wait for new audio before consuming again.
     func restart() {
@@ -56,7 +78,7 @@ final class PlayerAudio: AudioSource {
 
     func mix(into mix: UnsafeMutablePointer<Float>, frames: Int, scratch: UnsafeMutablePointer<Float>,
              playbackHost: UInt64) {
-        let (ring, gain) = state.withLock { s -> (AudioRing?, Float) in
+        let (current, gain) = state.withLock { s -> (AudioRing?, Float) in
             guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0) }
             if !s.started {
                 let preroll = Int(Double(ring.format.sampleRate) * prerollSeconds)
@@ -65,28 +87,46 @@ final class PlayerAudio: AudioSource {
             }
             return (ring, s.gain)
         }
-        guard let ring else { return }
-        let (count, time) = ring.read(into: scratch, frames: frames)
+        guard var ring = current else { return }
+        let channels = ring.format.channels
         let rate = Double(ring.format.sampleRate)
-        if count > 0, let time {
-            let channels = ring.format.channels
-            for i in 0..<(count * channels) { mix[i] += scratch[i] * gain }
-            let start = time.seconds
-            let ended = ring.isEnded
-            // Short of data: the clock stops where the sent audio stops.
-            let limit: Double? = count < frames && !ended ? start + Double(count) / rate : nil
-            clock.set(time: start, host: playbackHost, running: true, limit: limit, audioDriven: true)
+        var done = 0
+        var endTime = 0.0
+        while done < frames {
+            let (count, time) = ring.read(into: scratch + done * channels, frames: frames - done)
+            if let time { endTime = time.seconds + Double(count) / rate }
+            if count > 0, let time {
+                // The clock follows the samples just read: `time` is heard
+                // `done` frames after the buffer starts.
+                let start = time.seconds - Double(done) / rate
+                let short = done + count < frames && !ring.isEnded
+                clock.set(time: start, host: playbackHost, running: true,
+                          limit: short ? time.seconds + Double(count) / rate : nil, audioDriven: true)
+            }
+            done += count
+            guard done < frames, ring.isDrained else { break }
+            // This item's audio is over: go straight on with the next one's.
+            let heard = playbackHost + UInt64(Double(done) / rate * 1e9)
+            guard let next = state.withLock({ s -> AudioRing? in
+                guard let n = s.nextRing else { return nil }
+                s.ring = n
+                s.nextRing = nil
+                s.generation += 1
+                s.handover = Handover(previousEnd: endTime, host: heard)
+                return n
+            }) else { break }
+            ring = next
         }
-        if count < frames {
-            state.withLock { s in
-                if ring.isDrained {
-                    s.finished = true
-                } else if s.started {
-                    s.started = false
-                    s.counters.underruns += 1
-                }
+        for i in 0..<(done * channels) { mix[i] += scratch[i] * gain }
+        state.withLock { s in
+            s.counters.framesSent += Int64(done)
+            guard done < frames else { return }
+            if ring.isDrained {
+                s.finished = true
+            } else if s.started {
+                s.started = false
+                s.counters.underruns += 1
             }
         }
-        if count > 0 { state.withLock { $0.counters.framesSent += Int64(count) } }
     }
 }

@@ -1,0 +1,130 @@
+/// Plays a list of items in order (AVQueuePlayer). The item after the
+/// current one is always opened and prerolled, so with `.advance` the
+/// switch is gapless; an item that fails to open is reported and skipped.
+/// Main thread only.
+final class QueuePlayer {
+    let player: Player
+    /// The queue; the first item is the player's current item.
+    private(set) var items: [PlayerItem] = []
+    /// Items that finished or were skipped, newest last (for "previous").
+    private(set) var history: [PlayerItem] = []
+    /// Start again from the first item after the last (`--playlist-loop`).
+    var loopsQueue = false
+    private var originals: [PlayerItem] = []
+    private var events: [PlayerEvent] = []
+    private let makeItem: (PlayerItem) -> PlayerItem
+
+    /// `copy` makes a fresh item like a given one (to replay it).
+    init(player: Player = Player(), items: [PlayerItem], copy: @escaping (PlayerItem) -> PlayerItem) {
+        self.player = player
+        self.makeItem = copy
+        player.actionAtItemEnd = .advance
+        self.items = items
+        originals = items
+        start()
+    }
+
+    var currentItem: PlayerItem? { items.first }
+
+    /// Skips to the next item at once (mpv's `>` / Enter).
+    func advanceToNextItem() {
+        guard !items.isEmpty else { return }
+        history.append(items.removeFirst())
+        refillIfLooping()
+        start()
+    }
+
+    /// Goes back to the item before the current one (mpv's `<`).
+    func playPrevious() {
+        guard let previous = history.popLast() else { return }
+        items.insert(makeItem(previous), at: 0)
+        start()
+    }
+
+    func insert(_ item: PlayerItem, after existing: PlayerItem?) {
+        if let existing, let index = items.firstIndex(where: { $0 === existing }) {
+            items.insert(item, at: index + 1)
+        } else {
+            items.append(item)
+        }
+        if items.count == 1 { start() } else { prepareUpcoming() }
+    }
+
+    func remove(_ item: PlayerItem) {
+        guard let index = items.firstIndex(where: { $0 === item }) else { return }
+        items.remove(at: index)
+        if index == 0 { start() } else { prepareUpcoming() }
+        item.cancel()
+    }
+
+    func removeAllItems() {
+        let old = items
+        items.removeAll()
+        player.setUpcomingItem(nil)
+        player.replaceCurrentItem(with: nil)
+        old.forEach { $0.cancel() }
+    }
+
+    func replaceCurrentItem(with item: PlayerItem) {
+        if items.isEmpty { items = [item] } else { items[0] = item }
+        start()
+    }
+
+    /// Call every refresh after `player.update`: follows the player's
+    /// hand-overs and skips items that fail. Returns the events to show.
+    func takeEvents() -> [PlayerEvent] {
+        for event in player.takeEvents() {
+            switch event {
+            case .advanced(let from, _):
+                if items.first === from { history.append(items.removeFirst()) }
+                refillIfLooping()
+                prepareUpcoming()
+                events.append(event)
+            case .failed(let error):
+                if let failed = items.first {
+                    events.append(.itemFailed(failed, error))
+                    history.append(failed)
+                    items.removeFirst()
+                    refillIfLooping()
+                    start()
+                }
+            case .didPlayToEnd:
+                // The player could not hand over (nothing prerolled): do it now.
+                if items.count > 1 {
+                    events.append(.advanced(from: items[0], stats: player.stats))
+                    history.append(items.removeFirst())
+                    refillIfLooping()
+                    start()
+                } else {
+                    events.append(event)
+                }
+            default:
+                events.append(event)
+            }
+        }
+        // An upcoming item that failed to open is reported and dropped now,
+        // while the current one still plays.
+        if items.count > 1, case .failed(let error) = items[1].status {
+            let failed = items.remove(at: 1)
+            history.append(failed)
+            events.append(.itemFailed(failed, error))
+            refillIfLooping()
+            prepareUpcoming()
+        }
+        defer { events.removeAll() }
+        return events
+    }
+
+    private func start() {
+        player.replaceCurrentItem(with: items.first)
+        prepareUpcoming()
+    }
+
+    private func prepareUpcoming() {
+        player.setUpcomingItem(items.count > 1 ? items[1] : nil)
+    }
+
+    private func refillIfLooping() {
+        if loopsQueue && items.count <= 1 { items += originals.map(makeItem) }
+    }
+}
