@@ -54,6 +54,7 @@ bench: bench-deps
 	$(SWIFT) build -c release
 	$(XVFB) bench/playback.sh
 	python3 bench/seams.py --json bench/out/seams.json
+	$(XVFB) python3 bench/video_seams.py
 
 assets:
 	sh assets/make-assets.sh

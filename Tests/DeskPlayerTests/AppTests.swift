@@ -220,4 +220,48 @@ import Testing
         #expect(report.players.map(\.framesDropped) == [0, 0])
         #expect(report.players.allSatisfy { $0.maxAVOffsetMs < 20 })
     }
+
+    /// Data that stops coming (a pipe whose writer stalls for 3 s): the player
+    /// waits, counts the underrun, and carries on by itself when data returns;
+    /// every sample still reaches the device, in order.
+    @Test func aStallWaitsAndResumesByItself() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("tone.mkv").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=480:sample_rate=48000:duration=4",
+                               "-ac", "2", "-c:a", "pcm_s16le", source])
+        let fifo = dir.appendingPathComponent("stream.mkv").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(data.prefix(data.count / 8))  // half a second
+            Thread.sleep(forTimeInterval: 3)
+            handle.write(data.dropFirst(data.count / 8))
+            try? handle.close()
+        }
+        writer.start()
+        let stats = dir.appendingPathComponent("stats.json")
+        let raw = dir.appendingPathComponent("out.raw")
+        let r = try play([fifo, "--stats-json", stats.path],
+                         environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                       "SDL_DISKAUDIOFILE": raw.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect((report.players.first?.audioUnderruns ?? 0) >= 1)
+        let captured = try Data(contentsOf: raw)
+        let left: [Float] = captured.withUnsafeBytes { buffer in
+            let floats = buffer.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
+        }
+        // A 480 Hz tone at 48 kHz has 2 zero samples in every 100.
+        let sounding = left.filter { $0 != 0 }.count
+        #expect(abs(sounding - 4 * 47_040) <= 2, "\(sounding) sounding samples")
+        var zeroRun = 0, longest = 0
+        for v in left.drop(while: { $0 == 0 }) {
+            zeroRun = v == 0 ? zeroRun + 1 : 0
+            longest = max(longest, zeroRun)
+        }
+        #expect(longest > 48_000, "the stall should be heard as a wait")
+    }
 }

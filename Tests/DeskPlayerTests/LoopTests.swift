@@ -60,4 +60,34 @@ import Testing
         #expect(video.pts.last == MediaTime(value: 599, timescale: 30))
         #expect(abs(audio.frames - 2 * 480_000) <= 1)
     }
+
+    /// A seek in the second pass lands on the requested frame and sample of
+    /// the item, and the remaining passes still follow without a gap.
+    @Test func seekDuringALoopLandsRight() throws {
+        let (item, pipeline) = try pipelines.open(Fixtures.asset("demo.mp4"), passes: 3)
+        defer { withExtendedLifetime(item) {} }
+        // Play into the second pass (timeline past 10 s), then seek.
+        let deadline = Date().addingTimeInterval(20)
+        var reached = false
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2048)
+        defer { buffer.deallocate() }
+        while !reached && Date() < deadline {
+            if let f = pipeline.frames.pop() {
+                reached = f.pts > MediaTime(value: 11, timescale: 1)
+                pipeline.frames.recycle(f.picture)
+            }
+            _ = pipeline.audioRing.read(into: buffer, frames: 1024)
+        }
+        #expect(reached)
+        pipeline.seek(to: MediaTime(seconds: 1.5), pass: 1)
+        let (video, audio) = pipelines.drain(pipeline)
+        #expect(video.pts.first == MediaTime(value: 45, timescale: 30))
+        let firstAudio = try #require(audio.firstTime)
+        #expect(abs((firstAudio - MediaTime(seconds: 1.5)).seconds) <= 0.5 / 48_000)
+        // From 1.5 s to the end of the second pass, then the third: the seek
+        // neither grants nor costs a pass.
+        let frame = MediaTime(value: 1, timescale: 30)
+        #expect(zip(video.pts, video.pts.dropFirst()).allSatisfy { $1 - $0 == frame })
+        #expect(video.pts.count == 255 + 300)
+    }
 }

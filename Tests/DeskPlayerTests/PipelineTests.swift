@@ -99,6 +99,20 @@ import Testing
         #expect(audio.continuous)
     }
 
+    /// Matroska stamps packets in whole milliseconds: the samples must still
+    /// follow on exactly, not be trimmed or padded to the rounded stamps.
+    @Test func millisecondTimestampsDoNotLoseSamples() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tone.mkv").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=441:sample_rate=44100:duration=3",
+                               "-c:a", "pcm_s16le", path])
+        let (item, pipeline) = try open(path)
+        defer { withExtendedLifetime(item) {} }
+        let (_, audio) = drain(pipeline)
+        #expect(abs(audio.frames - 144_000) <= 1, "\(audio.frames) frames for 3 s")
+    }
+
     @Test func seekLandsOnTheRequestedFrameAndSample() throws {
         let (item, pipeline) = try open(Fixtures.asset("demo.mp4"))
         defer { withExtendedLifetime(item) {} }

@@ -37,6 +37,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("stats-json"), help: "Write playback statistics to this JSON file at exit.")
     var statsJSON: String?
 
+    @Option(name: .customLong("frame-log"), help: "Write each presented frame's time and presentation time (CSV) at exit.")
+    var frameLog: String?
+
     @Option(help: "Window size and position: WxH or WxH+X+Y.")
     var geometry: Geometry?
 

@@ -69,6 +69,11 @@ final class PlayerApp {
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
         player.passesPerItem = options.loop.map { $0.playCount } ?? 1
+        var frameLog: [(MediaTime, UInt64)] = []
+        if options.frameLog != nil {
+            frameLog.reserveCapacity(1 << 16)
+            player.onFramePresented = { frameLog.append(($0, $1)) }
+        }
         let preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
         var items = queue.map { PlayerItem($0, preferences: preferences) }
         if let start = options.start, let first = items.first {
@@ -90,7 +95,9 @@ final class PlayerApp {
 
         while !quitRequested {
             let now = HostTime.now()
-            let wait = player.timeUntilNextFrame(at: now).map { Int32(max(0, min($0 * 1000, 10))) } ?? 10
+            // Wake when the next frame is due (rounded up: early is worse than
+            // a fraction of a millisecond late), and at least every 10 ms.
+            let wait = player.timeUntilNextFrame(at: now).map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             window.refresh(at: tick)
@@ -142,6 +149,14 @@ final class PlayerApp {
         _ = device
         if let path = options.statsJSON {
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
+        }
+        if let path = options.frameLog {
+            let origin = frameLog.first?.1 ?? 0
+            let lines = frameLog.map { String(format: "%.6f,%.3f", $0.0.seconds, Double($0.1 &- origin) / 1e6) }
+            let text = "pts_s,presented_ms\n" + lines.joined(separator: "\n") + "\n"
+            do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                PlayerApp.printError("cannot write \(path): \(error)")
+            }
         }
         return anyPlayed ? 0 : 1
     }

@@ -50,8 +50,10 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
         }
         if isDirectory.boolValue { return "is a directory, not a media file" }
         guard FileManager.default.isReadableFile(atPath: url) else { return "Permission denied" }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url))?[.size] as? NSNumber,
-           size.intValue == 0 {
+        // Only a regular file can be known empty; a pipe streams what comes.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url)
+        if attributes?[.type] as? FileAttributeType == .typeRegular,
+           let size = attributes?[.size] as? NSNumber, size.intValue == 0 {
             return "empty file"
         }
         return nil

@@ -17,6 +17,8 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
     private struct Control {
         var serial = 0
         var pendingSeek: MediaTime?
+        /// The loop pass (0-based, counted since the item began) the seek lands in.
+        var pendingSeekPass = 0
         /// Where the decoders start delivering after the seek of `serial`.
         var seekTarget: (serial: Int, time: MediaTime)?
         var displaySize: (width: Int, height: Int)
@@ -98,8 +100,10 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
 
     /// Starts an accurate seek: output resumes with the frame that is on
     /// screen at `time` and the audio sample at `time`. Returns the new serial.
+    /// `pass` is the loop pass being played (0-based): the passes left are
+    /// counted from it, so a seek neither grants nor costs a pass.
     @discardableResult
-    func seek(to time: MediaTime) -> Int {
+    func seek(to time: MediaTime, pass: Int = 0) -> Int {
         // Queues first, then the threads: whatever the demuxer or a decoder
         // still produces for the old serial is refused by the queues, and
         // nothing for the new serial can arrive before they accept it.
@@ -111,6 +115,7 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         control.withLock { c in
             c.serial = serial
             c.pendingSeek = time
+            c.pendingSeekPass = pass
             c.seekTarget = (serial, time)
             c.passStarts = [.zero]
         }
@@ -174,8 +179,8 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
     private func demuxLoop() {
         guard let packet = try? Packet() else { return }
         var endedSerial = -1
+        // Passes begun so far (a seek sets it to the pass it lands in).
         var passesDone = 0
-        var pendingSerial = -1
         // The start trim (AAC priming, Opus pre-skip) the first pass had, to
         // give it again after a loop seek where the demuxer does not (Ogg).
         var firstAudioSkip: [UInt8]?
@@ -187,12 +192,13 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         var inputStart: Int64?
         var streamsSeen = Set<Int32>()
         while !isAborted {
-            let (serial, seekTo, preferences, passes) = control.withLock { c in
+            let (serial, seekTo, seekPass, preferences, passes) = control.withLock { c in
                 let s = c.pendingSeek
                 c.pendingSeek = nil
-                return (c.serial, s, c.preferences, c.passes)
+                return (c.serial, s, c.pendingSeekPass, c.preferences, c.passes)
             }
             if let seekTo {
+                passesDone = seekPass
                 do {
                     try input.seek(toMicroseconds: (seekTo + startOffset).microseconds)
                 } catch {
@@ -202,10 +208,6 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                 checkFirstAudio = false
                 replaySkip = false
                 streamsSeen = [-1]  // only the pass read from the very start records it
-            }
-            if serial != pendingSerial {
-                pendingSerial = serial
-                passesDone = 0
             }
             if endedSerial == serial || isFull(preferences) {
                 Thread.sleep(forTimeInterval: 0.005)
@@ -405,6 +407,8 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
             guard s.pointee.duration != DP_AV_NOPTS_VALUE, s.pointee.duration > 0 else { return nil }
             return MediaTime(start + s.pointee.duration, stream.timeBase) - startOffset
         }()
+        // One tick of the stream's time base: timestamps are only this exact.
+        let timestampPrecision = MediaTime(1, stream.timeBase).seconds
         var serial = -1
         var target: MediaTime?
         var nextTime: MediaTime?
@@ -464,13 +468,19 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                     if keep == 0 { continue }
                 }
                 var pts = relative + passOffset
-                if let e = inputEnd, pts < e {
-                    // Overlaps what was already written (a start trim the decoder
-                    // did not apply): drop the overlap, keep the seam exact.
-                    let overlap = (e - pts).converted(to: rate).value
-                    if overlap < Int64(rate) / 2 {
-                        guard frame.dropLeadingSamples(Int(overlap)) else { continue }
+                if let e = inputEnd {
+                    if abs((pts - e).seconds) <= timestampPrecision + 1 / Double(rate) {
+                        // Within what the container's clock can say (Matroska
+                        // counts milliseconds): the samples simply follow on.
                         pts = e
+                    } else if pts < e {
+                        // Overlaps what was already written (a start trim the
+                        // decoder did not apply): drop the overlap, keep the seam exact.
+                        let overlap = (e - pts).converted(to: rate).value
+                        if overlap < Int64(rate) / 2 {
+                            guard frame.dropLeadingSamples(Int(overlap)) else { continue }
+                            pts = e
+                        }
                     }
                 }
                 inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)

@@ -61,6 +61,10 @@ final class Player {
     var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
     var isMuted = false { didSet { applyGain() } }
 
+    /// Called with each frame's time and the host time it is put on screen
+    /// (`--frame-log`, benchmarks).
+    var onFramePresented: ((MediaTime, UInt64) -> Void)?
+
     private var wantsToPlay = false
     private var events: [PlayerEvent] = []
     private var announcedReady = false
@@ -148,7 +152,8 @@ final class Player {
     }
 
     private func seekPipeline(_ pipeline: ItemPipeline, to target: MediaTime) {
-        serial = pipeline.seek(to: target)
+        // Passes left are counted from the one playing now.
+        serial = pipeline.seek(to: target, pass: stats.loopCount)
         passesSeen = 0
         audio.setGate(false)
         audio.restart()
@@ -317,7 +322,7 @@ final class Player {
                 stepRequested = false
                 break
             }
-            guard wantsToPlay, f.pts.seconds <= t + 0.002 else { break }
+            guard wantsToPlay, f.pts.seconds <= t + 0.0005 else { break }
             if let next = frames.peek(1), next.serial == serial, next.pts.seconds <= t {
                 // Late: a later frame is already due.
                 if let late = frames.pop() { frames.recycle(late.picture) }
@@ -332,6 +337,7 @@ final class Player {
             break
         }
         if let picked {
+            onFramePresented?(picked.pts, now)
             stats.framesPresented += 1
             lastFrameEnd = (picked.pts + picked.duration).seconds
             lastPresentedTime = picked.pts
