@@ -154,21 +154,13 @@ import Testing
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         #expect(report.players.first?.loopCount == 2)
         #expect(report.players.first?.audioUnderruns == 0)
-        let data = try Data(contentsOf: raw)
-        let left: [Float] = data.withUnsafeBytes { buffer in
-            let floats = buffer.bindMemory(to: Float.self)
-            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
-        }
+        let left = try CapturedAudio.leftChannel(raw)
         let first = try #require(left.firstIndex { $0 != 0 })
         let last = try #require(left.lastIndex { $0 != 0 })
         // A 480 Hz tone at 48 kHz is exactly zero at 2 of every 100 samples
         // (its start, middle and end), never at 3 in a row.
         #expect(abs((last - first + 1) - 3 * 96_000) <= 2, "span \(last - first + 1)")
-        var zeroRun = 0, longest = 0
-        for v in left[first...last] {
-            zeroRun = v == 0 ? zeroRun + 1 : 0
-            longest = max(longest, zeroRun)
-        }
+        let longest = CapturedAudio.longestSilence(left[first...last])
         #expect(longest < 3, "a gap of \(longest) silent samples")
     }
 
@@ -187,19 +179,11 @@ import Testing
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         #expect(report.players.map(\.item) == files)
         #expect(report.players.allSatisfy { $0.status == "ready" && $0.audioUnderruns == 0 })
-        let data = try Data(contentsOf: raw)
-        let left: [Float] = data.withUnsafeBytes { buffer in
-            let floats = buffer.bindMemory(to: Float.self)
-            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
-        }
+        let left = try CapturedAudio.leftChannel(raw)
         let first = try #require(left.firstIndex { $0 != 0 })
         let last = try #require(left.lastIndex { $0 != 0 })
         #expect(abs((last - first + 1) - 3 * 96_000) <= 2, "span \(last - first + 1)")
-        var zeroRun = 0, longest = 0
-        for v in left[first...last] {
-            zeroRun = v == 0 ? zeroRun + 1 : 0
-            longest = max(longest, zeroRun)
-        }
+        let longest = CapturedAudio.longestSilence(left[first...last])
         #expect(longest < 3, "a gap of \(longest) silent samples between items")
     }
 
@@ -249,19 +233,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         #expect((report.players.first?.audioUnderruns ?? 0) >= 1)
-        let captured = try Data(contentsOf: raw)
-        let left: [Float] = captured.withUnsafeBytes { buffer in
-            let floats = buffer.bindMemory(to: Float.self)
-            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
-        }
+        let left = try CapturedAudio.leftChannel(raw)
         // A 480 Hz tone at 48 kHz has 2 zero samples in every 100.
         let sounding = left.filter { $0 != 0 }.count
         #expect(abs(sounding - 4 * 47_040) <= 2, "\(sounding) sounding samples")
-        var zeroRun = 0, longest = 0
-        for v in left.drop(while: { $0 == 0 }) {
-            zeroRun = v == 0 ? zeroRun + 1 : 0
-            longest = max(longest, zeroRun)
-        }
+        let longest = CapturedAudio.longestSilence(left.drop { $0 == 0 })
         #expect(longest > 48_000, "the stall should be heard as a wait")
     }
 }

@@ -127,3 +127,24 @@ struct PPMImage {
     /// Mean of all channels (to tell a black frame from a picture).
     var meanLevel: Double { Double(pixels.reduce(0) { $0 + Int($1) }) / Double(max(pixels.count, 1)) }
 }
+
+/// What SDL's disk audio driver wrote: interleaved stereo float at 48 kHz.
+enum CapturedAudio {
+    static func leftChannel(_ url: URL) throws -> [Float] {
+        let data = try Data(contentsOf: url)
+        return data.withUnsafeBytes { buffer in
+            let floats = buffer.bindMemory(to: Float.self)
+            return stride(from: 0, to: floats.count, by: 2).map { floats[$0] }
+        }
+    }
+
+    /// The longest run of exactly silent samples.
+    static func longestSilence<S: Sequence<Float>>(_ samples: S) -> Int {
+        var run = 0, longest = 0
+        for v in samples {
+            run = v == 0 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+}
