@@ -240,4 +240,40 @@ import Testing
         let longest = CapturedAudio.longestSilence(left.drop { $0 == 0 })
         #expect(longest > 48_000, "the stall should be heard as a wait")
     }
+
+    /// Two clips at different frame rates (30 and 25 fps) on one clock: every
+    /// frame of both is shown on time against the group's clock.
+    @Test func syncedTilesFollowOneClock() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let r = try play([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"), "--layout", "side-by-side",
+                          "--sync", "--quit-after", "4", "--stats-json", stats.path],
+                         environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                       "SDL_DISKAUDIOFILE": "/dev/null"], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.count == 2)
+        for entry in report.players {
+            #expect(entry.framesDropped == 0, "\(entry.item)")
+            #expect(entry.maxAVOffsetMs < 20, "\(entry.item): \(entry.maxAVOffsetMs) ms from the group clock")
+        }
+        // 4 s at 30 and 25 fps.
+        #expect(report.players.map(\.framesPresented).map { $0 / 10 } == [12, 10])
+    }
+
+    /// A tile that fails shows its error; the other tiles play on untouched.
+    @Test func aFailingTileDoesNotDisturbTheOthers() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let r = try play([Fixtures.asset("compare.mp4"), "/nonexistent/tile.mp4", Fixtures.asset("tone.flac"),
+                          "--layout", "grid", "--quit-after", "3", "--stats-json", stats.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(errorLines(r) == ["deskplayer: /nonexistent/tile.mp4: No such file or directory"])
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        let video = try #require(report.players.first { $0.item.hasSuffix("compare.mp4") })
+        #expect(video.framesPresented >= 70 && video.framesDropped == 0)
+        #expect(report.players.contains { $0.item.hasSuffix("tile.mp4") && $0.status == "failed" })
+    }
 }

@@ -40,4 +40,40 @@ import Testing
         // Every binding's key is unique, so the table is unambiguous.
         #expect(Set(KeyBindings.defaults.map(\.key)).count == KeyBindings.defaults.count)
     }
+
+    /// Tiles cover the window exactly once (no gap or overlap) except the
+    /// centred last row of a grid, and have the expected shape.
+    @Test(arguments: TileLayout.allCases)
+    func tilesCoverTheWindow(_ layout: TileLayout) {
+        for (w, h) in [(1920, 1080), (1280, 720), (1001, 333)] {
+            let bounds = Rect(x: 0, y: 0, width: w, height: h)
+            for count in 1...10 {
+                let areas = layout.areas(count: count, in: bounds)
+                #expect(areas.count == count)
+                let covered = areas.reduce(0) { $0 + $1.width * $1.height }
+                // A grid whose last row is short leaves its sides to the window.
+                let columns = Int(Double(count).squareRoot().rounded(.up))
+                if layout != .grid || count % columns == 0 {
+                    #expect(covered == w * h, "\(layout) \(count) tiles in \(w)x\(h)")
+                }
+                for (i, a) in areas.enumerated() {
+                    #expect(a.x >= 0 && a.y >= 0 && a.x + a.width <= w && a.y + a.height <= h)
+                    for b in areas[(i + 1)...] {
+                        let overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+                        #expect(!overlap, "\(layout): tiles \(a) and \(b) overlap")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func gridShapes() {
+        let bounds = Rect(x: 0, y: 0, width: 1920, height: 1080)
+        #expect(TileLayout.grid.areas(count: 9, in: bounds).first == Rect(x: 0, y: 0, width: 640, height: 360))
+        #expect(TileLayout.grid.areas(count: 4, in: bounds)[3] == Rect(x: 960, y: 540, width: 960, height: 540))
+        // 3 tiles: two on top, one centred below.
+        #expect(TileLayout.grid.areas(count: 3, in: bounds)[2] == Rect(x: 480, y: 540, width: 960, height: 540))
+        #expect(TileLayout.sideBySide.areas(count: 2, in: bounds)[1] == Rect(x: 960, y: 0, width: 960, height: 1080))
+        #expect(TileLayout.stack.areas(count: 2, in: bounds)[1] == Rect(x: 0, y: 540, width: 1920, height: 540))
+    }
 }

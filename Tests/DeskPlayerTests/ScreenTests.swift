@@ -123,4 +123,32 @@ struct ScreenTests {
         #expect(!app.process.isRunning, "q did not quit")
         #expect(app.process.terminationStatus == 0)
     }
+
+    /// Clicking a tile focuses it and keys act on it alone: Space pauses the
+    /// right tile while the left one plays on.
+    @Test func clickFocusesATileAndKeysActOnIt() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("demo.mp4"), "--layout", "side-by-side",
+                                  "--geometry", "640x180+0+0"])
+        defer { app.stop() }
+        Thread.sleep(forTimeInterval: 1.5)
+        try runTool("xdotool", ["mousemove", "480", "90", "click", "1"])
+        try runTool("xdotool", ["key", "space"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let a = try grab(640, 180, to: dir.appendingPathComponent("a.ppm").path)
+        Thread.sleep(forTimeInterval: 0.5)
+        let b = try grab(640, 180, to: dir.appendingPathComponent("b.ppm").path)
+        func half(_ image: PPMImage, right: Bool) -> [UInt8] {
+            var out: [UInt8] = []
+            // Inside the tile, clear of the 2 px focus outline.
+            for y in 10..<170 {
+                let x0 = right ? 330 : 10
+                out += image.pixels[(y * 640 + x0) * 3..<(y * 640 + x0 + 300) * 3]
+            }
+            return out
+        }
+        #expect(half(a, right: true) == half(b, right: true), "the focused (right) tile should be paused")
+        #expect(half(a, right: false) != half(b, right: false), "the left tile should still play")
+    }
 }

@@ -46,6 +46,18 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: "Play each file N times in all (as ffplay's -loop), or inf to loop forever. Loops seek back to zero without a gap.")
     var loop: LoopCount?
 
+    @Option(help: "Show every file at once in its own tile: grid, side-by-side or stack.")
+    var layout: TileLayout?
+
+    @Option(help: "A video that loops behind the tiles, muted.")
+    var background: String?
+
+    @Option(help: "Which tiles are heard: focused (default) or all.")
+    var audio: AudibleTiles = .focused
+
+    @Flag(help: "Keep the tiles in step on one clock (the first tile's); pause, seek and step act on all.")
+    var sync = false
+
     @Flag(name: .customLong("playlist-loop"), help: "Start the list again after the last file, without a gap.")
     var playlistLoop = false
 
@@ -74,6 +86,12 @@ struct DeskPlayerCommand: ParsableCommand {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+extension TileLayout: ExpressibleByArgument {}
+
+enum AudibleTiles: String, ExpressibleByArgument {
+    case focused
+    case all
+}
 
 /// `--loop N` (plays in all, N ≥ 1) or `--loop inf`.
 enum LoopCount: ExpressibleByArgument, Equatable {

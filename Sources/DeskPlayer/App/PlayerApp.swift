@@ -2,15 +2,14 @@ import CSDL2
 import Foundation
 
 /// Sets up SDL, the audio device and the window, plays the command line's
-/// files one after another, and applies every command. Main thread only.
+/// files (as one queue, or one tile each with `--layout`), and applies every
+/// command. Main thread only.
 final class PlayerApp {
     private let options: DeskPlayerCommand
     private var queue: [String]
     private var stats: StatsReport
     private var anyPlayed = false
     private var quitRequested = false
-    /// The last item's statistics are in the report already.
-    private var recorded = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
@@ -47,6 +46,40 @@ final class PlayerApp {
         return code
     }
 
+    /// One player in the window: its queue, its view, and what the App
+    /// has reported of it.
+    final class Tile {
+        let playlist: QueuePlayer
+        let view: PlayerView
+        var ended = false
+        var recorded = false
+        var shownItem: PlayerItem?
+        var player: Player { playlist.player }
+
+        init(_ playlist: QueuePlayer, contentMode: ContentMode) {
+            self.playlist = playlist
+            view = PlayerView(player: playlist.player, contentMode: contentMode)
+        }
+    }
+
+    private var tiles: [Tile] = []
+    private var background: Tile?
+
+    private func makeTile(_ names: [String], start: MediaTime?, passes: Int?) -> Tile {
+        let preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+        var items = names.map { PlayerItem($0, preferences: preferences) }
+        if let start, let first = items.first {
+            items[0] = PlayerItem(first.name, preferences: preferences, start: start)
+        }
+        let player = Player()
+        player.volume = Float(options.volume) / 100
+        player.isMuted = options.mute
+        player.passesPerItem = passes
+        let playlist = QueuePlayer(player: player, items: items) { PlayerItem($0.name, preferences: preferences) }
+        playlist.loopsQueue = options.playlistLoop
+        return Tile(playlist, contentMode: options.contentMode)
+    }
+
     private func play() -> Int32 {
         let mixer = Mixer()
         let device: AudioDevice?
@@ -64,88 +97,80 @@ final class PlayerApp {
             return 1
         }
         stats = StatsReport(renderer: window.window.rendererName)
+        window.layout = options.layout ?? .grid
 
-        let player = Player()
-        player.volume = Float(options.volume) / 100
-        player.isMuted = options.mute
-        player.passesPerItem = options.loop.map { $0.playCount } ?? 1
+        // With a layout (or sync) every file is a tile; otherwise one tile plays them as a queue.
+        let passes = options.loop.map { $0.playCount } ?? 1
+        let start = options.start.map { MediaTime(seconds: $0) }
+        let tileMode = options.layout != nil || options.sync
+        tiles = tileMode ? queue.map { makeTile([$0], start: start, passes: passes) }
+            : [makeTile(queue, start: start, passes: passes)]
+        if let file = options.background {
+            let tile = makeTile([file], start: nil, passes: nil)
+            tile.view.contentMode = .fill
+            tile.player.isAudible = false
+            background = tile
+            window.background = tile.view
+            mixer.add(tile.player.audio)
+            tile.player.play()
+        }
+        if options.sync, let master = tiles.first?.player {
+            // One clock for the group: the first tile's; the others' pictures follow it.
+            for tile in tiles.dropFirst() { tile.player.syncClock = master.clock }
+        }
+        for tile in tiles {
+            mixer.add(tile.player.audio)
+            window.add(tile.view)
+            if options.pause { tile.player.pause() } else { tile.player.play() }
+        }
+        updateAudibility(window)
+        window.onCommand = { [unowned self, unowned window] command, scope in
+            self.apply(command, scope: scope, window: window)
+        }
         var frameLog: [(MediaTime, UInt64)] = []
-        if options.frameLog != nil {
+        if options.frameLog != nil, let first = tiles.first {
             frameLog.reserveCapacity(1 << 16)
-            player.onFramePresented = { frameLog.append(($0, $1)) }
+            first.player.onFramePresented = { frameLog.append(($0, $1)) }
         }
-        let preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
-        var items = queue.map { PlayerItem($0, preferences: preferences) }
-        if let start = options.start, let first = items.first {
-            items[0] = PlayerItem(first.name, preferences: preferences, start: MediaTime(seconds: start))
-        }
-        let playlist = QueuePlayer(player: player, items: items) { PlayerItem($0.name, preferences: preferences) }
-        playlist.loopsQueue = options.playlistLoop
-        mixer.add(player.audio)
-        let view = PlayerView(player: player, contentMode: options.contentMode)
-        window.add(view)
-        window.onCommand = { [unowned self, unowned window] command in
-            self.apply(command, to: playlist, window: window)
-        }
-        if options.pause { player.pause() } else { player.play() }
         var started = HostTime.now()
         var playingSince: UInt64?
         var failureShownUntil: UInt64?
-        var shownItem: PlayerItem?
 
         while !quitRequested {
             let now = HostTime.now()
+            let due = (tiles + [background].compactMap { $0 }).compactMap { $0.player.timeUntilNextFrame(at: now) }.min()
             // Wake when the next frame is due (rounded up: early is worse than
             // a fraction of a millisecond late), and at least every 10 ms.
-            let wait = player.timeUntilNextFrame(at: now).map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
+            let wait = due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             window.refresh(at: tick)
-            for event in playlist.takeEvents() {
-                switch event {
-                case .readyToPlay:
-                    anyPlayed = true
-                    if playingSince == nil { playingSince = tick }
-                case .itemFailed(let item, let error):
-                    let line = "\(item.name): \(error)"
-                    PlayerApp.printError(line)
-                    stats.record(item, PlayerStats())
-                    if playlist.currentItem != nil {
-                        // Playback moves on: keep the error in sight a moment.
-                        window.showMessage(line, seconds: 4)
-                    } else {
-                        // Nothing left to play: the view shows the error a moment.
-                        player.replaceCurrentItem(with: item)
-                        failureShownUntil = tick + (anyPlayed || options.keepOpen ? 0 : 3_000_000_000)
-                    }
-                case .warning(let text):
-                    let line = "\(player.currentItem?.name ?? "?"): \(text)"
-                    PlayerApp.printError(line)
-                    window.showMessage(line)
-                case .advanced(let from, let itemStats):
-                    stats.record(from, itemStats)
-                case .didPlayToEnd:
-                    if let item = player.currentItem { stats.record(item, player.stats) }
-                    recorded = true
-                    if !options.keepOpen { quitRequested = true }
-                case .failed, .stalled, .looped:
-                    break
+            _ = background?.playlist.takeEvents()
+            for tile in tiles {
+                handleEvents(of: tile, window: window, tick: tick, playingSince: &playingSince)
+            }
+            if !tiles.isEmpty, tiles.allSatisfy({ $0.ended }) {
+                if !options.keepOpen {
+                    if anyPlayed { break }
+                    // Nothing could be played: leave the error on screen a moment.
+                    failureShownUntil = failureShownUntil ?? tick + 3_000_000_000
                 }
             }
-            if player.currentItem !== shownItem {
-                shownItem = player.currentItem
-                if let name = shownItem?.name { window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer") }
-            }
-            if let until = failureShownUntil, tick >= until, !options.keepOpen { break }
+            if tiles.isEmpty && !options.keepOpen { break }
+            if let until = failureShownUntil, tick >= until { break }
             if let limit = options.quitAfter {
                 let since = playingSince ?? started
                 if Double(tick &- since) / 1e9 >= limit { break }
             }
             if playingSince == nil, failureShownUntil == nil { started = min(started, tick) }
         }
-        if !recorded, let item = player.currentItem, item.error == nil { stats.record(item, player.stats) }
-        mixer.remove(player.audio)
-        playlist.removeAllItems()
+        for tile in tiles where !tile.recorded {
+            if let item = tile.player.currentItem, item.error == nil { stats.record(item, tile.player.stats) }
+        }
+        for tile in tiles + [background].compactMap({ $0 }) {
+            mixer.remove(tile.player.audio)
+            tile.playlist.removeAllItems()
+        }
         _ = device
         if let path = options.statsJSON {
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
@@ -161,14 +186,104 @@ final class PlayerApp {
         return anyPlayed ? 0 : 1
     }
 
-    private func apply(_ command: Command, to playlist: QueuePlayer, window: MainWindow) {
-        let player = playlist.player
+    private func handleEvents(of tile: Tile, window: MainWindow, tick: UInt64, playingSince: inout UInt64?) {
+        let player = tile.player
+        for event in tile.playlist.takeEvents() {
+            switch event {
+            case .readyToPlay:
+                anyPlayed = true
+                tile.ended = false
+                if playingSince == nil { playingSince = tick }
+            case .itemFailed(let item, let error):
+                let line = "\(item.name): \(error)"
+                PlayerApp.printError(line)
+                stats.record(item, PlayerStats())
+                if tile.playlist.currentItem != nil {
+                    // Playback moves on: keep the error in sight a moment.
+                    window.showMessage(line, seconds: 4)
+                } else {
+                    // Nothing left in this tile: it shows the error; the others go on.
+                    player.replaceCurrentItem(with: item)
+                    tile.ended = true
+                    tile.recorded = true
+                }
+            case .warning(let text):
+                let line = "\(player.currentItem?.name ?? "?"): \(text)"
+                PlayerApp.printError(line)
+                window.showMessage(line)
+            case .advanced(let from, let itemStats):
+                stats.record(from, itemStats)
+            case .didPlayToEnd:
+                if let item = player.currentItem, !tile.recorded { stats.record(item, player.stats) }
+                tile.recorded = true
+                tile.ended = true
+            case .failed, .stalled, .looped:
+                break
+            }
+        }
+        if player.currentItem !== tile.shownItem {
+            tile.shownItem = player.currentItem
+            tile.recorded = false
+            if tiles.count == 1, let name = tile.shownItem?.name {
+                window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer")
+            }
+        }
+    }
+
+    /// Only the focused tile is heard, unless `--audio all`.
+    private func updateAudibility(_ window: MainWindow) {
+        for tile in tiles {
+            tile.player.isAudible = options.audio == .all || tiles.count == 1 || tile.view === window.focusedView
+        }
+    }
+
+    private func apply(_ command: Command, scope: CommandScope, window: MainWindow) {
+        let transport: Bool
+        switch command {
+        case .togglePause, .seek, .frameStep: transport = true
+        default: transport = false
+        }
+        // A sync group moves together.
+        let targets = scope == .all || (options.sync && transport) ? tiles
+            : tiles.filter { $0.view === window.focusedView }
+        if options.sync, case .togglePause = command, let master = tiles.first?.player {
+            let play = master.isPaused
+            for tile in targets { play ? tile.player.play() : tile.player.pause() }
+            return
+        }
+        if options.sync, case .seek(let seconds) = command, let master = tiles.first?.player {
+            let target = MediaTime(seconds: max(0, master.currentTime.seconds + seconds))
+            for tile in targets { tile.player.seek(to: target) }
+            return
+        }
+        switch command {
+        case .focusNext:
+            window.focus(tiles.isEmpty ? 0 : (window.focusedIndex + 1) % tiles.count)
+            updateAudibility(window)
+            return
+        case .toggleFullscreen:
+            window.window.setFullscreen(!window.window.isFullscreen)
+            return
+        case .leaveFullscreen:
+            window.window.setFullscreen(false)
+            return
+        case .quit:
+            quitRequested = true
+            return
+        default:
+            break
+        }
+        for tile in targets { apply(command, to: tile, window: window) }
+    }
+
+    private func apply(_ command: Command, to tile: Tile, window: MainWindow) {
+        let player = tile.player
         switch command {
         case .playlistNext:
-            playlist.advanceToNextItem()
+            tile.playlist.advanceToNextItem()
             player.play()
         case .playlistPrevious:
-            playlist.playPrevious()
+            tile.playlist.playPrevious()
             player.play()
         case .togglePause:
             player.togglePause()
@@ -181,14 +296,22 @@ final class PlayerApp {
         case .toggleMute:
             player.isMuted.toggle()
             window.showMessage(player.isMuted ? "Mute" : "Unmute", seconds: 1.5)
-        case .toggleFullscreen:
-            window.window.setFullscreen(!window.window.isFullscreen)
-        case .leaveFullscreen:
-            window.window.setFullscreen(false)
         case .frameStep:
             player.stepFrame()
-        case .quit:
-            quitRequested = true
+        case .cycleContentMode:
+            let all = ContentMode.allCases
+            tile.view.contentMode = all[((all.firstIndex(of: tile.view.contentMode) ?? 0) + 1) % all.count]
+            tile.view.resetPicture()
+            window.showMessage("Content mode: \(tile.view.contentMode.rawValue)", seconds: 1.5)
+        case .closeTile:
+            // A closed tile stops: its decoders, threads and buffers are freed.
+            window.remove(tile.view)
+            tile.playlist.removeAllItems()
+            if !tile.recorded, let item = tile.player.currentItem { stats.record(item, player.stats) }
+            tiles.removeAll { $0 === tile }
+            updateAudibility(window)
+        case .focusNext, .toggleFullscreen, .leaveFullscreen, .quit:
+            break
         }
     }
 }

@@ -13,6 +13,10 @@ enum Command: Equatable, Sendable {
     case frameStep
     case playlistNext
     case playlistPrevious
+    /// Focus the next tile.
+    case focusNext
+    case cycleContentMode
+    case closeTile
     case quit
 
     /// mpv's name for the command (input.conf and IPC use these).
@@ -27,6 +31,9 @@ enum Command: Equatable, Sendable {
         case .frameStep: return "frame-step"
         case .playlistNext: return "playlist-next"
         case .playlistPrevious: return "playlist-prev"
+        case .focusNext: return "tile-focus next"
+        case .cycleContentMode: return "cycle content-mode"
+        case .closeTile: return "tile-close"
         case .quit: return "quit"
         }
     }
@@ -34,6 +41,12 @@ enum Command: Equatable, Sendable {
     private static func number(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(v)
     }
+}
+
+/// Which players a command is for: the focused tile, or every tile (Ctrl+key).
+enum CommandScope: Sendable, Equatable {
+    case focused
+    case all
 }
 
 /// One key and what it does, with the line the help overlay shows.
@@ -65,6 +78,9 @@ enum KeyBindings {
         KeyBinding(key: ">", command: .playlistNext, help: "next file"),
         KeyBinding(key: "ENTER", command: .playlistNext, help: "next file"),
         KeyBinding(key: "<", command: .playlistPrevious, help: "previous file"),
+        KeyBinding(key: "TAB", command: .focusNext, help: "focus the next tile"),
+        KeyBinding(key: "c", command: .cycleContentMode, help: "content mode: fit, fill, stretch"),
+        KeyBinding(key: "Ctrl+w", command: .closeTile, help: "close the focused tile"),
         KeyBinding(key: "q", command: .quit, help: "quit"),
     ]
 

@@ -60,6 +60,11 @@ final class Player {
     /// 0...1, linear gain.
     var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
     var isMuted = false { didSet { applyGain() } }
+    /// False keeps the audio flowing at zero gain (the clock stays on it):
+    /// an unfocused tile is silent but keeps time.
+    var isAudible = true { didSet { applyGain() } }
+    /// Another player's clock this one's pictures follow (a sync group).
+    var syncClock: PlaybackClock?
 
     /// Called with each frame's time and the host time it is put on screen
     /// (`--frame-log`, benchmarks).
@@ -207,7 +212,10 @@ final class Player {
         return events
     }
 
-    private func applyGain() { audio.setGain(isMuted ? 0 : volume) }
+    private func applyGain() { audio.setGain(isMuted || !isAudible ? 0 : volume) }
+
+    /// The clock pictures are timed by: the group's when synced, else its own.
+    private var pictureClock: PlaybackClock { syncClock ?? clock }
 
     private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
 
@@ -289,7 +297,7 @@ final class Player {
     /// Seconds until the next frame is due (for the event loop's sleep).
     func timeUntilNextFrame(at now: UInt64) -> Double? {
         guard wantsToPlay, let frames = currentItem?.pipeline?.frames, let next = frames.peek() else { return nil }
-        return next.pts.seconds - clock.time(at: now)
+        return next.pts.seconds - pictureClock.time(at: now)
     }
 
     private func reportStatus(_ item: PlayerItem) {
@@ -308,7 +316,7 @@ final class Player {
 
     private func pickFrame(_ pipeline: ItemPipeline, at now: UInt64, time: Double? = nil) -> VideoFrame? {
         let frames = pipeline.frames
-        let t = time ?? clock.time(at: now)
+        let t = time ?? pictureClock.time(at: now)
         var picked: VideoFrame?
         while let f = frames.peek() {
             if f.serial != serial {
@@ -330,7 +338,7 @@ final class Player {
                 continue
             }
             picked = frames.pop()
-            let anchor = clock.snapshot
+            let anchor = pictureClock.snapshot
             if anchor.audioDriven && anchor.running {
                 stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, abs(t - f.pts.seconds) * 1000)
             }

@@ -8,8 +8,14 @@ final class MainWindow {
     let window: Window
     let text: TextRenderer
     private(set) var views: [PlayerView] = []
+    /// A video behind all tiles (`--background`).
+    var background: PlayerView? { didSet { needsRedraw = true } }
+    var layout: TileLayout = .grid { didSet { needsRedraw = true } }
+    /// The tile keys act on; clicking or Tab moves it.
+    private(set) var focusedIndex = 0
     var bindings = KeyBindings.defaults
-    var onCommand: (Command) -> Void = { _ in }
+    /// A command and whether it is for the focused tile or all of them.
+    var onCommand: (Command, CommandScope) -> Void = { _, _ in }
     private var messages: [(text: String, until: UInt64)] = []
     private var needsRedraw = true
 
@@ -27,20 +33,36 @@ final class MainWindow {
         needsRedraw = true
     }
 
+    func remove(_ view: PlayerView) {
+        guard let index = views.firstIndex(where: { $0 === view }) else { return }
+        views.remove(at: index)
+        if focusedIndex >= views.count { focusedIndex = max(0, views.count - 1) } else if index < focusedIndex {
+            focusedIndex -= 1
+        }
+        needsRedraw = true
+    }
+
+    var focusedView: PlayerView? { views.indices.contains(focusedIndex) ? views[focusedIndex] : nil }
+
+    func focus(_ index: Int) {
+        guard views.indices.contains(index), index != focusedIndex else { return }
+        focusedIndex = index
+        needsRedraw = true
+    }
+
+    var bounds: Rect {
+        let (w, h) = window.size
+        return Rect(x: 0, y: 0, width: w, height: h)
+    }
+
     /// A short line at the bottom of the window (errors, actions).
     func showMessage(_ message: String, seconds: Double = 3) {
         messages.append((message, HostTime.now() + UInt64(seconds * 1e9)))
         needsRedraw = true
     }
 
-    /// The area each view gets. One view fills the window; more share it in rows.
-    func areas() -> [Rect] {
-        let (w, h) = window.size
-        guard !views.isEmpty else { return [] }
-        let n = views.count
-        let rowHeight = h / n
-        return (0..<n).map { Rect(x: 0, y: $0 * rowHeight, width: w, height: rowHeight) }
-    }
+    /// The area each view gets, by the layout.
+    func areas() -> [Rect] { layout.areas(count: views.count, in: bounds) }
 
     /// Waits up to `timeoutMs` for input and handles all pending events.
     /// Returns false when the window was asked to close.
@@ -59,9 +81,18 @@ final class MainWindow {
         case SDL_QUIT:
             return false
         case SDL_KEYDOWN:
-            if let name = KeyNames.name(for: event.key.keysym),
-               let command = KeyBindings.command(forKey: name, in: bindings) {
-                onCommand(command)
+            guard let name = KeyNames.name(for: event.key.keysym) else { break }
+            if let command = KeyBindings.command(forKey: name, in: bindings) {
+                onCommand(command, .focused)
+            } else if name.hasPrefix("Ctrl+"),
+                      let command = KeyBindings.command(forKey: String(name.dropFirst(5)), in: bindings) {
+                // Ctrl with a tile's key: the same for every tile.
+                onCommand(command, .all)
+            }
+        case SDL_MOUSEBUTTONDOWN:
+            let x = Int(event.button.x), y = Int(event.button.y)
+            if let index = areas().firstIndex(where: { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }) {
+                focus(index)
             }
         case SDL_WINDOWEVENT:
             needsRedraw = true
@@ -74,6 +105,7 @@ final class MainWindow {
     /// Advances every player, uploads due frames and redraws when needed.
     func refresh(at now: UInt64) {
         let areas = areas()
+        if let background, background.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
         for (view, area) in zip(views, areas) where view.refresh(at: now, area: area, renderer: window.renderer) {
             needsRedraw = true
         }
@@ -88,8 +120,20 @@ final class MainWindow {
         let r = window.renderer
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
         SDL_RenderClear(r)
-        for (view, area) in zip(views, areas()) {
-            view.draw(in: area, renderer: r, text: text)
+        background?.draw(in: bounds, renderer: r, text: text)
+        let areas = areas()
+        for (view, area) in zip(views, areas) {
+            view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
+        }
+        if views.count > 1, areas.indices.contains(focusedIndex) {
+            // The focused tile's outline: 3 px, inside its area.
+            let a = areas[focusedIndex]
+            SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
+            for inset in 0..<3 {
+                var rect = SDL_Rect(x: Int32(a.x + inset), y: Int32(a.y + inset),
+                                    w: Int32(a.width - 2 * inset), h: Int32(a.height - 2 * inset))
+                SDL_RenderDrawRect(r, &rect)
+            }
         }
         let (w, h) = window.size
         for (i, m) in messages.suffix(3).reversed().enumerated() {

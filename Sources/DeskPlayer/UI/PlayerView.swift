@@ -60,13 +60,16 @@ final class PlayerView {
                               area: area)
     }
 
-    func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer) {
+    /// `overBackground`: a background video shows through the bars.
+    func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
         var bounds = SDL_Rect(x: Int32(area.x), y: Int32(area.y), w: Int32(area.width), h: Int32(area.height))
         let item = player.currentItem
         if let texture, let placement = placement(in: area), item?.error == nil {
-            // Black bars around the picture, as every player draws them.
-            SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-            SDL_RenderFillRect(renderer, &bounds)
+            if !overBackground {
+                // Black bars around the picture, as every player draws them.
+                SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+                SDL_RenderFillRect(renderer, &bounds)
+            }
             // A texture from before a resize is scaled until the new size arrives.
             let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
             let sy = Double(texture.height) / Double(max(placement.pictureHeight, 1))
