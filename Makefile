@@ -53,6 +53,7 @@ test: test-deps
 bench: bench-deps
 	$(SWIFT) build -c release
 	$(XVFB) bench/playback.sh
+	$(XVFB) bench/tiles.sh 10
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py
 

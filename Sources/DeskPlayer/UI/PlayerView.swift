@@ -9,7 +9,8 @@ final class PlayerView {
     var contentMode: ContentMode
     private var texture: VideoTexture?
     private var displayedPlacement: VideoPlacement?
-    private var requestedSize: (Int, Int)?
+    /// Display size of the video whose picture is on the texture.
+    private var shownVideoSize: (Int, Int)?
     private var redisplayRequested: (Int, Int)?
     private var drawnPlaceholder: String?
 
@@ -21,19 +22,22 @@ final class PlayerView {
     /// Advances the player and uploads a new frame if one is due. Returns
     /// true when the picture changed.
     func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer) -> Bool {
-        let placement = placement(in: area)
-        if let placement, let pipeline = player.currentItem?.pipeline {
-            let size = (placement.pictureWidth, placement.pictureHeight)
-            if requestedSize.map({ $0 != size }) ?? true {
-                pipeline.setDisplaySize(width: size.0, height: size.1)
-                requestedSize = size
-            }
+        // The current and the upcoming item decode at the size they will be
+        // shown (a cheap lock each refresh; the decoders pick it up).
+        var wanted: (Int, Int)?
+        for item in [player.currentItem, player.upcomingItem] {
+            guard let item, let pipeline = item.pipeline, let p = placement(for: item, in: area) else { continue }
+            pipeline.setDisplaySize(width: p.pictureWidth, height: p.pictureHeight)
+            if item === player.currentItem { wanted = (p.pictureWidth, p.pictureHeight) }
         }
-        if player.isPaused, let texture, let size = requestedSize, (texture.width, texture.height) != size,
+        if player.isPaused, let texture, let size = wanted, (texture.width, texture.height) != size,
            redisplayRequested.map({ $0 != size }) ?? true {
             // Paused at another size: decode the frame on screen again at this one.
             redisplayRequested = size
             player.redisplayCurrentFrame()
+        }
+        if texture != nil, player.currentItem?.info?.hasVideo == false {
+            resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
         guard let frame = player.update(at: now) else {
             // Text in place of a picture changed (loaded, failed, clock ticked).
@@ -45,26 +49,33 @@ final class PlayerView {
             texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height)
         }
         texture?.upload(picture)
+        if let info = player.currentItem?.info { shownVideoSize = (info.displayWidth, info.displayHeight) }
         return true
     }
 
     func resetPicture() {
         texture = nil
-        requestedSize = nil
+        shownVideoSize = nil
         redisplayRequested = nil
     }
 
-    private func placement(in area: Rect) -> VideoPlacement? {
-        guard let info = player.currentItem?.info, info.hasVideo else { return nil }
+    private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
+        guard let info = item.info, info.hasVideo else { return nil }
         return VideoPlacement(mode: contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
                               area: area)
     }
 
-    /// `overBackground`: a background video shows through the bars.
+    /// Where the picture on the texture goes: placed by the video it came
+    /// from, so a switch to an item still opening keeps the old picture (no flash).
+    private func shownPlacement(in area: Rect) -> VideoPlacement? {
+        guard let (w, h) = shownVideoSize else { return nil }
+        return VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+    }
+
     func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
         var bounds = SDL_Rect(x: Int32(area.x), y: Int32(area.y), w: Int32(area.width), h: Int32(area.height))
         let item = player.currentItem
-        if let texture, let placement = placement(in: area), item?.error == nil {
+        if let texture, let placement = shownPlacement(in: area), item?.error == nil {
             if !overBackground {
                 // Black bars around the picture, as every player draws them.
                 SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
