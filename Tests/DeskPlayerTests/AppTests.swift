@@ -258,6 +258,9 @@ import Testing
             #expect(entry.framesDropped == 0, "\(entry.item)")
             #expect(entry.maxAVOffsetMs < 20, "\(entry.item): \(entry.maxAVOffsetMs) ms from the group clock")
         }
+        // Goal of the issue: tiles within half a frame of the group clock.
+        let syncError = try #require(report.maxSyncErrorMs)
+        #expect(syncError < 1000.0 / 60, "a tile lagged the group clock by \(syncError) ms")
         // 4 s at 30 and 25 fps.
         #expect(report.players.map(\.framesPresented).map { $0 / 10 } == [12, 10])
     }

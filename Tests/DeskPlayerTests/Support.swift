@@ -124,6 +124,13 @@ struct PPMImage {
         return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
 
+    /// The columns `x0..<x1`, all rows.
+    func columns(_ x0: Int, _ x1: Int) -> PPMImage {
+        var out: [UInt8] = []
+        for y in 0..<height { out += pixels[(y * width + x0) * 3..<(y * width + x1) * 3] }
+        return PPMImage(width: x1 - x0, height: height, pixels: out)
+    }
+
     /// Mean of all channels (to tell a black frame from a picture).
     var meanLevel: Double { Double(pixels.reduce(0) { $0 + Int($1) }) / Double(max(pixels.count, 1)) }
 }

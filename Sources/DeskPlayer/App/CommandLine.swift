@@ -58,6 +58,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(help: "Keep the tiles in step on one clock (the first tile's); pause, seek and step act on all.")
     var sync = false
 
+    @Option(help: "Compare two videos: wipe shows the left of the first and the right of the second, split where you drag (implies --sync).")
+    var compare: CompareMode?
+
     @Flag(name: .customLong("playlist-loop"), help: "Start the list again after the last file, without a gap.")
     var playlistLoop = false
 
@@ -77,6 +80,7 @@ struct DeskPlayerCommand: ParsableCommand {
             throw ValidationError("--quit-after must be 0 or more seconds")
         }
         guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
+        if compare != nil && files.count != 2 { throw ValidationError("--compare needs exactly two files") }
     }
 
     func run() throws {
@@ -87,6 +91,10 @@ struct DeskPlayerCommand: ParsableCommand {
 
 extension ContentMode: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}
+
+enum CompareMode: String, ExpressibleByArgument {
+    case wipe
+}
 
 enum AudibleTiles: String, ExpressibleByArgument {
     case focused

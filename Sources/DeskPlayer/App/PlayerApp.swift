@@ -102,7 +102,9 @@ final class PlayerApp {
         // With a layout (or sync) every file is a tile; otherwise one tile plays them as a queue.
         let passes = options.loop.map { $0.playCount } ?? 1
         let start = options.start.map { MediaTime(seconds: $0) }
-        let tileMode = options.layout != nil || options.sync
+        let synced = options.sync || options.compare != nil
+        window.wipe = options.compare == .wipe
+        let tileMode = options.layout != nil || synced
         tiles = tileMode ? queue.map { makeTile([$0], start: start, passes: passes) }
             : [makeTile(queue, start: start, passes: passes)]
         if let file = options.background {
@@ -114,7 +116,7 @@ final class PlayerApp {
             mixer.add(tile.player.audio)
             tile.player.play()
         }
-        if options.sync, let master = tiles.first?.player {
+        if synced, let master = tiles.first?.player {
             // One clock for the group: the first tile's; the others' pictures follow it.
             for tile in tiles.dropFirst() { tile.player.syncClock = master.clock }
         }
@@ -145,6 +147,7 @@ final class PlayerApp {
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             window.refresh(at: tick)
+            if synced, let master = tiles.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles {
                 handleEvents(of: tile, window: window, tick: tick, playingSince: &playingSince)
@@ -230,6 +233,22 @@ final class PlayerApp {
         }
     }
 
+    /// How far any synced tile's picture is from the one due on the group clock.
+    private func measureSync(_ master: Player, at now: UInt64) {
+        let t = master.clock.time(at: now)
+        var worst = stats.maxSyncErrorMs ?? 0
+        for tile in tiles {
+            // A tile past its end holds its last frame by design.
+            guard !tile.ended, let shown = tile.player.shownFrameInterval else { continue }
+            // Lateness: a frame still on screen after its interval ended. (The
+            // first frame after a start or seek is shown early on purpose,
+            // while the audio fills; that is not counted.)
+            let error = max(0, t - shown.end)
+            worst = max(worst, error * 1000)
+        }
+        stats.maxSyncErrorMs = (worst * 100).rounded() / 100
+    }
+
     /// Only the focused tile is heard, unless `--audio all`.
     private func updateAudibility(_ window: MainWindow) {
         for tile in tiles {
@@ -244,14 +263,15 @@ final class PlayerApp {
         default: transport = false
         }
         // A sync group moves together.
-        let targets = scope == .all || (options.sync && transport) ? tiles
+        let synced = options.sync || options.compare != nil
+        let targets = scope == .all || (synced && transport) ? tiles
             : tiles.filter { $0.view === window.focusedView }
-        if options.sync, case .togglePause = command, let master = tiles.first?.player {
+        if synced, case .togglePause = command, let master = tiles.first?.player {
             let play = master.isPaused
             for tile in targets { play ? tile.player.play() : tile.player.pause() }
             return
         }
-        if options.sync, case .seek(let seconds) = command, let master = tiles.first?.player {
+        if synced, case .seek(let seconds) = command, let master = tiles.first?.player {
             let target = MediaTime(seconds: max(0, master.currentTime.seconds + seconds))
             for tile in targets { tile.player.seek(to: target) }
             return

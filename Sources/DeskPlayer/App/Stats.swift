@@ -16,6 +16,9 @@ struct StatsReport: Codable {
 
     var renderer: String
     var players: [Entry] = []
+    /// With --sync: how late (ms) any tile's picture was against the group
+    /// clock, i.e. how long a frame stayed past its interval, checked every refresh.
+    var maxSyncErrorMs: Double?
 
     init(renderer: String) { self.renderer = renderer }
 

@@ -194,6 +194,13 @@ final class Player {
         steppedWhilePaused = true
     }
 
+    /// The timeline interval of the frame on screen: from its time to the end
+    /// of its duration (nil before the first frame).
+    var shownFrameInterval: (start: Double, end: Double)? {
+        guard let start = lastPresentedTime?.seconds, let end = lastFrameEnd else { return nil }
+        return (start, end)
+    }
+
     /// The position in the item (within the current loop pass).
     var currentTime: MediaTime {
         let t = clock.time(at: HostTime.now())

@@ -11,6 +11,12 @@ final class MainWindow {
     /// A video behind all tiles (`--background`).
     var background: PlayerView? { didSet { needsRedraw = true } }
     var layout: TileLayout = .grid { didSet { needsRedraw = true } }
+    /// Split-screen comparison of the first two views: the left of one, the
+    /// right of the other, divided where the user drags.
+    var wipe = false { didSet { needsRedraw = true } }
+    /// The divider, as a fraction of the window width.
+    private(set) var wipePosition = 0.5
+    private var draggingWipe = false
     /// The tile keys act on; clicking or Tab moves it.
     private(set) var focusedIndex = 0
     var bindings = KeyBindings.defaults
@@ -61,8 +67,15 @@ final class MainWindow {
         needsRedraw = true
     }
 
-    /// The area each view gets, by the layout.
-    func areas() -> [Rect] { layout.areas(count: views.count, in: bounds) }
+    /// The area each view gets, by the layout (the whole window each in a wipe).
+    func areas() -> [Rect] {
+        wipe ? Array(repeating: bounds, count: views.count) : layout.areas(count: views.count, in: bounds)
+    }
+
+    func setWipe(x: Int) {
+        wipePosition = min(max(Double(x) / Double(max(bounds.width, 1)), 0), 1)
+        needsRedraw = true
+    }
 
     /// Waits up to `timeoutMs` for input and handles all pending events.
     /// Returns false when the window was asked to close.
@@ -89,6 +102,13 @@ final class MainWindow {
                 // Ctrl with a tile's key: the same for every tile.
                 onCommand(command, .all)
             }
+        case SDL_MOUSEBUTTONDOWN where wipe:
+            draggingWipe = true
+            setWipe(x: Int(event.button.x))
+        case SDL_MOUSEMOTION where draggingWipe:
+            setWipe(x: Int(event.motion.x))
+        case SDL_MOUSEBUTTONUP:
+            draggingWipe = false
         case SDL_MOUSEBUTTONDOWN:
             let x = Int(event.button.x), y = Int(event.button.y)
             if let index = areas().firstIndex(where: { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }) {
@@ -122,10 +142,23 @@ final class MainWindow {
         SDL_RenderClear(r)
         background?.draw(in: bounds, renderer: r, text: text)
         let areas = areas()
-        for (view, area) in zip(views, areas) {
-            view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
+        if wipe, views.count >= 2 {
+            let split = Int(Double(bounds.width) * wipePosition)
+            for (i, view) in views.prefix(2).enumerated() {
+                var clip = SDL_Rect(x: i == 0 ? 0 : Int32(split), y: 0,
+                                    w: Int32(i == 0 ? split : bounds.width - split), h: Int32(bounds.height))
+                SDL_RenderSetClipRect(r, &clip)
+                view.draw(in: bounds, renderer: r, text: text)
+            }
+            SDL_RenderSetClipRect(r, nil)
+            SDL_SetRenderDrawColor(r, 255, 255, 255, 255)
+            SDL_RenderDrawLine(r, Int32(split), 0, Int32(split), Int32(bounds.height))
+        } else {
+            for (view, area) in zip(views, areas) {
+                view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
+            }
         }
-        if views.count > 1, areas.indices.contains(focusedIndex) {
+        if views.count > 1, !wipe, areas.indices.contains(focusedIndex) {
             // The focused tile's outline: 3 px, inside its area.
             let a = areas[focusedIndex]
             SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
