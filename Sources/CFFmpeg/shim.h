@@ -1,6 +1,7 @@
 #ifndef DESKPLAYER_CFFMPEG_SHIM_H
 #define DESKPLAYER_CFFMPEG_SHIM_H
 #include <errno.h>
+#include <malloc.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
@@ -26,6 +27,10 @@ static inline AVChannelLayout dp_channel_layout_stereo(void) {
     AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
     return layout;
 }
+
+// Decode threads free frames into their own malloc arenas, which glibc keeps;
+// after a player is closed this gives that memory back to the system.
+static inline void dp_release_free_memory(void) { malloc_trim(0); }
 
 static inline void dp_error_string(int code, char *buffer, size_t size) {
     av_strerror(code, buffer, size);

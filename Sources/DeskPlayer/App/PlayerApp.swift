@@ -63,6 +63,7 @@ final class PlayerApp {
     }
 
     private var tiles: [Tile] = []
+    private let mixer = Mixer()
     private var background: Tile?
 
     private func makeTile(_ names: [String], start: MediaTime?, passes: Int?) -> Tile {
@@ -81,7 +82,6 @@ final class PlayerApp {
     }
 
     private func play() -> Int32 {
-        let mixer = Mixer()
         let device: AudioDevice?
         do { device = try AudioDevice(mixer: mixer) } catch {
             PlayerApp.printError("\(error); playing without sound")
@@ -326,10 +326,12 @@ final class PlayerApp {
         case .closeTile:
             // A closed tile stops: its decoders, threads and buffers are freed.
             window.remove(tile.view)
+            mixer.remove(tile.player.audio)
             tile.playlist.removeAllItems()
             if !tile.recorded, let item = tile.player.currentItem { stats.record(item, player.stats) }
             tiles.removeAll { $0 === tile }
             updateAudibility(window)
+            FreedMemory.release()
         case .focusNext, .toggleFullscreen, .leaveFullscreen, .quit:
             break
         }

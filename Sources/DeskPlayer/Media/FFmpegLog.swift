@@ -7,3 +7,8 @@ enum FFmpegLog {
         av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
     }
 }
+
+/// Memory the decoders freed, handed back to the system (after a player closes).
+enum FreedMemory {
+    static func release() { dp_release_free_memory() }
+}
