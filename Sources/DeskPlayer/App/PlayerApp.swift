@@ -66,8 +66,9 @@ final class PlayerApp {
     private let mixer = Mixer()
     private var background: Tile?
 
-    private func makeTile(_ names: [String], start: MediaTime?, passes: Int?) -> Tile {
-        let preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+    private func makeTile(_ names: [String], start: MediaTime?, passes: Int?, decoderThreads: Int = 0) -> Tile {
+        var preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+        preferences.videoDecoderThreads = decoderThreads
         var items = names.map { PlayerItem($0, preferences: preferences) }
         if let start, let first = items.first {
             items[0] = PlayerItem(first.name, preferences: preferences, start: start)
@@ -105,10 +106,12 @@ final class PlayerApp {
         let synced = options.sync || options.compare != nil
         window.wipe = options.compare == .wipe
         let tileMode = options.layout != nil || synced
-        tiles = tileMode ? queue.map { makeTile([$0], start: start, passes: passes) }
+        // Many tiles share the cores better with one decoder thread each.
+        let threads = tileMode && queue.count >= 4 ? 1 : 0
+        tiles = tileMode ? queue.map { makeTile([$0], start: start, passes: passes, decoderThreads: threads) }
             : [makeTile(queue, start: start, passes: passes)]
         if let file = options.background {
-            let tile = makeTile([file], start: nil, passes: nil)
+            let tile = makeTile([file], start: nil, passes: nil, decoderThreads: 1)
             tile.view.contentMode = .fill
             tile.player.isAudible = false
             background = tile

@@ -148,7 +148,7 @@ final class PlayerItem: Sendable, Identifiable {
         if let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
             do {
-                let decoder = try Decoder(stream: stream, threads: 0)
+                let decoder = try Decoder(stream: stream, threads: Int32(preferences.withLock { $0.videoDecoderThreads }))
                 video = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
                 describeVideo(stream, decoder, into: &info)
             } catch {
