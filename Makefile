@@ -8,7 +8,7 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libavformat-dev libavco
 	libavutil-dev libswresample-dev libswscale-dev fonts-dejavu-core
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, and xdotool to drive the window.
-TEST_PACKAGES := ffmpeg xvfb xauth xdotool
+TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils
 # What the benchmarks compare against.
 BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc python3-numpy
 

@@ -13,11 +13,11 @@ struct ScreenTests {
     /// A running app; terminated when the test is done with it.
     final class RunningApp {
         let process = Process()
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], audio: [String: String] = ["SDL_AUDIODRIVER": "dummy"]) throws {
             process.executableURL = URL(fileURLWithPath: Fixtures.binary)
             process.arguments = arguments
             var env = ProcessInfo.processInfo.environment
-            env["SDL_AUDIODRIVER"] = "dummy"
+            for (k, v) in audio { env[k] = v }
             env.removeValue(forKey: "SDL_VIDEODRIVER")
             process.environment = env
             process.standardOutput = FileHandle.nullDevice
@@ -174,5 +174,45 @@ struct ScreenTests {
         let right = try reference("compare.mp4").columns(205, 640).psnr(shot.columns(205, 640))
         #expect(left > 35, "left of the divider: PSNR \(left) dB against the first video")
         #expect(right > 35, "right of the divider: PSNR \(right) dB against the second video")
+    }
+
+    /// Ctrl+P moves the player into an always-on-top mini window with the
+    /// video's aspect; Esc in it restores it to the main window. Audio and
+    /// frames go on through both moves: no gap, no frame lost.
+    @Test func pictureInPictureStartsAndRestoresWithoutAGap() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("out.raw"), stats = dir.appendingPathComponent("stats.json")
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--geometry", "640x360+0+0", "--stats-json", stats.path],
+                                 audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path])
+        defer { app.stop() }
+        Thread.sleep(forTimeInterval: 1.5)
+        try runTool("xdotool", ["mousemove", "320", "180", "key", "ctrl+p"])
+        Thread.sleep(forTimeInterval: 1)
+        let found = try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout
+        let pipWindow = try #require(found.split(separator: "\n").first.map(String.init), "no PiP window")
+        let state = try runTool("xprop", ["-id", pipWindow, "_NET_WM_STATE"]).stdout
+        #expect(state.contains("_NET_WM_STATE_ABOVE"), "\(state)")
+        let geometry = try runTool("xdotool", ["getwindowgeometry", "--shell", pipWindow]).stdout
+        func value(_ key: String) -> Int {
+            geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
+        }
+        let (w, h) = (value("WIDTH"), value("HEIGHT"))
+        #expect(w > 0 && abs(Double(w) / Double(max(h, 1)) - 16.0 / 9) < 0.02, "PiP is \(w)x\(h)")
+        // Focus the mini window and press Esc: back into the main window.
+        try runTool("xdotool", ["mousemove", String(value("X") + w / 2), String(value("Y") + h / 3), "click", "1",
+                                "key", "Escape"])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout.isEmpty, "PiP window still open")
+        let deadline = Date().addingTimeInterval(20)
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!app.process.isRunning && app.process.terminationStatus == 0)
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.first?.framesPresented == 300)
+        #expect(report.players.first?.audioUnderruns == 0)
+        let left = try CapturedAudio.leftChannel(raw)
+        let first = try #require(left.firstIndex { $0 != 0 }), last = try #require(left.lastIndex { $0 != 0 })
+        #expect(abs((last - first + 1) - 480_000) <= 2)
+        #expect(CapturedAudio.longestSilence(left[first...last]) < 3)
     }
 }

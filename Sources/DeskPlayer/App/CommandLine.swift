@@ -61,6 +61,12 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: "Compare two videos: wipe shows the left of the first and the right of the second, split where you drag (implies --sync).")
     var compare: CompareMode?
 
+    @Flag(help: "Start with the first player in Picture in Picture (Ctrl+p does it later).")
+    var pip = false
+
+    @Option(name: .customLong("max-pip"), help: "How many Picture in Picture windows may be open at once.")
+    var maxPip = 4
+
     @Flag(name: .customLong("playlist-loop"), help: "Start the list again after the last file, without a gap.")
     var playlistLoop = false
 

@@ -63,6 +63,8 @@ final class PlayerApp {
     }
 
     private var tiles: [Tile] = []
+    /// Active Picture in Picture windows, each showing one tile's player.
+    private var pips: [(controller: PiPController, window: PiPWindow, tile: Tile)] = []
     private let mixer = Mixer()
     private var background: Tile?
 
@@ -132,6 +134,12 @@ final class PlayerApp {
         window.onCommand = { [unowned self, unowned window] command, scope in
             self.apply(command, scope: scope, window: window)
         }
+        window.onOtherWindowEvent = { [unowned self, unowned window] id, event in
+            guard let index = self.pips.firstIndex(where: { $0.window.id == id }),
+                  let action = self.pips[index].window.handle(event) else { return }
+            self.apply(action, toPiP: index, window: window)
+        }
+        if options.pip, let first = tiles.first { startPiP(for: first, window: window) }
         var frameLog: [(MediaTime, UInt64)] = []
         if options.frameLog != nil, let first = tiles.first {
             frameLog.reserveCapacity(1 << 16)
@@ -150,6 +158,7 @@ final class PlayerApp {
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             window.refresh(at: tick)
+            for pip in pips { pip.window.refresh(at: tick, text: window.text) }
             if synced, let master = tiles.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles {
@@ -173,6 +182,7 @@ final class PlayerApp {
         for tile in tiles where !tile.recorded {
             if let item = tile.player.currentItem, item.error == nil { stats.record(item, tile.player.stats) }
         }
+        pips.removeAll()
         for tile in tiles + [background].compactMap({ $0 }) {
             mixer.remove(tile.player.audio)
             tile.playlist.removeAllItems()
@@ -256,6 +266,7 @@ final class PlayerApp {
     private func updateAudibility(_ window: MainWindow) {
         for tile in tiles {
             tile.player.isAudible = options.audio == .all || tiles.count == 1 || tile.view === window.focusedView
+                || pips.contains { $0.tile === tile }
         }
     }
 
@@ -327,16 +338,90 @@ final class PlayerApp {
             tile.view.resetPicture()
             window.showMessage("Content mode: \(tile.view.contentMode.rawValue)", seconds: 1.5)
         case .closeTile:
-            // A closed tile stops: its decoders, threads and buffers are freed.
-            window.remove(tile.view)
-            mixer.remove(tile.player.audio)
-            tile.playlist.removeAllItems()
-            if !tile.recorded, let item = tile.player.currentItem { stats.record(item, player.stats) }
-            tiles.removeAll { $0 === tile }
-            updateAudibility(window)
-            FreedMemory.release()
+            close(tile, window: window)
+        case .startPiP:
+            startPiP(for: tile, window: window)
         case .focusNext, .toggleFullscreen, .leaveFullscreen, .quit:
             break
+        }
+    }
+
+    /// A closed tile stops: its decoders, threads and buffers are freed.
+    private func close(_ tile: Tile, window: MainWindow) {
+        window.remove(tile.view)
+        mixer.remove(tile.player.audio)
+        tile.playlist.removeAllItems()
+        if !tile.recorded, let item = tile.player.currentItem { stats.record(item, tile.player.stats) }
+        tiles.removeAll { $0 === tile }
+        updateAudibility(window)
+        FreedMemory.release()
+    }
+
+    // MARK: Picture in Picture
+
+    private func startPiP(for tile: Tile, window: MainWindow) {
+        guard !pips.contains(where: { $0.tile === tile }) else { return }
+        guard pips.count < options.maxPip else {
+            window.showMessage("At most \(options.maxPip) Picture in Picture windows", seconds: 2)
+            return
+        }
+        let controller = PiPController(player: tile.player)
+        var opened: PiPWindow?
+        controller.start {
+            let info = tile.player.currentItem?.info
+            let aspect = info.map { Double($0.displayWidth) / Double(max($0.displayHeight, 1)) } ?? 16.0 / 9
+            opened = try PiPWindow(player: tile.player, aspect: info?.hasVideo == true ? aspect : 16.0 / 9,
+                                   title: "\(PlayerView.shortName(tile.player.currentItem?.name ?? "")) - PiP")
+        }
+        report(controller.takeEvents(), window: window)
+        guard let pipWindow = opened else { return }
+        // Not reopened, not reseeked: the player keeps playing; only its
+        // pictures now go to the mini window's view.
+        tile.view.isDetached = true
+        pips.append((controller, pipWindow, tile))
+        updateAudibility(window)
+    }
+
+    private func apply(_ action: PiPWindow.Action, toPiP index: Int, window: MainWindow) {
+        let pip = pips[index]
+        switch action {
+        case .togglePause:
+            pip.tile.player.togglePause()
+        case .restore:
+            pip.controller.stop(restore: true) { pips.remove(at: index) }
+            restore(pip.tile, window: window)
+            report(pip.controller.takeEvents(), window: window)
+        case .close:
+            pip.controller.stop(restore: false) { pips.remove(at: index) }
+            close(pip.tile, window: window)
+            report(pip.controller.takeEvents(), window: window)
+        }
+    }
+
+    /// The PiP player goes back into the main window in the focused tile's
+    /// place; the player that was there stops and frees its resources.
+    private func restore(_ tile: Tile, window: MainWindow) {
+        tile.view.isDetached = false
+        if let focused = tiles.first(where: { $0.view === window.focusedView }), focused !== tile {
+            window.remove(tile.view)
+            window.replace(focused.view, with: tile.view)
+            mixer.remove(focused.player.audio)
+            focused.playlist.removeAllItems()
+            if !focused.recorded, let item = focused.player.currentItem { stats.record(item, focused.player.stats) }
+            tiles.removeAll { $0 === tile }
+            if let index = tiles.firstIndex(where: { $0 === focused }) { tiles[index] = tile }
+            FreedMemory.release()
+        }
+        window.raise()
+        updateAudibility(window)
+    }
+
+    private func report(_ events: [PiPController.Event], window: MainWindow) {
+        for event in events {
+            if case .failedToStart(let reason) = event {
+                PlayerApp.printError("Picture in Picture: \(reason)")
+                window.showMessage("Picture in Picture: \(reason)")
+            }
         }
     }
 }

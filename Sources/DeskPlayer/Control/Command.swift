@@ -17,6 +17,8 @@ enum Command: Equatable, Sendable {
     case focusNext
     case cycleContentMode
     case closeTile
+    /// Move the focused player into a Picture in Picture window.
+    case startPiP
     case quit
 
     /// mpv's name for the command (input.conf and IPC use these).
@@ -34,6 +36,7 @@ enum Command: Equatable, Sendable {
         case .focusNext: return "tile-focus next"
         case .cycleContentMode: return "cycle content-mode"
         case .closeTile: return "tile-close"
+        case .startPiP: return "pip-start"
         case .quit: return "quit"
         }
     }
@@ -81,6 +84,7 @@ enum KeyBindings {
         KeyBinding(key: "TAB", command: .focusNext, help: "focus the next tile"),
         KeyBinding(key: "c", command: .cycleContentMode, help: "content mode: fit, fill, stretch"),
         KeyBinding(key: "Ctrl+w", command: .closeTile, help: "close the focused tile"),
+        KeyBinding(key: "Ctrl+p", command: .startPiP, help: "Picture in Picture (Esc in it restores)"),
         KeyBinding(key: "q", command: .quit, help: "quit"),
     ]
 

@@ -22,6 +22,8 @@ final class MainWindow {
     var bindings = KeyBindings.defaults
     /// A command and whether it is for the focused tile or all of them.
     var onCommand: (Command, CommandScope) -> Void = { _, _ in }
+    /// Events of other windows (Picture in Picture), by window id.
+    var onOtherWindowEvent: (UInt32, SDL_Event) -> Void = { _, _ in }
     private var messages: [(text: String, until: UInt64)] = []
     private var needsRedraw = true
 
@@ -49,6 +51,20 @@ final class MainWindow {
     }
 
     var focusedView: PlayerView? { views.indices.contains(focusedIndex) ? views[focusedIndex] : nil }
+
+    /// Puts `view` where `old` is (restoring a PiP player into a tile).
+    func replace(_ old: PlayerView, with view: PlayerView) {
+        guard let index = views.firstIndex(where: { $0 === old }) else { return }
+        views[index] = view
+        needsRedraw = true
+    }
+
+    /// Shows the window again if it was minimised or hidden, above the others.
+    func raise() {
+        SDL_ShowWindow(window.window)
+        SDL_RestoreWindow(window.window)
+        SDL_RaiseWindow(window.window)
+    }
 
     func focus(_ index: Int) {
         guard views.indices.contains(index), index != focusedIndex else { return }
@@ -89,10 +105,29 @@ final class MainWindow {
         return open
     }
 
+    /// The window an input or window event belongs to (0 for none).
+    private static func windowID(of event: SDL_Event) -> UInt32 {
+        switch SDL_EventType(event.type) {
+        case SDL_KEYDOWN, SDL_KEYUP: return event.key.windowID
+        case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP: return event.button.windowID
+        case SDL_MOUSEMOTION: return event.motion.windowID
+        case SDL_MOUSEWHEEL: return event.wheel.windowID
+        case SDL_WINDOWEVENT: return event.window.windowID
+        default: return 0
+        }
+    }
+
     private func handle(_ event: SDL_Event) -> Bool {
+        let id = MainWindow.windowID(of: event)
+        if id != 0 && id != SDL_GetWindowID(window.window) {
+            onOtherWindowEvent(id, event)
+            return true
+        }
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
+        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_CLOSE:
+            return false  // with a PiP window open, SDL sends no SDL_QUIT for the main one
         case SDL_KEYDOWN:
             guard let name = KeyNames.name(for: event.key.keysym) else { break }
             if let command = KeyBindings.command(forKey: name, in: bindings) {

@@ -7,6 +7,9 @@ import Foundation
 final class PlayerView {
     let player: Player
     var contentMode: ContentMode
+    /// The player shows in a Picture in Picture window: this view leaves its
+    /// frames alone and says where it is.
+    var isDetached = false
     private var texture: VideoTexture?
     private var displayedPlacement: VideoPlacement?
     /// Display size of the video whose picture is on the texture.
@@ -22,6 +25,7 @@ final class PlayerView {
     /// Advances the player and uploads a new frame if one is due. Returns
     /// true when the picture changed.
     func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer) -> Bool {
+        if isDetached { return drawnPlaceholder != PlayerView.detachedText }
         // The current and the upcoming item decode at the size they will be
         // shown (a cheap lock each refresh; the decoders pick it up).
         var wanted: (Int, Int)?
@@ -75,6 +79,14 @@ final class PlayerView {
     func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
         var bounds = SDL_Rect(x: Int32(area.x), y: Int32(area.y), w: Int32(area.width), h: Int32(area.height))
         let item = player.currentItem
+        if isDetached {
+            SDL_SetRenderDrawColor(renderer, 16, 16, 20, 255)
+            SDL_RenderFillRect(renderer, &bounds)
+            text.drawCentered(PlayerView.detachedText, renderer: renderer, cx: area.x + area.width / 2,
+                              cy: area.y + area.height / 2, maxWidth: area.width - 40)
+            drawnPlaceholder = PlayerView.detachedText
+            return
+        }
         if let texture, let placement = shownPlacement(in: area), item?.error == nil {
             if !overBackground {
                 // Black bars around the picture, as every player draws them.
@@ -118,6 +130,8 @@ final class PlayerView {
             return nil
         }
     }
+
+    static let detachedText = "Playing in Picture in Picture"
 
     static func shortName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path

@@ -1,0 +1,165 @@
+import CSDL2
+
+/// The floating mini window of Picture in Picture: borderless, always on
+/// top, dragged anywhere, resized from its corners keeping the video's aspect,
+/// kept inside the screen. On hover it shows play/pause, restore and close
+/// and a thin progress bar. It has its own renderer, so its own view (and
+/// texture) of the player; the player itself is not touched.
+final class PiPWindow {
+    enum Action: Equatable {
+        case togglePause
+        case restore
+        case close
+    }
+
+    let window: Window
+    let view: PlayerView
+    private(set) var hovering = false
+    private var needsRedraw = true
+    private let aspect: Double
+    static let barHeight = 36
+
+    var id: UInt32 { SDL_GetWindowID(window.window) }
+
+    /// Opens at a quarter of the screen's width, keeping `aspect`, in the
+    /// bottom-right corner of the usable area (away from a taskbar).
+    init(player: Player, aspect: Double, title: String) throws(SDLError) {
+        var usable = SDL_Rect()
+        if SDL_GetDisplayUsableBounds(0, &usable) != 0 { usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 720) }
+        let width = max(Int(usable.w) / 4, 160)
+        let height = max(Int(Double(width) / max(aspect, 0.1)), 90)
+        let margin: Int32 = 24
+        let x = usable.x + usable.w - Int32(width) - margin, y = usable.y + usable.h - Int32(height) - margin
+        window = try Window(title: title, width: width, height: height, x: x, y: y,
+                            flags: SDL_WINDOW_BORDERLESS.rawValue | SDL_WINDOW_ALWAYS_ON_TOP.rawValue)
+        self.aspect = aspect
+        view = PlayerView(player: player, contentMode: .fit)
+        SDL_SetWindowHitTest(window.window, pipHitTest, nil)
+        SDL_SetWindowMinimumSize(window.window, 160, 90)
+    }
+
+    var bounds: Rect {
+        let (w, h) = window.size
+        return Rect(x: 0, y: 0, width: w, height: h)
+    }
+
+    func refresh(at now: UInt64, text: TextRenderer) {
+        if view.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
+        if hovering { needsRedraw = true }  // the progress bar moves
+        guard needsRedraw else { return }
+        let r = window.renderer
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
+        SDL_RenderClear(r)
+        view.draw(in: bounds, renderer: r, text: text)
+        if hovering { drawControls(text) }
+        SDL_RenderPresent(r)
+        needsRedraw = false
+    }
+
+    /// The three buttons, left to right, in the bottom bar.
+    static func buttons(in bounds: Rect) -> [(Action, Rect)] {
+        let size = barHeight - 8
+        let y = bounds.height - barHeight + 4
+        let x0 = bounds.width / 2 - (3 * size + 2 * 12) / 2
+        return [Action.togglePause, .restore, .close].enumerated().map { i, action in
+            (action, Rect(x: x0 + i * (size + 12), y: y, width: size, height: size))
+        }
+    }
+
+    private func drawControls(_ text: TextRenderer) {
+        let r = window.renderer
+        let b = bounds
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+        var bar = SDL_Rect(x: 0, y: Int32(b.height - PiPWindow.barHeight), w: Int32(b.width), h: Int32(PiPWindow.barHeight))
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 160)
+        SDL_RenderFillRect(r, &bar)
+        let player = view.player
+        if let duration = player.currentItem?.duration, duration.seconds > 0 {
+            let fraction = min(max(player.currentTime.seconds / duration.seconds, 0), 1)
+            var progress = SDL_Rect(x: 0, y: Int32(b.height - 3), w: Int32(Double(b.width) * fraction), h: 3)
+            SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
+            SDL_RenderFillRect(r, &progress)
+        }
+        for (action, rect) in PiPWindow.buttons(in: b) {
+            var box = SDL_Rect(x: Int32(rect.x), y: Int32(rect.y), w: Int32(rect.width), h: Int32(rect.height))
+            SDL_SetRenderDrawColor(r, 255, 255, 255, 60)
+            SDL_RenderFillRect(r, &box)
+            let label: String
+            switch action {
+            case .togglePause: label = player.isPaused ? "▶" : "❚❚"
+            case .restore: label = "↩"
+            case .close: label = "✕"
+            }
+            text.drawCentered(label, renderer: r, cx: rect.x + rect.width / 2, cy: rect.y + rect.height / 2,
+                              maxWidth: rect.width + 20)
+        }
+    }
+
+    /// Handles an event of this window; returns what the user asked for.
+    func handle(_ event: SDL_Event) -> Action? {
+        switch SDL_EventType(event.type) {
+        case SDL_WINDOWEVENT:
+            needsRedraw = true
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_ENTER: hovering = true
+            case SDL_WINDOWEVENT_LEAVE: hovering = false
+            case SDL_WINDOWEVENT_CLOSE: return .close
+            case SDL_WINDOWEVENT_RESIZED: keepAspect()
+            case SDL_WINDOWEVENT_MOVED: keepOnScreen()
+            default: break
+            }
+        case SDL_MOUSEMOTION:
+            if !hovering { hovering = true; needsRedraw = true }
+        case SDL_MOUSEBUTTONUP:
+            let x = Int(event.button.x), y = Int(event.button.y)
+            return PiPWindow.buttons(in: bounds).first { _, r in
+                x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
+            }?.0
+        case SDL_KEYDOWN:
+            if event.key.keysym.sym == Int32(SDLK_SPACE.rawValue) { return .togglePause }
+            if event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue) { return .restore }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Corner resizing keeps the video's aspect.
+    private func keepAspect() {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(window.window, &w, &h)
+        let wanted = Int32((Double(w) / max(aspect, 0.1)).rounded())
+        if abs(wanted - h) > 1 { SDL_SetWindowSize(window.window, w, wanted) }
+        keepOnScreen()
+    }
+
+    /// Snaps the window back inside the screen's usable area.
+    private func keepOnScreen() {
+        var usable = SDL_Rect()
+        guard SDL_GetDisplayUsableBounds(0, &usable) == 0 else { return }
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowPosition(window.window, &x, &y)
+        SDL_GetWindowSize(window.window, &w, &h)
+        let nx = min(max(x, usable.x), usable.x + usable.w - w)
+        let ny = min(max(y, usable.y), usable.y + usable.h - h)
+        if nx != x || ny != y { SDL_SetWindowPosition(window.window, nx, ny) }
+    }
+}
+
+/// Borderless: the corners resize, the control bar takes clicks, anywhere
+/// else drags the window.
+private let pipHitTest: @convention(c) (OpaquePointer?, UnsafePointer<SDL_Point>?, UnsafeMutableRawPointer?) -> SDL_HitTestResult = {
+    window, point, _ in
+    guard let window, let point else { return SDL_HITTEST_NORMAL }
+    var w: Int32 = 0, h: Int32 = 0
+    SDL_GetWindowSize(window, &w, &h)
+    let x = point.pointee.x, y = point.pointee.y, corner: Int32 = 14
+    switch (x < corner, x >= w - corner, y < corner, y >= h - corner) {
+    case (true, _, true, _): return SDL_HITTEST_RESIZE_TOPLEFT
+    case (_, true, true, _): return SDL_HITTEST_RESIZE_TOPRIGHT
+    case (true, _, _, true): return SDL_HITTEST_RESIZE_BOTTOMLEFT
+    case (_, true, _, true): return SDL_HITTEST_RESIZE_BOTTOMRIGHT
+    default: break
+    }
+    return y >= h - Int32(PiPWindow.barHeight) ? SDL_HITTEST_NORMAL : SDL_HITTEST_DRAGGABLE
+}
