@@ -13,6 +13,11 @@ struct ScreenTests {
     /// A running app; terminated when the test is done with it.
     final class RunningApp {
         let process = Process()
+        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-\(UUID().uuidString).err")
+
+        /// What the app wrote to stderr so far (for failure messages).
+        var errors: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+
         init(_ arguments: [String], audio: [String: String] = ["SDL_AUDIODRIVER": "dummy"]) throws {
             process.executableURL = URL(fileURLWithPath: Fixtures.binary)
             process.arguments = arguments
@@ -21,7 +26,8 @@ struct ScreenTests {
             env.removeValue(forKey: "SDL_VIDEODRIVER")
             process.environment = env
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            try Data().write(to: errorLog)
+            process.standardError = try FileHandle(forWritingTo: errorLog)
             try process.run()
         }
         func stop() {
@@ -31,7 +37,10 @@ struct ScreenTests {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        deinit { stop() }
+        deinit {
+            stop()
+            try? FileManager.default.removeItem(at: errorLog)
+        }
     }
 
     /// Grabs `width`x`height` at the screen's top-left corner.
@@ -206,7 +215,8 @@ struct ScreenTests {
         #expect(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout.isEmpty, "PiP window still open")
         let deadline = Date().addingTimeInterval(20)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(!app.process.isRunning && app.process.terminationStatus == 0)
+        #expect(!app.process.isRunning && app.process.terminationStatus == 0,
+                "status \(app.process.terminationStatus) (\(app.process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(app.errors)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         #expect(report.players.first?.framesPresented == 300)
         #expect(report.players.first?.audioUnderruns == 0)

@@ -187,6 +187,10 @@ final class PlayerApp {
             mixer.remove(tile.player.audio)
             tile.playlist.removeAllItems()
         }
+        // The views own textures of this window's renderer: free them while it
+        // and SDL still exist.
+        tiles.removeAll()
+        background = nil
         _ = device
         if let path = options.statsJSON {
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
