@@ -30,6 +30,13 @@ struct ScreenTests {
             process.standardError = try FileHandle(forWritingTo: errorLog)
             try process.run()
         }
+        /// Waits (up to 10 s) until the app's window is on screen, so keys
+        /// typed next reach it even on a loaded machine.
+        func waitForWindow() {
+            _ = try? runTool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(process.processIdentifier)"],
+                             timeout: 10)
+        }
+
         func stop() {
             if process.isRunning { process.terminate() }
             let deadline = Date().addingTimeInterval(5)
@@ -94,17 +101,21 @@ struct ScreenTests {
     @Test func anErrorIsDrawnInTheWindow() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let app = try RunningApp(["/nonexistent/clip.mp4", "--geometry", "640x360+0+0"])
+        let app = try RunningApp(["/nonexistent/clip.mp4", "--geometry", "640x360+0+0", "--keep-open"])
         defer { app.stop() }
-        Thread.sleep(forTimeInterval: 1.5)
-        let shot = try grab(640, 360, to: dir.appendingPathComponent("error.ppm").path)
         // The message is drawn in the error colour (255, 120, 110) on the dark area.
-        var reddish = 0
-        for i in stride(from: 0, to: shot.pixels.count, by: 3)
-            where shot.pixels[i] > 200 && shot.pixels[i + 1] < 160 && shot.pixels[i + 2] < 160 {
-            reddish += 1
+        func reddish(_ shot: PPMImage) -> Int {
+            stride(from: 0, to: shot.pixels.count, by: 3).filter {
+                shot.pixels[$0] > 200 && shot.pixels[$0 + 1] < 160 && shot.pixels[$0 + 2] < 160
+            }.count
         }
-        #expect(reddish > 200, "no error text visible (\(reddish) pixels)")
+        var shot = try grab(640, 360, to: dir.appendingPathComponent("error.ppm").path)
+        let deadline = Date().addingTimeInterval(10)
+        while reddish(shot) <= 200 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            shot = try grab(640, 360, to: dir.appendingPathComponent("error.ppm").path)
+        }
+        #expect(reddish(shot) > 200, "no error text visible")
         #expect(shot.meanLevel < 60, "the background should stay dark")
     }
 
@@ -115,6 +126,7 @@ struct ScreenTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = try RunningApp([Fixtures.asset("demo.mp4"), "--geometry", "640x360+0+0"])
         defer { app.stop() }
+        app.waitForWindow()
         try runTool("xdotool", ["mousemove", "320", "180"])
         Thread.sleep(forTimeInterval: 1.5)
         try runTool("xdotool", ["key", "space"])
@@ -141,6 +153,7 @@ struct ScreenTests {
         let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("demo.mp4"), "--layout", "side-by-side",
                                   "--geometry", "640x180+0+0"])
         defer { app.stop() }
+        app.waitForWindow()
         Thread.sleep(forTimeInterval: 1.5)
         try runTool("xdotool", ["mousemove", "480", "90", "click", "1"])
         try runTool("xdotool", ["key", "space"])
@@ -195,6 +208,7 @@ struct ScreenTests {
         let app = try RunningApp([Fixtures.asset("demo.mp4"), "--geometry", "640x360+0+0", "--stats-json", stats.path],
                                  audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path])
         defer { app.stop() }
+        app.waitForWindow()
         Thread.sleep(forTimeInterval: 1.5)
         try runTool("xdotool", ["mousemove", "320", "180", "key", "ctrl+p"])
         Thread.sleep(forTimeInterval: 1)
@@ -224,5 +238,60 @@ struct ScreenTests {
         let first = try #require(left.firstIndex { $0 != 0 }), last = try #require(left.lastIndex { $0 != 0 })
         #expect(abs((last - first + 1) - 480_000) <= 2)
         #expect(CapturedAudio.longestSilence(left[first...last]) < 3)
+    }
+
+    /// Restore into another tile replaces what plays there (that player
+    /// stops); the ✕ button closes the PiP player.
+    @Test func restoreReplacesTheFocusedTileAndCloseStopsThePlayer() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"), "--layout", "side-by-side",
+                                  "--geometry", "640x180+0+0", "--stats-json", stats.path])
+        defer { app.stop() }
+        app.waitForWindow()
+        Thread.sleep(forTimeInterval: 1.5)
+        // The left tile (demo) goes to PiP; then the right tile gets focus.
+        try runTool("xdotool", ["mousemove", "160", "90", "click", "1", "key", "ctrl+p"])
+        Thread.sleep(forTimeInterval: 0.8)
+        try runTool("xdotool", ["mousemove", "480", "90", "click", "1"])
+        let pipWindow = try #require(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout
+            .split(separator: "\n").first.map(String.init))
+        let geometry = try runTool("xdotool", ["getwindowgeometry", "--shell", pipWindow]).stdout
+        func value(_ key: String) -> Int {
+            geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
+        }
+        try runTool("xdotool", ["mousemove", String(value("X") + 40), String(value("Y") + 40), "click", "1", "key", "Escape"])
+        Thread.sleep(forTimeInterval: 1)
+        // One tile is left, the restored demo, over the whole window.
+        let shot = try grab(640, 180, to: dir.appendingPathComponent("restored.ppm").path)
+        #expect(shot.meanLevel > 20, "the restored player should fill the window")
+        // Now PiP again and close it with its ✕ button: the player stops, the
+        // app has nothing left to play and quits by itself. (Xvfb has no window
+        // manager to give the main window the keyboard back: do it as one would.)
+        let main = try #require(try runTool("xdotool", ["search", "--name", "DeskPlayer$"]).stdout
+            .split(separator: "\n").first.map(String.init))
+        try runTool("xdotool", ["windowfocus", "--sync", main])
+        try runTool("xdotool", ["mousemove", "320", "90", "key", "ctrl+p"])
+        Thread.sleep(forTimeInterval: 0.8)
+        let second = try #require(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout
+            .split(separator: "\n").first.map(String.init))
+        let g2 = try runTool("xdotool", ["getwindowgeometry", "--shell", second]).stdout
+        func value2(_ key: String) -> Int {
+            g2.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
+        }
+        let (x, y, w, h) = (value2("X"), value2("Y"), value2("WIDTH"), value2("HEIGHT"))
+        let close = try #require(PiPWindow.buttons(in: Rect(x: 0, y: 0, width: w, height: h)).first { $0.0 == .close }?.1)
+        try runTool("xdotool", ["mousemove", String(x + close.x + close.width / 2), String(y + close.y + close.height / 2)])
+        Thread.sleep(forTimeInterval: 0.3)
+        try runTool("xdotool", ["click", "1"])
+        let deadline = Date().addingTimeInterval(5)
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!app.process.isRunning, "closing the last player should end the app")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        // compare.mp4 was replaced by the restore (stopped early), demo closed from PiP.
+        let compare = try #require(report.players.first { $0.item.hasSuffix("compare.mp4") })
+        #expect(compare.framesPresented < 150, "the replaced player should have stopped at the restore")
+        #expect(report.players.contains { $0.item.hasSuffix("demo.mp4") && $0.framesPresented < 250 })
     }
 }

@@ -352,10 +352,10 @@ final class PlayerApp {
 
     /// A closed tile stops: its decoders, threads and buffers are freed.
     private func close(_ tile: Tile, window: MainWindow) {
+        if !tile.recorded, let item = tile.player.currentItem { stats.record(item, tile.player.stats) }
         window.remove(tile.view)
         mixer.remove(tile.player.audio)
         tile.playlist.removeAllItems()
-        if !tile.recorded, let item = tile.player.currentItem { stats.record(item, tile.player.stats) }
         tiles.removeAll { $0 === tile }
         updateAudibility(window)
         FreedMemory.release()
@@ -409,9 +409,9 @@ final class PlayerApp {
         if let focused = tiles.first(where: { $0.view === window.focusedView }), focused !== tile {
             window.remove(tile.view)
             window.replace(focused.view, with: tile.view)
+            if !focused.recorded, let item = focused.player.currentItem { stats.record(item, focused.player.stats) }
             mixer.remove(focused.player.audio)
             focused.playlist.removeAllItems()
-            if !focused.recorded, let item = focused.player.currentItem { stats.record(item, focused.player.stats) }
             tiles.removeAll { $0 === tile }
             if let index = tiles.firstIndex(where: { $0 === focused }) { tiles[index] = tile }
             FreedMemory.release()
