@@ -50,6 +50,20 @@ struct ScreenTests {
         }
     }
 
+    /// An X window's position and size, as xdotool reports them.
+    func geometry(of window: String) throws -> Rect {
+        let text = try runTool("xdotool", ["getwindowgeometry", "--shell", window]).stdout
+        func value(_ key: String) -> Int {
+            text.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
+        }
+        return Rect(x: value("X"), y: value("Y"), width: value("WIDTH"), height: value("HEIGHT"))
+    }
+
+    /// The first window whose name matches, if any.
+    func findWindow(_ pattern: String) throws -> String? {
+        try runTool("xdotool", ["search", "--name", pattern]).stdout.split(separator: "\n").first.map(String.init)
+    }
+
     /// Grabs `width`x`height` at the screen's top-left corner.
     func grab(_ width: Int, _ height: Int, to path: String) throws -> PPMImage {
         try runTool("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "\(width)x\(height)",
@@ -212,21 +226,16 @@ struct ScreenTests {
         Thread.sleep(forTimeInterval: 1.5)
         try runTool("xdotool", ["mousemove", "320", "180", "key", "ctrl+p"])
         Thread.sleep(forTimeInterval: 1)
-        let found = try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout
-        let pipWindow = try #require(found.split(separator: "\n").first.map(String.init), "no PiP window")
+        let pipWindow = try #require(try findWindow(" - PiP$"), "no PiP window")
         let state = try runTool("xprop", ["-id", pipWindow, "_NET_WM_STATE"]).stdout
         #expect(state.contains("_NET_WM_STATE_ABOVE"), "\(state)")
-        let geometry = try runTool("xdotool", ["getwindowgeometry", "--shell", pipWindow]).stdout
-        func value(_ key: String) -> Int {
-            geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
-        }
-        let (w, h) = (value("WIDTH"), value("HEIGHT"))
-        #expect(w > 0 && abs(Double(w) / Double(max(h, 1)) - 16.0 / 9) < 0.02, "PiP is \(w)x\(h)")
+        let g = try geometry(of: pipWindow)
+        #expect(g.width > 0 && abs(Double(g.width) / Double(max(g.height, 1)) - 16.0 / 9) < 0.02, "PiP is \(g)")
         // Focus the mini window and press Esc: back into the main window.
-        try runTool("xdotool", ["mousemove", String(value("X") + w / 2), String(value("Y") + h / 3), "click", "1",
+        try runTool("xdotool", ["mousemove", String(g.x + g.width / 2), String(g.y + g.height / 3), "click", "1",
                                 "key", "Escape"])
         Thread.sleep(forTimeInterval: 1)
-        #expect(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout.isEmpty, "PiP window still open")
+        #expect(try findWindow(" - PiP$") == nil, "PiP window still open")
         let deadline = Date().addingTimeInterval(20)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(!app.process.isRunning && app.process.terminationStatus == 0,
@@ -255,13 +264,8 @@ struct ScreenTests {
         try runTool("xdotool", ["mousemove", "160", "90", "click", "1", "key", "ctrl+p"])
         Thread.sleep(forTimeInterval: 0.8)
         try runTool("xdotool", ["mousemove", "480", "90", "click", "1"])
-        let pipWindow = try #require(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout
-            .split(separator: "\n").first.map(String.init))
-        let geometry = try runTool("xdotool", ["getwindowgeometry", "--shell", pipWindow]).stdout
-        func value(_ key: String) -> Int {
-            geometry.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
-        }
-        try runTool("xdotool", ["mousemove", String(value("X") + 40), String(value("Y") + 40), "click", "1", "key", "Escape"])
+        let pip = try geometry(of: try #require(try findWindow(" - PiP$"), "no PiP window"))
+        try runTool("xdotool", ["mousemove", String(pip.x + 40), String(pip.y + 40), "click", "1", "key", "Escape"])
         Thread.sleep(forTimeInterval: 1)
         // One tile is left, the restored demo, over the whole window.
         let shot = try grab(640, 180, to: dir.appendingPathComponent("restored.ppm").path)
@@ -269,20 +273,15 @@ struct ScreenTests {
         // Now PiP again and close it with its ✕ button: the player stops, the
         // app has nothing left to play and quits by itself. (Xvfb has no window
         // manager to give the main window the keyboard back: do it as one would.)
-        let main = try #require(try runTool("xdotool", ["search", "--name", "DeskPlayer$"]).stdout
-            .split(separator: "\n").first.map(String.init))
+        let main = try #require(try findWindow("DeskPlayer$"))
         try runTool("xdotool", ["windowfocus", "--sync", main])
         try runTool("xdotool", ["mousemove", "320", "90", "key", "ctrl+p"])
         Thread.sleep(forTimeInterval: 0.8)
-        let second = try #require(try runTool("xdotool", ["search", "--name", " - PiP$"]).stdout
-            .split(separator: "\n").first.map(String.init))
-        let g2 = try runTool("xdotool", ["getwindowgeometry", "--shell", second]).stdout
-        func value2(_ key: String) -> Int {
-            g2.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? 0
-        }
-        let (x, y, w, h) = (value2("X"), value2("Y"), value2("WIDTH"), value2("HEIGHT"))
-        let close = try #require(PiPWindow.buttons(in: Rect(x: 0, y: 0, width: w, height: h)).first { $0.0 == .close }?.1)
-        try runTool("xdotool", ["mousemove", String(x + close.x + close.width / 2), String(y + close.y + close.height / 2)])
+        let second = try geometry(of: try #require(try findWindow(" - PiP$"), "no second PiP window"))
+        let close = try #require(PiPWindow.buttons(in: Rect(x: 0, y: 0, width: second.width, height: second.height))
+            .first { $0.0 == .close }?.1)
+        try runTool("xdotool", ["mousemove", String(second.x + close.x + close.width / 2),
+                                String(second.y + close.y + close.height / 2)])
         Thread.sleep(forTimeInterval: 0.3)
         try runTool("xdotool", ["click", "1"])
         let deadline = Date().addingTimeInterval(5)
