@@ -6,14 +6,14 @@ import Foundation
 /// command. Main thread only.
 final class PlayerApp {
     private let options: DeskPlayerCommand
-    private var queue: [String]
+    private let files: [String]
     private var stats: StatsReport
     private var anyPlayed = false
     private var quitRequested = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
-        queue = options.files
+        files = options.files
         stats = StatsReport(renderer: "none")
     }
 
@@ -21,9 +21,9 @@ final class PlayerApp {
         FileHandle.standardError.write(Data("deskplayer: \(line)\n".utf8))
     }
 
-    /// Runs until the queue is done, the window closes or `q`. Returns the exit code.
+    /// Runs until everything has played, the window closes or `q`. Returns the exit code.
     func run() -> Int32 {
-        guard !queue.isEmpty else {
+        guard !files.isEmpty else {
             PlayerApp.printError("no files given")
             print("Usage: " + DeskPlayerCommand.usageString())
             return 1
@@ -109,9 +109,9 @@ final class PlayerApp {
         window.wipe = options.compare == .wipe
         let tileMode = options.layout != nil || synced
         // Many tiles share the cores better with one decoder thread each.
-        let threads = tileMode && queue.count >= 4 ? 1 : 0
-        tiles = tileMode ? queue.map { makeTile([$0], start: start, passes: passes, decoderThreads: threads) }
-            : [makeTile(queue, start: start, passes: passes)]
+        let threads = tileMode && files.count >= 4 ? 1 : 0
+        tiles = tileMode ? files.map { makeTile([$0], start: start, passes: passes, decoderThreads: threads) }
+            : [makeTile(files, start: start, passes: passes)]
         if let file = options.background {
             let tile = makeTile([file], start: nil, passes: nil, decoderThreads: 1)
             tile.view.contentMode = .fill
@@ -145,13 +145,16 @@ final class PlayerApp {
             frameLog.reserveCapacity(1 << 16)
             first.player.onFramePresented = { frameLog.append(($0, $1)) }
         }
-        var started = HostTime.now()
+        let started = HostTime.now()
         var playingSince: UInt64?
         var failureShownUntil: UInt64?
 
         while !quitRequested {
             let now = HostTime.now()
-            let due = (tiles + [background].compactMap { $0 }).compactMap { $0.player.timeUntilNextFrame(at: now) }.min()
+            var due = background?.player.timeUntilNextFrame(at: now)
+            for tile in tiles {
+                if let t = tile.player.timeUntilNextFrame(at: now) { due = min(due ?? t, t) }
+            }
             // Wake when the next frame is due (rounded up: early is worse than
             // a fraction of a millisecond late), and at least every 10 ms.
             let wait = due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
@@ -177,11 +180,8 @@ final class PlayerApp {
                 let since = playingSince ?? started
                 if Double(tick &- since) / 1e9 >= limit { break }
             }
-            if playingSince == nil, failureShownUntil == nil { started = min(started, tick) }
         }
-        for tile in tiles where !tile.recorded {
-            if let item = tile.player.currentItem, item.error == nil { stats.record(item, tile.player.stats) }
-        }
+        for tile in tiles { recordOnce(tile) }
         pips.removeAll()
         for tile in tiles + [background].compactMap({ $0 }) {
             mixer.remove(tile.player.audio)
@@ -191,7 +191,7 @@ final class PlayerApp {
         // and SDL still exist.
         tiles.removeAll()
         background = nil
-        _ = device
+        withExtendedLifetime(device) {}  // sound until here
         if let path = options.statsJSON {
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
         }
@@ -234,8 +234,7 @@ final class PlayerApp {
             case .advanced(let from, let itemStats):
                 stats.record(from, itemStats)
             case .didPlayToEnd:
-                if let item = player.currentItem, !tile.recorded { stats.record(item, player.stats) }
-                tile.recorded = true
+                recordOnce(tile)
                 tile.ended = true
             case .failed, .stalled, .looped:
                 break
@@ -248,6 +247,14 @@ final class PlayerApp {
                 window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer")
             }
         }
+    }
+
+    /// Adds the tile's current item to the stats report, once. (A failed item
+    /// was reported when it failed.)
+    private func recordOnce(_ tile: Tile) {
+        guard !tile.recorded, let item = tile.player.currentItem, item.error == nil else { return }
+        stats.record(item, tile.player.stats)
+        tile.recorded = true
     }
 
     /// How far any synced tile's picture is from the one due on the group clock.
@@ -352,7 +359,7 @@ final class PlayerApp {
 
     /// A closed tile stops: its decoders, threads and buffers are freed.
     private func close(_ tile: Tile, window: MainWindow) {
-        if !tile.recorded, let item = tile.player.currentItem { stats.record(item, tile.player.stats) }
+        recordOnce(tile)
         window.remove(tile.view)
         mixer.remove(tile.player.audio)
         tile.playlist.removeAllItems()
@@ -409,7 +416,7 @@ final class PlayerApp {
         if let focused = tiles.first(where: { $0.view === window.focusedView }), focused !== tile {
             window.remove(tile.view)
             window.replace(focused.view, with: tile.view)
-            if !focused.recorded, let item = focused.player.currentItem { stats.record(item, focused.player.stats) }
+            recordOnce(focused)
             mixer.remove(focused.player.audio)
             focused.playlist.removeAllItems()
             tiles.removeAll { $0 === tile }

@@ -89,6 +89,4 @@ final class Frame: @unchecked Sendable {
         f.pointee.nb_samples -= Int32(count)
         return true
     }
-    var width: Int32 { pointer.pointee.width }
-    var height: Int32 { pointer.pointee.height }
 }

@@ -40,8 +40,6 @@ final class AudioRing: Sendable {
 
     var serial: Int { state.withLock { $0.serial } }
 
-    /// Frames that can be written now.
-    var freeFrames: Int { state.withLock { capacity - Int($0.writeIndex - $0.readIndex) } }
     var availableFrames: Int { state.withLock { Int($0.writeIndex - $0.readIndex) } }
     var isEnded: Bool { state.withLock { $0.ended } }
     /// True when the decoder finished and every frame was read.
@@ -101,14 +99,6 @@ final class AudioRing: Sendable {
             }
             s.readIndex += Int64(count)
             return (count, time)
-        }
-    }
-
-    /// The media time of the next frame to be read (or written, when empty).
-    var nextReadTime: MediaTime? {
-        state.withLock { s in
-            guard let m = s.markers.last(where: { $0.index <= s.readIndex }) ?? s.markers.first else { return nil }
-            return m.time + MediaTime(value: s.readIndex - m.index, timescale: Int64(format.sampleRate))
         }
     }
 

@@ -9,8 +9,6 @@ struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs to whoev
     /// How long it is shown if no later frame says otherwise.
     let duration: MediaTime
     let serial: Int
-    /// Index of the frame in decode order since the last seek (for logs and tests).
-    let index: Int
 }
 
 /// The few decoded frames waiting between a video decode thread and the
@@ -69,12 +67,6 @@ final class FrameQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return frames.popFirst()
-    }
-
-    var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return frames.count
     }
 
     /// Drops queued frames and starts a new serial (after a seek).

@@ -331,7 +331,7 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
                 warningSink("video: \(error)")
                 return
             }
-            frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: serial, index: delivered))
+            frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: serial))
             delivered += 1
             lastEnd = pts + duration
         }

@@ -98,19 +98,24 @@ final class Player {
         currentItem?.cancel()
         if item === upcomingItem { upcomingItem = nil }
         currentItem = item
+        resetItemState()
         audioGeneration = audio.generation
-        lastPresentedTime = nil
-        passesSeen = 0
         audio.attach(nil)
         applyLooping()
-        announcedReady = false
-        announcedFailure = false
         serial = -1
         needsFirstFrame = true
-        endReported = false
-        lastFrameEnd = nil
         clock.set(time: 0, host: HostTime.now(), running: false, audioDriven: false)
         item?.load()
+    }
+
+    /// What the player tracks per item, cleared when another item becomes current.
+    private func resetItemState() {
+        lastPresentedTime = nil
+        lastFrameEnd = nil
+        passesSeen = 0
+        endReported = false
+        announcedReady = false
+        announcedFailure = false
     }
 
     // MARK: Transport
@@ -165,7 +170,7 @@ final class Player {
         clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false)
         needsFirstFrame = true
         endReported = false
-        lastFrameEnd = nil
+        lastFrameEnd = nil  // the frame on screen stays (lastPresentedTime) until the new one comes
     }
 
     /// Sets the item that follows the current one; it starts opening and
@@ -261,7 +266,7 @@ final class Player {
             }
             // The audio moved on to the upcoming item: the picture follows.
             audioGeneration = audio.generation
-            advance(to: next, clockContinues: false)
+            advance(to: next, previousEnd: nil)
             return update(at: now)
         }
         guard let pipeline = item.pipeline else { return nil }
@@ -363,8 +368,10 @@ final class Player {
         return picked
     }
 
-    /// Makes `next` current without stopping the clock or the audio.
-    private func advance(to next: PlayerItem, clockContinues: Bool) {
+    /// Makes `next` current without stopping the clock or the audio. When
+    /// the audio did not carry the switch (`previousEnd`: where the old item
+    /// ended on the clock), the new item's zero is placed there.
+    private func advance(to next: PlayerItem, previousEnd: Double?) {
         guard let finished = currentItem else { return }
         events.append(.advanced(from: finished, stats: stats))
         finished.cancel()
@@ -372,38 +379,28 @@ final class Player {
         upcomingItem = nil
         stats = PlayerStats()
         lastUnderruns = audio.counters.underruns
-        stats.audioUnderruns = 0
-        passesSeen = 0
-        lastPresentedTime = nil
-        lastFrameEnd = nil
-        endReported = false
-        announcedReady = false
-        announcedFailure = false
+        resetItemState()
         guard let pipeline = next.pipeline else { return }
         serial = pipeline.serial
         // Timed from the first frame on, not shown at once: the clock runs on.
         needsFirstFrame = false
-        if clockContinues {
-            // A video-only end: the new item's zero is where the old one ended.
-            let t = clock.time(at: HostTime.now())
-            clock.set(time: t - (lastEndOfPrevious ?? t), host: HostTime.now(), running: true, audioDriven: false)
+        if let previousEnd {
+            let now = HostTime.now()
+            clock.set(time: clock.time(at: now) - previousEnd, host: now, running: true, audioDriven: false)
             audio.attach(pipeline.audio != nil ? pipeline.audioRing : nil)
         }
         applyLooping()
     }
 
-    private var lastEndOfPrevious: Double?
-
     private func checkEnd(_ pipeline: ItemPipeline, at now: UInt64) {
-        guard !endReported, wantsToPlay || pipeline.frames.isDrained else { return }
+        guard !endReported, wantsToPlay else { return }
         let videoDone = pipeline.video == nil || (pipeline.frames.isDrained
             && clock.time(at: now) >= (lastFrameEnd ?? 0) - 0.0005)
         let audioDone = pipeline.audio == nil || audio.isFinished
-        guard videoDone && audioDone, wantsToPlay else { return }
+        guard videoDone && audioDone else { return }
         if actionAtItemEnd == .advance, let next = upcomingItem, next.pipeline != nil {
             // No audio carried us over (video-only, or the next has no audio).
-            lastEndOfPrevious = lastFrameEnd ?? clock.time(at: now)
-            advance(to: next, clockContinues: true)
+            advance(to: next, previousEnd: lastFrameEnd ?? clock.time(at: now))
             return
         }
         endReported = true

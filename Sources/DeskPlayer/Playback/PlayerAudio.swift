@@ -16,8 +16,6 @@ final class PlayerAudio: AudioSource {
 
     struct Counters: Sendable {
         var underruns = 0
-        /// Frames actually sent to the device (not silence).
-        var framesSent: Int64 = 0
     }
 
     private struct State {
@@ -118,9 +116,8 @@ final class PlayerAudio: AudioSource {
             ring = next
         }
         for i in 0..<(done * channels) { mix[i] += scratch[i] * gain }
+        guard done < frames else { return }
         state.withLock { s in
-            s.counters.framesSent += Int64(done)
-            guard done < frames else { return }
             if ring.isDrained {
                 s.finished = true
             } else if s.started {

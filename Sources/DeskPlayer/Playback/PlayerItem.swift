@@ -6,7 +6,7 @@ import Synchronization
 /// background thread, so the UI never waits, and moves from `.unknown` to
 /// `.readyToPlay` or `.failed`. Once ready it buffers ahead on its own
 /// threads; a player consumes what it buffers. Thread-safe (Mutex).
-final class PlayerItem: Sendable, Identifiable {
+final class PlayerItem: Sendable {
     enum Status: Sendable, Equatable {
         case unknown
         case readyToPlay

@@ -11,7 +11,6 @@ final class PlayerView {
     /// frames alone and says where it is.
     var isDetached = false
     private var texture: VideoTexture?
-    private var displayedPlacement: VideoPlacement?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
     private var redisplayRequested: (Int, Int)?
