@@ -9,12 +9,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // Reads composition files (JSON is YAML) keeping each value's line for error messages.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        // SDL2 and SDL2_ttf (one module: SDL_ttf lives in SDL2's include folder).
+        // SDL2 and SDL2_ttf (one module: SDL_ttf lives in SDL2's include
+        // folder). No pkg-config: its only flags are that folder, which the
+        // shim names, and -D_REENTRANT, which SwiftPM refuses with a warning.
         .systemLibrary(
             name: "CSDL2",
-            pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
         ),
         // libavformat, libavcodec, libswresample, libswscale, libavutil: the
@@ -31,6 +34,7 @@ let package = Package(
                 "CFFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

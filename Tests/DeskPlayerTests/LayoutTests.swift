@@ -76,4 +76,25 @@ import Testing
         #expect(TileLayout.sideBySide.areas(count: 2, in: bounds)[1] == Rect(x: 960, y: 0, width: 960, height: 1080))
         #expect(TileLayout.stack.areas(count: 2, in: bounds)[1] == Rect(x: 0, y: 540, width: 1920, height: 540))
     }
+
+    /// The composition timeline: one row per track, blocks where the
+    /// segments are, the gain line sloping across the ramps, the play head
+    /// moving from the lanes' left edge to their right.
+    @Test func compositionTimelineLayout() throws {
+        let composition = try Composition.crossfade([("a.wav", 2), ("b.wav", 2)], clip: nil, fade: 0.5)
+        let timeline = CompositionTimeline(composition, in: Rect(x: 0, y: 0, width: 816, height: 400))
+        #expect(timeline.rows.count == 2)
+        let span = timeline.timeArea
+        #expect(timeline.playHeadX(at: 0) == span.x && timeline.playHeadX(at: 3.5) == span.x + span.width)
+        #expect(timeline.playHeadX(at: 99) == span.x + span.width)
+        let a = timeline.rows[0], b = timeline.rows[1]
+        #expect(a.blocks.count == 1 && a.blocks[0].x == span.x)
+        #expect(b.blocks[0].x == timeline.playHeadX(at: 1.5) && b.blocks[0].x + b.blocks[0].width == span.x + span.width)
+        // a: full gain (top), then down to 0 (bottom) over its last 0.5 s; b the other way.
+        let top = a.lane.y + 2, bottom = a.lane.y + a.lane.height - 1
+        #expect(a.gainLines[0].first?.y == top && a.gainLines[0].last?.y == bottom)
+        let bTop = b.lane.y + 2, bBottom = b.lane.y + b.lane.height - 1
+        #expect(b.gainLines[0].first?.y == bBottom && b.gainLines[0].last?.y == bTop)
+        #expect(b.lane.y > a.lane.y + a.lane.height - 1, "rows do not overlap")
+    }
 }

@@ -15,7 +15,7 @@ import Testing
         item.setPasses(passes)
         item.load()
         let status = item.waitUntilLoaded()
-        guard status == .readyToPlay, let pipeline = item.pipeline else {
+        guard status == .readyToPlay, let pipeline = item.pipeline as? ItemPipeline else {
             throw MediaError("\(path) did not open: \(status)")
         }
         pipeline.setDisplaySize(width: 64, height: 36)  // keep conversion cheap
@@ -182,7 +182,7 @@ import Testing
         let item = PlayerItem(Fixtures.asset("demo.mp4"), preferences: ItemPreferences(forwardBufferDuration: seconds))
         item.load()
         #expect(item.waitUntilLoaded() == .readyToPlay)
-        let pipeline = try #require(item.pipeline)
+        let pipeline = try #require(item.pipeline as? ItemPipeline)
         // Nothing consumes: the decoders fill their small outputs, the demuxer
         // fills the packet queues to the preference and then waits.
         Thread.sleep(forTimeInterval: 0.5)

@@ -293,4 +293,35 @@ struct ScreenTests {
         #expect(compare.framesPresented < 150, "the replaced player should have stopped at the restore")
         #expect(report.players.contains { $0.item.hasSuffix("demo.mp4") && $0.framesPresented < 250 })
     }
+
+    /// Closing tiles frees what they held: four looping tiles closed down to
+    /// one use no more memory (RSS within 5 %) than one tile from the start.
+    @Test func closingTilesGivesTheirMemoryBack() throws {
+        func residentKB(_ process: Process) -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        func settledRSS(tiles: Int, closing: Int) throws -> Int {
+            let app = try RunningApp(Array(repeating: Fixtures.asset("demo.mp4"), count: tiles)
+                                     + ["--layout", "grid", "--loop", "inf", "--geometry", "1280x720+0+0"])
+            defer { app.stop() }
+            app.waitForWindow()
+            Thread.sleep(forTimeInterval: 2)
+            let window = try #require(try findWindow("DeskPlayer$"))
+            for _ in 0..<closing {
+                try runTool("xdotool", ["windowfocus", "--sync", window])
+                try runTool("xdotool", ["key", "--window", window, "ctrl+w"])
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            Thread.sleep(forTimeInterval: 3)
+            #expect(app.process.isRunning, "the last tile should play on: \(app.errors)")
+            return residentKB(app.process)
+        }
+        let one = try settledRSS(tiles: 1, closing: 0)
+        let closedDown = try settledRSS(tiles: 4, closing: 3)
+        #expect(one > 0 && closedDown > 0)
+        #expect(Double(closedDown) <= Double(one) * 1.05,
+                "4 tiles closed down to 1: \(closedDown) kB; 1 tile from the start: \(one) kB")
+    }
 }

@@ -76,6 +76,24 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("forward-buffer"), help: "Seconds of media to read ahead.")
     var forwardBuffer: Double = 3
 
+    @Option(help: ArgumentHelp("Play the first C seconds of each file, one after another (a composition).", valueName: "C"))
+    var clip: Double?
+
+    @Option(help: ArgumentHelp("Crossfade the files by F seconds: each fades in while the one before fades out.", valueName: "F"))
+    var crossfade: Double?
+
+    @Option(name: .customLong("crossfade-curve"), help: "How crossfades ramp the volume: linear or equal-power.")
+    var crossfadeCurve: RampCurve = .linear
+
+    @Option(help: ArgumentHelp("Play a composition described in a JSON file (see the README).", valueName: "FILE"))
+    var composition: String?
+
+    @Option(name: .customLong("export-audio"), help: ArgumentHelp("Render the composition to a 32-bit float WAV file and exit, without a window.", valueName: "OUT.wav"))
+    var exportAudio: String?
+
+    @Flag(name: .customLong("skip-bad"), help: "Leave out composition sources that cannot be opened instead of stopping.")
+    var skipBad = false
+
     @Flag(name: [.short, .long], help: "Show FFmpeg's own messages too.")
     var verbose = false
 
@@ -87,7 +105,15 @@ struct DeskPlayerCommand: ParsableCommand {
         }
         guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
         if compare != nil && files.count != 2 { throw ValidationError("--compare needs exactly two files") }
+        if let clip, !(clip > 0) || !clip.isFinite { throw ValidationError("--clip must be more than 0 seconds") }
+        if let crossfade, !(crossfade >= 0) || !crossfade.isFinite { throw ValidationError("--crossfade must be 0 or more seconds") }
+        if composition != nil && !files.isEmpty { throw ValidationError("--composition takes no files: the JSON file names its sources") }
+        if exportAudio != nil && !isComposition { throw ValidationError("--export-audio needs a composition: --crossfade, --clip or --composition") }
+        if isComposition && layout != nil { throw ValidationError("a composition plays in one player: --layout does not apply") }
     }
+
+    /// The command line describes one composition rather than files to play.
+    var isComposition: Bool { composition != nil || crossfade != nil || clip != nil }
 
     func run() throws {
         let code = PlayerApp(options: self).run()
@@ -96,6 +122,7 @@ struct DeskPlayerCommand: ParsableCommand {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+extension RampCurve: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}
 
 enum CompareMode: String, ExpressibleByArgument {

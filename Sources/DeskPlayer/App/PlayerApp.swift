@@ -23,12 +23,17 @@ final class PlayerApp {
 
     /// Runs until everything has played, the window closes or `q`. Returns the exit code.
     func run() -> Int32 {
-        guard !files.isEmpty else {
+        guard !files.isEmpty || options.composition != nil else {
             PlayerApp.printError("no files given")
             print("Usage: " + DeskPlayerCommand.usageString())
             return 1
         }
         FFmpegLog.configure(verbose: options.verbose)
+        if options.isComposition {
+            guard let built = buildComposition() else { return 1 }
+            if let out = options.exportAudio { return export(built, to: out) }
+            composition = built
+        }
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         // Pictures arrive already scaled to the size shown, so drawing is a
         // 1:1 copy: SDL's plain software renderer pushing the window with
@@ -44,6 +49,61 @@ final class PlayerApp {
         defer { SDL_Quit() }
         let code = play()
         return code
+    }
+
+    // MARK: Compositions
+
+    /// The command line's composition, its sources checked; nil (after
+    /// saying why) when it cannot be played.
+    private func buildComposition() -> Composition? {
+        do {
+            if let path = options.composition {
+                let (built, skipped) = try CompositionFile.load(path, skipBad: options.skipBad,
+                                                                duration: CompositionSource.duration(of:))
+                for source in skipped { PlayerApp.printError("\(source): cannot be opened; left out (--skip-bad)") }
+                return built
+            }
+            var sources: [(name: String, duration: Double)] = []
+            for file in files {
+                do { sources.append((file, try CompositionSource.duration(of: file))) } catch {
+                    guard options.skipBad else { throw error }
+                    PlayerApp.printError("\(error); left out (--skip-bad)")
+                }
+            }
+            guard !sources.isEmpty else { throw MediaError("no source could be opened") }
+            let built = try Composition.crossfade(sources, clip: options.clip, fade: options.crossfade ?? 0,
+                                                  curve: options.crossfadeCurve)
+            if let problem = built.problems().first { throw MediaError(problem.message) }
+            return built
+        } catch {
+            PlayerApp.printError("\(error)")
+            return nil
+        }
+    }
+
+    /// `--export-audio`: renders offline with a progress bar, no window.
+    private func export(_ composition: Composition, to path: String) -> Int32 {
+        let started = HostTime.now()
+        let terminal = isatty(STDERR_FILENO) != 0
+        do {
+            let warnings = try AudioExport(composition).write(to: URL(fileURLWithPath: path)) { done in
+                guard terminal else { return }
+                let width = 30, filled = Int(done * Double(width))
+                let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+                FileHandle.standardError.write(Data(String(format: "\rExporting [%@] %3d %%", bar, Int(done * 100)).utf8))
+            }
+            if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+            for w in warnings { PlayerApp.printError(w) }
+        } catch {
+            if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+            PlayerApp.printError("\(error)")
+            return 1
+        }
+        let seconds = Double(HostTime.now() - started) / 1e9
+        FileHandle.standardError.write(Data(String(format: "Wrote %@: %.2f s of audio in %.2f s (%.0f× real time)\n",
+                                                   path, composition.duration, seconds,
+                                                   composition.duration / max(seconds, 1e-6)).utf8))
+        return 0
     }
 
     /// One player in the window: its queue, its view, and what the App
@@ -63,6 +123,8 @@ final class PlayerApp {
     }
 
     private var tiles: [Tile] = []
+    /// What `--crossfade`/`--clip`/`--composition` built, played as one item.
+    private var composition: Composition?
     /// Active Picture in Picture windows, each showing one tile's player.
     private var pips: [(controller: PiPController, window: PiPWindow, tile: Tile)] = []
     private let mixer = Mixer()
@@ -75,11 +137,15 @@ final class PlayerApp {
         if let start, let first = items.first {
             items[0] = PlayerItem(first.name, preferences: preferences, start: start)
         }
+        return makeTile(items, passes: passes)
+    }
+
+    private func makeTile(_ items: [PlayerItem], passes: Int?) -> Tile {
         let player = Player()
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
         player.passesPerItem = passes
-        let playlist = QueuePlayer(player: player, items: items) { PlayerItem($0.name, preferences: preferences) }
+        let playlist = QueuePlayer(player: player, items: items) { $0.reopened() }
         playlist.loopsQueue = options.playlistLoop
         return Tile(playlist, contentMode: options.contentMode)
     }
@@ -110,8 +176,13 @@ final class PlayerApp {
         let tileMode = options.layout != nil || synced
         // Many tiles share the cores better with one decoder thread each.
         let threads = tileMode && files.count >= 4 ? 1 : 0
-        tiles = tileMode ? files.map { makeTile([$0], start: start, passes: passes, decoderThreads: threads) }
-            : [makeTile(files, start: start, passes: passes)]
+        if let composition {
+            let name = options.composition ?? "Crossfade of \(composition.tracks.count) files"
+            tiles = [makeTile([PlayerItem(composition: composition, name: name, start: start ?? .zero)], passes: passes)]
+        } else {
+            tiles = tileMode ? files.map { makeTile([$0], start: start, passes: passes, decoderThreads: threads) }
+                : [makeTile(files, start: start, passes: passes)]
+        }
         if let file = options.background {
             let tile = makeTile([file], start: nil, passes: nil, decoderThreads: 1)
             tile.view.contentMode = .fill

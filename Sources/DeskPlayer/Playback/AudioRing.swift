@@ -45,6 +45,14 @@ final class AudioRing: Sendable {
     /// True when the decoder finished and every frame was read.
     var isDrained: Bool { state.withLock { $0.ended && $0.readIndex == $0.writeIndex } }
 
+    /// The media time of the next frame `read` returns (nil when empty).
+    var peekTime: MediaTime? {
+        state.withLock { s in
+            guard s.writeIndex > s.readIndex, let m = s.markers.last(where: { $0.index <= s.readIndex }) else { return nil }
+            return m.time + MediaTime(value: s.readIndex - m.index, timescale: Int64(format.sampleRate))
+        }
+    }
+
     /// Appends up to `frames` frames stamped with `time` (of the first frame).
     /// Returns how many were taken (fewer when full; 0 when `serial` is stale).
     func write(_ samples: UnsafePointer<Float>, frames: Int, time: MediaTime, serial: Int) -> Int {

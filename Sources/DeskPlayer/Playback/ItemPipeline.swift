@@ -7,7 +7,27 @@ import Synchronization
 /// (video, converted for display) and the audio ring (resampled to the
 /// device format). Every packet and frame carries the serial of its seek
 /// generation; a seek bumps it and stale data is dropped downstream.
-final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `control` (Mutex); the C owners each belong to one thread
+/// What a player plays from: an opened item's buffers, filled on the item's
+/// own threads (a file's demuxer and decoders, or a composition's renderer).
+protocol ItemSource: AnyObject, Sendable {
+    var info: MediaInfo { get }
+    var hasVideo: Bool { get }
+    var hasAudio: Bool { get }
+    var frames: FrameQueue { get }
+    var audioRing: AudioRing { get }
+    /// The seek generation the buffers are filled for.
+    var serial: Int { get }
+    /// The timeline start of every loop pass begun so far (this serial).
+    var passStarts: [MediaTime] { get }
+    @discardableResult func seek(to time: MediaTime, pass: Int) -> Int
+    func setDisplaySize(width: Int, height: Int)
+    func setPreferences(_ preferences: ItemPreferences)
+    func setPasses(_ passes: Int?)
+    func start(at time: MediaTime)
+    func stop()
+}
+
+final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state lives in `control` (Mutex); the C owners each belong to one thread
     struct Stream {
         let index: Int
         let timeBase: AVRational
@@ -64,6 +84,9 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         control = Mutex(Control(displaySize: (info.displayWidth, info.displayHeight), preferences: preferences))
         warningSink = warning
     }
+
+    var hasVideo: Bool { video != nil }
+    var hasAudio: Bool { audio != nil }
 
     func start(at time: MediaTime = .zero) {
         if time > .zero { seek(to: time) }
@@ -137,7 +160,6 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
         control.withLock { $0.passes = passes.map { max($0, 1) } }
     }
 
-    /// The timeline start of every loop pass begun so far (this serial).
     var passStarts: [MediaTime] { control.withLock { $0.passStarts } }
 
     /// Records where pass `index` starts. Audio's figure wins over video's.
@@ -200,7 +222,13 @@ final class ItemPipeline: @unchecked Sendable {  // mutable state lives in `cont
             if let seekTo {
                 passesDone = seekPass
                 do {
-                    try input.seek(toMicroseconds: (seekTo + startOffset).microseconds)
+                    // Audio decoders need what comes before the target (AAC's
+                    // overlap, MP3's bit reservoir, Opus's 80 ms pre-roll) to
+                    // give the exact samples at it: start a little earlier;
+                    // the accurate seek drops what precedes the target.
+                    let preroll = audio != nil ? MediaTime(value: 1, timescale: 5) : .zero
+                    let from = max(seekTo - preroll, .zero)
+                    try input.seek(toMicroseconds: (from + startOffset).microseconds)
                 } catch {
                     warningSink("seek failed: \(error)")
                 }

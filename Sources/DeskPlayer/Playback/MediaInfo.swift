@@ -29,4 +29,6 @@ struct ItemPreferences: Sendable, Equatable {
     /// 1 when many tiles share the cores (measured: 9 tiles of 720p30 on 2
     /// cores, 7.5 CPU-s and 247 MB with 1 thread against 8.2 and 334 MB auto).
     var videoDecoderThreads = 0
+    /// False opens the audio stream only (composition sources).
+    var decodesVideo = true
 }

@@ -161,7 +161,7 @@ final class Player {
         seek(to: MediaTime(seconds: max(0, currentTime.seconds + seconds)))
     }
 
-    private func seekPipeline(_ pipeline: ItemPipeline, to target: MediaTime) {
+    private func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime) {
         // Passes left are counted from the one playing now.
         serial = pipeline.seek(to: target, pass: stats.loopCount)
         passesSeen = 0
@@ -244,8 +244,8 @@ final class Player {
     }
 
     /// True when the clock runs on host time: no audio stream, or it ended.
-    private func audioIsSilent(_ pipeline: ItemPipeline) -> Bool {
-        pipeline.audio == nil || audio.isFinished
+    private func audioIsSilent(_ pipeline: any ItemSource) -> Bool {
+        !pipeline.hasAudio || audio.isFinished
     }
 
     // MARK: Refresh
@@ -270,19 +270,19 @@ final class Player {
             return update(at: now)
         }
         guard let pipeline = item.pipeline else { return nil }
-        if actionAtItemEnd == .advance, pipeline.audio != nil, let nextRing = upcomingItem?.pipeline,
-           nextRing.audio != nil {
+        if actionAtItemEnd == .advance, pipeline.hasAudio, let nextRing = upcomingItem?.pipeline,
+           nextRing.hasAudio {
             audio.setNext(nextRing.audioRing)
         }
         if serial < 0 {
             serial = pipeline.serial
-            audio.attach(pipeline.audio != nil ? pipeline.audioRing : nil)
+            audio.attach(pipeline.hasAudio ? pipeline.audioRing : nil)
         }
         let shown = pickFrame(pipeline, at: now)
 
-        let videoReady = pipeline.video == nil || !needsFirstFrame || pipeline.frames.hasEnded
+        let videoReady = !pipeline.hasVideo || !needsFirstFrame || pipeline.frames.hasEnded
         let running = wantsToPlay && videoReady && !endReported
-        audio.setGate(running && pipeline.audio != nil)
+        audio.setGate(running && pipeline.hasAudio)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
             clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false)
         }
@@ -326,7 +326,7 @@ final class Player {
         }
     }
 
-    private func pickFrame(_ pipeline: ItemPipeline, at now: UInt64, time: Double? = nil) -> VideoFrame? {
+    private func pickFrame(_ pipeline: any ItemSource, at now: UInt64, time: Double? = nil) -> VideoFrame? {
         let frames = pipeline.frames
         let t = time ?? pictureClock.time(at: now)
         var picked: VideoFrame?
@@ -387,16 +387,16 @@ final class Player {
         if let previousEnd {
             let now = HostTime.now()
             clock.set(time: clock.time(at: now) - previousEnd, host: now, running: true, audioDriven: false)
-            audio.attach(pipeline.audio != nil ? pipeline.audioRing : nil)
+            audio.attach(pipeline.hasAudio ? pipeline.audioRing : nil)
         }
         applyLooping()
     }
 
-    private func checkEnd(_ pipeline: ItemPipeline, at now: UInt64) {
+    private func checkEnd(_ pipeline: any ItemSource, at now: UInt64) {
         guard !endReported, wantsToPlay else { return }
-        let videoDone = pipeline.video == nil || (pipeline.frames.isDrained
+        let videoDone = !pipeline.hasVideo || (pipeline.frames.isDrained
             && clock.time(at: now) >= (lastFrameEnd ?? 0) - 0.0005)
-        let audioDone = pipeline.audio == nil || audio.isFinished
+        let audioDone = !pipeline.hasAudio || audio.isFinished
         guard videoDone && audioDone else { return }
         if actionAtItemEnd == .advance, let next = upcomingItem, next.pipeline != nil {
             // No audio carried us over (video-only, or the next has no audio).

@@ -15,7 +15,7 @@ final class PlayerItem: Sendable {
 
     private struct State {
         var status: Status = .unknown
-        var pipeline: ItemPipeline?
+        var pipeline: (any ItemSource)?
         var warnings: [String] = []
         var cancelled = false
         var passes: Int? = 1
@@ -30,6 +30,8 @@ final class PlayerItem: Sendable {
     private let state = Mutex(State())
     private let preferences: Mutex<ItemPreferences>
     private let startTime: MediaTime
+    /// Set for an item that plays a composition rather than a file.
+    let composition: Composition?
 
     init(_ name: String, preferences: ItemPreferences = ItemPreferences(), start: MediaTime = .zero,
          outputFormat: AudioFormat = .device) {
@@ -38,7 +40,25 @@ final class PlayerItem: Sendable {
         self.preferences = Mutex(preferences)
         self.outputFormat = outputFormat
         startTime = start
+        composition = nil
         createdAt = HostTime.now()
+    }
+
+    /// An item that plays `composition` (its sources were checked when it was built).
+    init(composition: Composition, name: String, start: MediaTime = .zero, outputFormat: AudioFormat = .device) {
+        self.name = name
+        location = MediaLocation(name)
+        preferences = Mutex(ItemPreferences())
+        self.outputFormat = outputFormat
+        startTime = start
+        self.composition = composition
+        createdAt = HostTime.now()
+    }
+
+    /// A fresh item like this one, from its beginning (to replay it).
+    func reopened() -> PlayerItem {
+        if let composition { return PlayerItem(composition: composition, name: name, outputFormat: outputFormat) }
+        return PlayerItem(name, preferences: preferences.withLock { $0 }, outputFormat: outputFormat)
     }
 
     deinit {
@@ -51,7 +71,7 @@ final class PlayerItem: Sendable {
         if case .failed(let e) = status { return e }
         return nil
     }
-    var pipeline: ItemPipeline? { state.withLock { $0.pipeline } }
+    var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
     var info: MediaInfo? { pipeline?.info }
     var duration: MediaTime? { info?.duration }
 
@@ -109,7 +129,7 @@ final class PlayerItem: Sendable {
     /// Stops loading and buffering; frees the decoders and buffers.
     func cancel() {
         interrupt.set()
-        let p = state.withLock { s -> ItemPipeline? in
+        let p = state.withLock { s -> (any ItemSource)? in
             s.cancelled = true
             defer { s.pipeline = nil }
             return s.pipeline
@@ -123,8 +143,13 @@ final class PlayerItem: Sendable {
 
     private func open() {
         do {
-            let input = try MediaInput(location: location, interrupt: interrupt)
-            let pipeline = try makePipeline(input)
+            let pipeline: any ItemSource
+            if let composition {
+                pipeline = CompositionPipeline(composition, format: outputFormat,
+                                               warning: { [weak self] text in self?.addWarning(text) })
+            } else {
+                pipeline = try makePipeline(try MediaInput(location: location, interrupt: interrupt))
+            }
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
                 pipeline.setPasses(s.passes)
@@ -145,7 +170,8 @@ final class PlayerItem: Sendable {
         var video: ItemPipeline.Stream?
         var audio: ItemPipeline.Stream?
 
-        if let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
+        if preferences.withLock({ $0.decodesVideo }), let index = input.bestStream(AVMEDIA_TYPE_VIDEO),
+           let stream = input.stream(index),
            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
             do {
                 let decoder = try Decoder(stream: stream, threads: Int32(preferences.withLock { $0.videoDecoderThreads }))

@@ -15,6 +15,9 @@ final class PlayerView {
     private var shownVideoSize: (Int, Int)?
     private var redisplayRequested: (Int, Int)?
     private var drawnPlaceholder: String?
+    /// A composition's timeline, laid out for the area it was last drawn in.
+    private var timeline: (layout: CompositionTimeline, area: Rect, composition: Composition)?
+    private var drawnPlayHead: Int?
 
     init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -43,6 +46,9 @@ final class PlayerView {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
         guard let frame = player.update(at: now) else {
+            if let timeline, player.currentItem?.composition == timeline.composition {
+                return timeline.layout.playHeadX(at: player.currentTime.seconds) != drawnPlayHead
+            }
             // Text in place of a picture changed (loaded, failed, clock ticked).
             return texture == nil && placeholder()?.text != drawnPlaceholder
         }
@@ -101,6 +107,17 @@ final class PlayerView {
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
             SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             return
+        }
+        if let composition = item?.composition, item?.status == .readyToPlay {
+            if timeline.map({ $0.area != area || $0.composition != composition }) ?? true {
+                timeline = (CompositionTimeline(composition, in: area), area, composition)
+            }
+            if let layout = timeline?.layout {
+                let t = player.currentTime.seconds
+                layout.draw(playHead: t, renderer: renderer, text: text, area: area)
+                drawnPlayHead = layout.playHeadX(at: t)
+                return
+            }
         }
         // No picture (yet): a dark placeholder, never a white flash.
         SDL_SetRenderDrawColor(renderer, 16, 16, 20, 255)
