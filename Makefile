@@ -58,6 +58,7 @@ bench: bench-deps
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py
+	bench/composition.sh
 
 assets:
 	sh assets/make-assets.sh

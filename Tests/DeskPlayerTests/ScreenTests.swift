@@ -324,4 +324,34 @@ struct ScreenTests {
         #expect(Double(closedDown) <= Double(one) * 1.05,
                 "4 tiles closed down to 1: \(closedDown) kB; 1 tile from the start: \(one) kB")
     }
+
+    /// A composition keeps playing while its window is hidden: every sample
+    /// of the export reaches the device, none missing, none repeated.
+    @Test func aCompositionPlaysOnWhileTheWindowIsHidden() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sources = [Fixtures.asset("tone.wav"), Fixtures.asset("tone.flac"), Fixtures.asset("tone.mp3")]
+        let exported = dir.appendingPathComponent("mix.wav"), raw = dir.appendingPathComponent("played.raw")
+        let export = try runProcess(Fixtures.binary, ["--crossfade", "0.5", "--export-audio", exported.path] + sources)
+        #expect(export.status == 0, "\(export.stderr)")
+        let app = try RunningApp(["--crossfade", "0.5", "--geometry", "640x240+0+0"] + sources,
+                                 audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path])
+        defer { app.stop() }
+        app.waitForWindow()
+        let window = try #require(try findWindow("DeskPlayer$"))
+        Thread.sleep(forTimeInterval: 1)
+        try runTool("xdotool", ["windowunmap", "--sync", window])
+        let deadline = Date().addingTimeInterval(15)
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!app.process.isRunning, "the composition should play to its end and quit: \(app.errors)")
+        let mix = try Data(contentsOf: exported).dropFirst(58)  // the float WAV header DeskPlayer writes
+        let expected = mix.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let capture = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let start = stride(from: 0, to: max(0, capture.count - expected.count), by: 2).first {
+            capture[$0..<($0 + 64)].elementsEqual(expected[0..<64])
+        }
+        let at = try #require(start, "the composition's samples never start in the capture")
+        #expect(capture[at..<min(capture.count, at + expected.count)].elementsEqual(expected),
+                "every sample was heard, the window hidden for most of them")
+    }
 }

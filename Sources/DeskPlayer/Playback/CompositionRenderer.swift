@@ -7,41 +7,35 @@ final class SegmentReader {
     let segment: CompositionSegment
     /// The timeline sample the next `read` returns.
     private(set) var nextSample: Int64
+    /// Why the source gave silence instead of its samples (set once).
+    private(set) var failure: MediaError?
+    var failureReported = false
     private let item: PlayerItem
-    private let ring: AudioRing
+    private var ring: AudioRing?
     /// Timeline samples still owed as silence before the source's first
     /// sample (a source whose audio starts late).
     private var pendingSilence: Int64 = 0
     private var checkedStart = false
     private let rate: Int64
+    private let expectedStart: MediaTime
 
-    /// Opens `segment`'s source to deliver timeline sample `from` onwards
-    /// (at or after the segment's start).
-    init(segment: CompositionSegment, from: Int64, format: AudioFormat) throws(MediaError) {
+    /// Starts opening `segment`'s source in the background, to deliver
+    /// timeline sample `from` onwards (at or after the segment's start).
+    init(segment: CompositionSegment, from: Int64, format: AudioFormat) {
         self.segment = segment
         rate = Int64(format.sampleRate)
         let atSample = Int64((segment.at * Double(rate)).rounded())
         nextSample = max(from, atSample)
-        let sourceStart = MediaTime(value: Int64((segment.sourceStart * Double(rate)).rounded()) + nextSample - atSample,
-                                    timescale: rate)
+        expectedStart = MediaTime(value: Int64((segment.sourceStart * Double(rate)).rounded()) + nextSample - atSample,
+                                  timescale: rate)
         var preferences = ItemPreferences()
         preferences.decodesVideo = false
-        preferences.forwardBufferDuration = 1
-        item = PlayerItem(segment.source, preferences: preferences, start: sourceStart, outputFormat: format)
+        // Long bursts: an export reads far faster than real time.
+        preferences.forwardBufferDuration = 5
+        preferences.audioBufferSeconds = 2
+        item = PlayerItem(segment.source, preferences: preferences, start: expectedStart, outputFormat: format)
         item.load()
-        switch item.waitUntilLoaded(timeout: 20) {
-        case .readyToPlay: break
-        case .failed(let error): throw MediaError("\(segment.source): \(error)")
-        case .unknown: throw MediaError("\(segment.source): took too long to open")
-        }
-        guard let pipeline = item.pipeline, pipeline.hasAudio else {
-            throw MediaError("\(segment.source): has no audio stream")
-        }
-        ring = pipeline.audioRing
-        expectedStart = sourceStart
     }
-
-    private let expectedStart: MediaTime
 
     deinit { item.cancel() }
 
@@ -49,7 +43,26 @@ final class SegmentReader {
     /// end), waiting for the decoder when it is behind. False when `abort`
     /// said to stop first.
     func read(into out: UnsafeMutablePointer<Float>, frames: Int, abort: () -> Bool) -> Bool {
-        let channels = ring.format.channels
+        // It was opened ahead of time; wait for it only if it is not ready yet.
+        while ring == nil && failure == nil {
+            switch item.status {
+            case .unknown:
+                if abort() { return false }
+                Thread.sleep(forTimeInterval: 0.001)
+            case .failed(let error):
+                failure = MediaError("\(segment.source): \(error)")
+            case .readyToPlay:
+                if let pipeline = item.pipeline, pipeline.hasAudio { ring = pipeline.audioRing } else {
+                    failure = MediaError("\(segment.source): has no audio stream")
+                }
+            }
+        }
+        let channels = item.outputFormat.channels
+        guard let ring else {
+            out.update(repeating: 0, count: frames * channels)
+            nextSample += Int64(frames)
+            return true
+        }
         var done = 0
         while done < frames {
             if pendingSilence > 0 {
@@ -102,8 +115,6 @@ final class CompositionRenderer {
     /// The timeline sample the next `render` starts at.
     private(set) var position: Int64 = 0
     private var readers: [Int: [SegmentReader]] = [:]
-    /// Segments (track, index) whose source failed to open: silence, not retried.
-    private var failed = Set<[Int]>()
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames = 4096
     /// How far ahead of the position sources are opened.
@@ -116,7 +127,9 @@ final class CompositionRenderer {
         self.format = format
         totalSamples = Int64((composition.duration * Double(format.sampleRate)).rounded())
         scratch = .allocate(capacity: scratchFrames * format.channels)
-        lookahead = Int64(format.sampleRate) / 2
+        // Sources open this far ahead, in the background, so an export never
+        // waits for one; a few sources at a time at most.
+        lookahead = Int64(format.sampleRate) * 3
     }
 
     deinit { scratch.deallocate() }
@@ -154,6 +167,12 @@ final class CompositionRenderer {
                 while offset < to {
                     let n = Int(min(to - offset, Int64(scratchFrames)))
                     guard reader.read(into: scratch, frames: n, abort: abort) else { return nil }
+                    if let failure = reader.failure, !reader.failureReported {
+                        // Checked when the composition was built: this source
+                        // changed since. Its range plays as silence; the rest goes on.
+                        reader.failureReported = true
+                        warnings.append("\(failure)")
+                    }
                     let base = out + Int(offset - blockStart) * channels
                     for i in 0..<n {
                         let gain = track.mix.gain(at: offset + Int64(i), rate: format.sampleRate)
@@ -179,18 +198,11 @@ final class CompositionRenderer {
     /// and are not over at the position.
     private func openReaders(track t: Int, until horizon: Int64) {
         var open = readers[t] ?? []
-        for (i, segment) in composition.tracks[t].segments.enumerated() {
+        for segment in composition.tracks[t].segments {
             let (start, end) = samples(segment)
             guard start < horizon else { break }
-            guard end > position, !failed.contains([t, i]), !open.contains(where: { $0.segment == segment }) else { continue }
-            do {
-                open.append(try SegmentReader(segment: segment, from: position, format: format))
-            } catch {
-                // Checked when the composition was built: this source changed
-                // since. Its range plays as silence; the rest goes on.
-                failed.insert([t, i])
-                warnings.append("\(error)")
-            }
+            guard end > position, !open.contains(where: { $0.segment == segment }) else { continue }
+            open.append(SegmentReader(segment: segment, from: position, format: format))
         }
         readers[t] = open
     }

@@ -73,7 +73,7 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
         self.info = info
         self.video = video
         self.audio = audio
-        audioRing = AudioRing(format: outputFormat)
+        audioRing = AudioRing(format: outputFormat, seconds: preferences.audioBufferSeconds)
         // The earliest start of the streams played, exactly in their own time
         // bases; never negative (AAC priming starts before zero on purpose).
         let starts = [video, audio].compactMap { stream -> MediaTime? in

@@ -31,4 +31,8 @@ struct ItemPreferences: Sendable, Equatable {
     var videoDecoderThreads = 0
     /// False opens the audio stream only (composition sources).
     var decodesVideo = true
+    /// Seconds of resampled audio held ready for the device. Half a second
+    /// covers any device buffer; an offline reader (export) wants more, so
+    /// the decoder runs in long bursts instead of waking every few ms.
+    var audioBufferSeconds = 0.5
 }
