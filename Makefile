@@ -4,11 +4,12 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time libraries, and a font for on-screen text.
-BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libavformat-dev libavcodec-dev \
+BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-dev libavcodec-dev \
 	libavutil-dev libswresample-dev libswscale-dev fonts-dejavu-core
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
-# a virtual X server, and xdotool to drive the window.
-TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils
+# a virtual X server, xdotool to drive the window, and openbox: a window
+# manager for the Picture in Picture stacking test.
+TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox
 # What the benchmarks compare against.
 BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc python3-numpy
 

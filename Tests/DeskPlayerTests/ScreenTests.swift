@@ -77,6 +77,10 @@ struct ScreenTests {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             Thread.sleep(forTimeInterval: 0.3)
+            // The pointer off the window (a tile under it shows its PiP
+            // button), on every pass: until the app connects, Xvfb resets
+            // when xdotool leaves, and a reset puts the pointer back.
+            try runTool("xdotool", ["mousemove", "1919", "1079"])
             let image = try grab(width, height, to: path)
             if let last, image.meanLevel > 20, last.pixels == image.pixels { return image }
             last = image
@@ -353,5 +357,28 @@ struct ScreenTests {
         let at = try #require(start, "the composition's samples never start in the capture")
         #expect(capture[at..<min(capture.count, at + expected.count)].elementsEqual(expected),
                 "every sample was heard, the window hidden for most of them")
+    }
+
+    /// The button a tile shows under the mouse starts Picture in Picture for
+    /// that tile; `--max-pip` limits how many mini windows open.
+    @Test func aTileButtonStartsPiPUpToTheLimit() throws {
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"), "--layout", "side-by-side",
+                                  "--geometry", "640x180+0+0", "--max-pip", "1"])
+        defer { app.stop() }
+        app.waitForWindow()
+        Thread.sleep(forTimeInterval: 1.5)
+        let right = MainWindow.pipButton(in: Rect(x: 320, y: 0, width: 320, height: 180))
+        try runTool("xdotool", ["mousemove", "480", "90", "sleep", "0.2", "mousemove", String(right.x + right.width / 2),
+                                String(right.y + right.height / 2), "sleep", "0.3", "click", "1"])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try findWindow("^compare.mp4 - PiP$") != nil, "the right tile's player should be in PiP")
+        #expect(try findWindow("^demo.mp4 - PiP$") == nil)
+        // The left tile's button: over the limit of one, so no second window.
+        let left = MainWindow.pipButton(in: Rect(x: 0, y: 0, width: 320, height: 180))
+        try runTool("xdotool", ["mousemove", "160", "90", "sleep", "0.2", "mousemove", String(left.x + left.width / 2),
+                                String(left.y + left.height / 2), "sleep", "0.3", "click", "1"])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try findWindow("^demo.mp4 - PiP$") == nil, "--max-pip 1 allows one mini window")
+        #expect(app.process.isRunning, "\(app.errors)")
     }
 }

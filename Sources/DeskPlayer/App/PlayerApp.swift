@@ -232,7 +232,11 @@ final class PlayerApp {
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             window.refresh(at: tick)
-            for pip in pips { pip.window.refresh(at: tick, text: window.text) }
+            let fullscreen = window.window.isFullscreen ? window.window : nil
+            for pip in pips {
+                pip.window.stayAbove(fullscreen: fullscreen)
+                pip.window.refresh(at: tick, text: window.text)
+            }
             if synced, let master = tiles.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles {

@@ -10,6 +10,8 @@ enum ContentMode: String, CaseIterable, Sendable {
 
 struct Rect: Equatable, Sendable {
     var x: Int, y: Int, width: Int, height: Int
+
+    func contains(x px: Int, y py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
 }
 
 /// Where a picture goes: the picture is converted to `pictureWidth` x

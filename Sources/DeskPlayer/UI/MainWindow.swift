@@ -26,6 +26,10 @@ final class MainWindow {
     var onOtherWindowEvent: (UInt32, SDL_Event) -> Void = { _, _ in }
     private var messages: [(text: String, until: UInt64)] = []
     private var needsRedraw = true
+    /// The tile under the mouse shows its Picture in Picture button until
+    /// the mouse rests for this long.
+    private var hover: (index: Int, until: UInt64)?
+    private static let hoverSeconds = 2.0
 
     init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
         let x = position.map { Int32($0.x) } ?? DP_SDL_WINDOWPOS_CENTERED
@@ -137,24 +141,53 @@ final class MainWindow {
                 // Ctrl with a tile's key: the same for every tile.
                 onCommand(command, .all)
             }
+        case SDL_MOUSEBUTTONDOWN where !wipe && pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) != nil:
+            if let index = pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) {
+                focus(index)
+                onCommand(.startPiP, .focused)
+                hover = nil
+                needsRedraw = true
+            }
         case SDL_MOUSEBUTTONDOWN where wipe:
             draggingWipe = true
             setWipe(x: Int(event.button.x))
         case SDL_MOUSEMOTION where draggingWipe:
             setWipe(x: Int(event.motion.x))
+        case SDL_MOUSEMOTION where !wipe:
+            if let index = tileIndex(x: Int(event.motion.x), y: Int(event.motion.y)) {
+                if hover?.index != index { needsRedraw = true }
+                hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+            }
+        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
+            hover = nil
+            needsRedraw = true
         case SDL_MOUSEBUTTONUP:
             draggingWipe = false
         case SDL_MOUSEBUTTONDOWN:
-            let x = Int(event.button.x), y = Int(event.button.y)
-            if let index = areas().firstIndex(where: { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }) {
-                focus(index)
-            }
+            if let index = tileIndex(x: Int(event.button.x), y: Int(event.button.y)) { focus(index) }
         case SDL_WINDOWEVENT:
             needsRedraw = true
         default:
             break
         }
         return true
+    }
+
+    private func tileIndex(x: Int, y: Int) -> Int? {
+        areas().firstIndex { $0.contains(x: x, y: y) }
+    }
+
+    /// The Picture in Picture button of a tile: top-right corner, inside the outline.
+    static func pipButton(in area: Rect) -> Rect {
+        Rect(x: area.x + area.width - 52, y: area.y + 10, width: 42, height: 30)
+    }
+
+    /// The tile whose (shown) Picture in Picture button is at (x, y).
+    private func pipButtonHit(x: Int, y: Int) -> Int? {
+        guard let hover, views.indices.contains(hover.index), !views[hover.index].isDetached else { return nil }
+        let areas = areas()
+        guard areas.indices.contains(hover.index), MainWindow.pipButton(in: areas[hover.index]).contains(x: x, y: y) else { return nil }
+        return hover.index
     }
 
     /// Advances every player, uploads due frames and redraws when needed.
@@ -164,12 +197,32 @@ final class MainWindow {
         for (view, area) in zip(views, areas) where view.refresh(at: now, area: area, renderer: window.renderer) {
             needsRedraw = true
         }
+        if let h = hover, h.until <= now {
+            hover = nil
+            needsRedraw = true
+        }
         let before = messages.count
         messages.removeAll { $0.until <= now }
         if messages.count != before { needsRedraw = true }
         if needsRedraw { render() }
     }
 
+
+    /// The usual PiP icon: a screen with a small screen in its corner.
+    private func drawPiPButton(_ b: Rect) {
+        let r = window.renderer
+        func rect(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> SDL_Rect { SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(w), h: Int32(h)) }
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+        var box = rect(b.x, b.y, b.width, b.height)
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 170)
+        SDL_RenderFillRect(r, &box)
+        var screen = rect(b.x + 8, b.y + 6, b.width - 16, b.height - 12)
+        SDL_SetRenderDrawColor(r, 240, 240, 240, 255)
+        SDL_RenderDrawRect(r, &screen)
+        var mini = rect(b.x + b.width / 2, b.y + b.height / 2, b.width / 2 - 11, b.height / 2 - 9)
+        SDL_RenderFillRect(r, &mini)
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
+    }
 
     private func render() {
         let r = window.renderer
@@ -202,6 +255,10 @@ final class MainWindow {
                                     w: Int32(a.width - 2 * inset), h: Int32(a.height - 2 * inset))
                 SDL_RenderDrawRect(r, &rect)
             }
+        }
+        if let hover, !wipe, areas.indices.contains(hover.index), views.indices.contains(hover.index),
+           !views[hover.index].isDetached {
+            drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
         }
         let (w, h) = window.size
         for (i, m) in messages.suffix(3).reversed().enumerated() {

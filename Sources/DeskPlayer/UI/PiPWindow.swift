@@ -17,6 +17,7 @@ final class PiPWindow {
     private(set) var hovering = false
     private var needsRedraw = true
     private let aspect: Double
+    private var transientParent: OpaquePointer?
     static let barHeight = 36
 
     var id: UInt32 { SDL_GetWindowID(window.window) }
@@ -36,6 +37,17 @@ final class PiPWindow {
         view = PlayerView(player: player, contentMode: .fit)
         SDL_SetWindowHitTest(window.window, pipHitTest, nil)
         SDL_SetWindowMinimumSize(window.window, 160, 90)
+    }
+
+    /// Keeps the mini window above `main` while it is fullscreen: window
+    /// managers stack a focused fullscreen window over always-on-top ones but
+    /// keep its transients above it. Not a transient otherwise, so that
+    /// minimizing the main window leaves the mini window on screen.
+    func stayAbove(fullscreen main: Window?) {
+        let parent = main?.window
+        guard parent != transientParent else { return }
+        transientParent = parent
+        _ = dp_set_transient_for(window.window, parent)
     }
 
     var bounds: Rect {
@@ -112,9 +124,7 @@ final class PiPWindow {
             if !hovering { hovering = true; needsRedraw = true }
         case SDL_MOUSEBUTTONUP:
             let x = Int(event.button.x), y = Int(event.button.y)
-            return PiPWindow.buttons(in: bounds).first { _, r in
-                x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
-            }?.0
+            return PiPWindow.buttons(in: bounds).first { $0.1.contains(x: x, y: y) }?.0
         case SDL_KEYDOWN:
             if event.key.keysym.sym == Int32(SDLK_SPACE.rawValue) { return .togglePause }
             if event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue) { return .restore }
