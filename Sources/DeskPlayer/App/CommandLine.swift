@@ -73,6 +73,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: .customLong("keep-open"), help: "Stay open at the end instead of quitting.")
     var keepOpen = false
 
+    @Option(name: .customLong("input-ipc-server"), help: ArgumentHelp("Listen on this Unix socket for mpv's JSON IPC commands (implies --keep-open).", valueName: "PATH"))
+    var inputIPCServer: String?
+
     @Option(name: .customLong("forward-buffer"), help: "Seconds of media to read ahead.")
     var forwardBuffer: Double = 3
 

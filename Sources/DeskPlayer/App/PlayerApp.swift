@@ -5,11 +5,11 @@ import Foundation
 /// files (as one queue, or one tile each with `--layout`), and applies every
 /// command. Main thread only.
 final class PlayerApp {
-    private let options: DeskPlayerCommand
+    let options: DeskPlayerCommand
     private let files: [String]
     private var stats: StatsReport
     private var anyPlayed = false
-    private var quitRequested = false
+    var quitRequested = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
@@ -122,15 +122,20 @@ final class PlayerApp {
         }
     }
 
-    private var tiles: [Tile] = []
+    var tiles: [Tile] = []
     /// What `--crossfade`/`--clip`/`--composition` built, played as one item.
     private var composition: Composition?
     /// Active Picture in Picture windows, each showing one tile's player.
-    private var pips: [(controller: PiPController, window: PiPWindow, tile: Tile)] = []
-    private let mixer = Mixer()
+    var pips: [(controller: PiPController, window: PiPWindow, tile: Tile)] = []
+    let mixer = Mixer()
     private var background: Tile?
+    /// The control socket (`--input-ipc-server`) and what its clients watch.
+    private var ipc: IPCServer?
+    var observations: [Observation] = []
+    var lastReportedPause: Bool?
+    private(set) weak var mainWindow: MainWindow?
 
-    private func makeTile(_ names: [String], start: MediaTime?, passes: Int?, decoderThreads: Int = 0) -> Tile {
+    func makeTile(_ names: [String], start: MediaTime?, passes: Int?, decoderThreads: Int = 0) -> Tile {
         var preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
         preferences.videoDecoderThreads = decoderThreads
         var items = names.map { PlayerItem($0, preferences: preferences) }
@@ -140,7 +145,7 @@ final class PlayerApp {
         return makeTile(items, passes: passes)
     }
 
-    private func makeTile(_ items: [PlayerItem], passes: Int?) -> Tile {
+    func makeTile(_ items: [PlayerItem], passes: Int?) -> Tile {
         let player = Player()
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
@@ -166,6 +171,14 @@ final class PlayerApp {
             return 1
         }
         stats = StatsReport(renderer: window.window.rendererName)
+        mainWindow = window
+        if let path = options.inputIPCServer {
+            do { ipc = try IPCServer(path: path) } catch {
+                PlayerApp.printError("\(error)")
+                return 1
+            }
+        }
+        defer { ipc = nil }  // removes the socket file
         window.layout = options.layout ?? .grid
 
         // With a layout (or sync) every file is a tile; otherwise one tile plays them as a queue.
@@ -216,6 +229,8 @@ final class PlayerApp {
             frameLog.reserveCapacity(1 << 16)
             first.player.onFramePresented = { frameLog.append(($0, $1)) }
         }
+        // A scripted player stays open for its client's next command.
+        let keepOpen = options.keepOpen || ipc != nil
         let started = HostTime.now()
         var playingSince: UInt64?
         var failureShownUntil: UInt64?
@@ -237,19 +252,20 @@ final class PlayerApp {
                 pip.window.stayAbove(fullscreen: fullscreen)
                 pip.window.refresh(at: tick, text: window.text)
             }
+            if let ipc { serveIPC(ipc, window: window) }
             if synced, let master = tiles.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles {
                 handleEvents(of: tile, window: window, tick: tick, playingSince: &playingSince)
             }
             if !tiles.isEmpty, tiles.allSatisfy({ $0.ended }) {
-                if !options.keepOpen {
+                if !keepOpen {
                     if anyPlayed { break }
                     // Nothing could be played: leave the error on screen a moment.
                     failureShownUntil = failureShownUntil ?? tick + 3_000_000_000
                 }
             }
-            if tiles.isEmpty && !options.keepOpen { break }
+            if tiles.isEmpty && !keepOpen { break }
             if let until = failureShownUntil, tick >= until { break }
             if let limit = options.quitAfter {
                 let since = playingSince ?? started
@@ -286,12 +302,14 @@ final class PlayerApp {
         for event in tile.playlist.takeEvents() {
             switch event {
             case .readyToPlay:
+                ipc?.broadcast(ipcEvent("file-loaded"))
                 anyPlayed = true
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }
             case .itemFailed(let item, let error):
                 let line = "\(item.name): \(error)"
                 PlayerApp.printError(line)
+                ipc?.broadcast(ipcEvent("end-file", [("reason", .string("error")), ("file_error", .string("\(error)"))]))
                 stats.record(item, PlayerStats())
                 if tile.playlist.currentItem != nil {
                     // Playback moves on: keep the error in sight a moment.
@@ -308,7 +326,9 @@ final class PlayerApp {
                 window.showMessage(line)
             case .advanced(let from, let itemStats):
                 stats.record(from, itemStats)
+                ipc?.broadcast(ipcEvent("end-file", [("reason", .string("eof"))]))
             case .didPlayToEnd:
+                ipc?.broadcast(ipcEvent("end-file", [("reason", .string("eof"))]))
                 recordOnce(tile)
                 tile.ended = true
             case .failed, .stalled, .looped:
@@ -349,14 +369,14 @@ final class PlayerApp {
     }
 
     /// Only the focused tile is heard, unless `--audio all`.
-    private func updateAudibility(_ window: MainWindow) {
+    func updateAudibility(_ window: MainWindow) {
         for tile in tiles {
             tile.player.isAudible = options.audio == .all || tiles.count == 1 || tile.view === window.focusedView
                 || pips.contains { $0.tile === tile }
         }
     }
 
-    private func apply(_ command: Command, scope: CommandScope, window: MainWindow) {
+    func apply(_ command: Command, scope: CommandScope, window: MainWindow) {
         let transport: Bool
         switch command {
         case .togglePause, .seek, .frameStep: transport = true
@@ -432,6 +452,16 @@ final class PlayerApp {
         }
     }
 
+    /// A tile opened after start (the control socket's `loadfile` with no tile left).
+    func addTile(_ tile: Tile, window: MainWindow) {
+        tiles.append(tile)
+        mixer.add(tile.player.audio)
+        window.add(tile.view)
+        window.focus(tiles.count - 1)
+        tile.player.play()
+        updateAudibility(window)
+    }
+
     /// A closed tile stops: its decoders, threads and buffers are freed.
     private func close(_ tile: Tile, window: MainWindow) {
         recordOnce(tile)
@@ -445,7 +475,7 @@ final class PlayerApp {
 
     // MARK: Picture in Picture
 
-    private func startPiP(for tile: Tile, window: MainWindow) {
+    func startPiP(for tile: Tile, window: MainWindow) {
         guard !pips.contains(where: { $0.tile === tile }) else { return }
         guard pips.count < options.maxPip else {
             window.showMessage("At most \(options.maxPip) Picture in Picture windows", seconds: 2)
@@ -468,7 +498,7 @@ final class PlayerApp {
         updateAudibility(window)
     }
 
-    private func apply(_ action: PiPWindow.Action, toPiP index: Int, window: MainWindow) {
+    func apply(_ action: PiPWindow.Action, toPiP index: Int, window: MainWindow) {
         let pip = pips[index]
         switch action {
         case .togglePause:
@@ -504,6 +534,12 @@ final class PlayerApp {
 
     private func report(_ events: [PiPController.Event], window: MainWindow) {
         for event in events {
+            switch event {
+            case .didStart: ipc?.broadcast(ipcEvent("pip-started"))
+            case .didStop: ipc?.broadcast(ipcEvent("pip-stopped"))
+            case .failedToStart(let reason): ipc?.broadcast(ipcEvent("pip-failed", [("error", .string(reason))]))
+            default: break
+            }
             if case .failedToStart(let reason) = event {
                 PlayerApp.printError("Picture in Picture: \(reason)")
                 window.showMessage("Picture in Picture: \(reason)")

@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// The control socket driven by a real client, as an mpv script would drive
+/// mpv: requests and replies over the Unix socket, events in between.
+@Suite struct ControlSocketTests {
+    /// A minimal mpv IPC client: one JSON message per line.
+    final class Client {
+        private let fd: Int32
+        private var buffer: [UInt8] = []
+        private(set) var events: [JSONValue] = []
+        private var nextID = 1
+
+        init(path: String) throws {
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                raw.copyBytes(from: path.utf8)
+                raw[path.utf8.count] = 0
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while true {
+                let ok = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+                if ok == 0 { break }
+                guard Date() < deadline else { close(fd); throw MediaError("cannot connect to \(path)") }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit { close(fd) }
+
+        func sendLine(_ line: String) {
+            let bytes = Array((line + "\n").utf8)
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+
+        /// The next message; nil on timeout or when the player closed the socket.
+        func readMessage() -> JSONValue? {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    buffer.removeSubrange(...newline)
+                    return JSONValue.parse(line)
+                }
+                let n = recv(fd, &chunk, chunk.count, 0)
+                if n <= 0 { return nil }
+                buffer.append(contentsOf: chunk[0..<n])
+            }
+        }
+
+        /// Sends a command and returns its reply; events met meanwhile are kept.
+        func command(_ parts: [JSONValue]) -> JSONValue? {
+            let id = nextID
+            nextID += 1
+            sendLine(JSONValue.object([("command", .array(parts)), ("request_id", .number(Double(id)))]).text)
+            return reply(to: .number(Double(id)))
+        }
+
+        func reply(to id: JSONValue) -> JSONValue? {
+            while let message = readMessage() {
+                if message["event"] != nil { events.append(message); continue }
+                if message["request_id"] == id { return message }
+            }
+            return nil
+        }
+
+        /// `data` of a successful reply, nil otherwise.
+        func get(_ property: String) -> JSONValue? {
+            guard let r = command([.string("get_property"), .string(property)]), r["error"]?.string == "success" else { return nil }
+            return r["data"]
+        }
+
+        func error(_ parts: [JSONValue]) -> String? { command(parts)?["error"]?.string }
+
+        /// Waits for an event by name (already received, or arriving within `seconds`).
+        func waitForEvent(_ name: String, seconds: Double = 10) -> Bool {
+            if events.contains(where: { $0["event"]?.string == name }) { return true }
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline, let message = readMessage() {
+                if message["event"] != nil { events.append(message) }
+                if message["event"]?.string == name { return true }
+            }
+            return false
+        }
+    }
+
+    static let headless = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
+
+    func startPlayer(_ arguments: [String], socket: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.binary)
+        process.arguments = arguments + ["--input-ipc-server", socket]
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in Self.headless { env[k] = v }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func waitForExit(_ process: Process, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate(); return false }
+        return true
+    }
+
+    @Test func everyDocumentedCommandAnswers() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+
+        // Only its owner may drive the player.
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")
+
+        #expect(client.get("pause") == .bool(true))
+        #expect(client.get("duration") == .number(10))
+        #expect(client.get("volume") == .number(100))
+        #expect(client.get("mute") == .bool(false))
+        #expect(client.get("loop-file") == .bool(false))
+        #expect(client.get("pip") == .bool(false))
+        #expect(client.get("playlist") == JSONValue.parse("[{\"filename\":\"\(Fixtures.asset("demo.mp4"))\",\"current\":true,\"playing\":true}]"))
+        #expect(client.get("tiles")?.text.contains("\"focused\":true") == true)
+
+        // Setting, then reading back.
+        #expect(client.error([.string("set_property"), .string("volume"), .number(40)]) == "success")
+        #expect(client.get("volume") == .number(40))
+        #expect(client.error([.string("set_property"), .string("mute"), .bool(true)]) == "success")
+        #expect(client.get("mute") == .bool(true))
+        #expect(client.error([.string("set_property"), .string("loop-file"), .string("inf")]) == "success")
+        #expect(client.get("loop-file") == .string("inf"))
+
+        // Seeking while paused lands where asked.
+        #expect(client.error([.string("seek"), .number(4), .string("absolute")]) == "success")
+        #expect(client.get("time-pos") == .number(4))
+        #expect(client.error([.string("seek"), .number(2)]) == "success")
+        #expect(client.get("time-pos") == .number(6))
+
+        // Play and pause are announced as events.
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
+        #expect(client.waitForEvent("unpause"))
+        #expect(client.error([.string("cycle"), .string("pause")]) == "success")
+        #expect(client.waitForEvent("pause"))
+
+        // Bad requests get an error and the connection stays usable.
+        client.sendLine("{this is not json")
+        #expect(client.reply(to: .number(0))?["error"]?.string == "invalid parameter")
+        #expect(client.error([.string("no-such-command")]) == "invalid parameter")
+        #expect(client.error([.string("get_property"), .string("no-such-property")]) == "property not found")
+        #expect(client.error([.string("set_property"), .string("volume"), .string("loud")]) == "invalid parameter")
+        #expect(client.get("pause") == .bool(true), "still answering after bad requests")
+
+        // loadfile replaces what plays; append queues behind it.
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("compare.mp4"))]) == "success")
+        #expect(client.waitForEvent("file-loaded"))
+        #expect(client.get("path") == .string(Fixtures.asset("compare.mp4")))
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("demo.mp4")), .string("append")]) == "success")
+        #expect(client.get("playlist-count") == .number(2))
+        #expect(client.error([.string("playlist-next")]) == "success")
+        #expect(client.get("path") == .string(Fixtures.asset("demo.mp4")))
+
+        // A file that cannot play is reported as an end-file event with its error.
+        #expect(client.error([.string("loadfile"), .string(dir.appendingPathComponent("missing.mp4").path)]) == "success")
+        #expect(client.waitForEvent("end-file"))
+        #expect(client.events.contains { $0["reason"]?.string == "error" && $0["file_error"]?.string?.contains("No such file") == true })
+
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(waitForExit(player), "the player quits")
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed at exit")
+    }
+
+    @Test func tilesAndPictureInPictureAreDrivenBySocket() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let player = try startPlayer([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"), "--layout", "grid",
+                                      "--loop", "inf"], socket: path)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+
+        #expect(client.error([.string("tile-focus"), .number(1)]) == "success")
+        #expect(client.get("path") == .string(Fixtures.asset("compare.mp4")), "properties follow the focused tile")
+        #expect(client.error([.string("tile-focus"), .number(7)]) == "invalid parameter")
+        #expect(client.error([.string("tile-focus"), .string("next")]) == "success")
+        #expect(client.get("path") == .string(Fixtures.asset("demo.mp4")))
+
+        #expect(client.error([.string("pip-start")]) == "success")
+        #expect(client.waitForEvent("pip-started"))
+        #expect(client.get("pip") == .bool(true))
+        #expect(client.get("tiles")?.text.contains("\"pip\":true") == true)
+        #expect(client.error([.string("pip-restore")]) == "success")
+        #expect(client.waitForEvent("pip-stopped"))
+        #expect(client.get("pip") == .bool(false))
+        #expect(client.error([.string("pip-restore")]) == "property unavailable", "no mini window is open")
+
+        // A second client gets its own replies; both get events.
+        let second = try Client(path: path)
+        #expect(second.get("tiles").map { if case .array(let a) = $0 { a.count } else { 0 } } == 2)
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(waitForExit(player))
+    }
+
+    @Test func aSocketThatCannotBeCreatedIsOneLineAndExitCode1() throws {
+        let r = try runProcess(Fixtures.binary, [Fixtures.asset("demo.mp4"), "--input-ipc-server", "/nonexistent/dir/ipc.sock"],
+                               environment: Self.headless, timeout: 20)
+        #expect(r.status == 1)
+        let lines = r.stderr.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("deskplayer: ") }
+        #expect(lines.count == 1 && lines.first?.contains("/nonexistent/dir/ipc.sock") == true, "\(r.stderr)")
+    }
+}
