@@ -95,15 +95,21 @@ import Testing
 
     static let headless = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
 
-    func startPlayer(_ arguments: [String], socket: String) throws -> Process {
+    func startPlayer(_ arguments: [String], socket: String, environment: [String: String] = [:],
+                     stderr: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.binary)
         process.arguments = arguments + ["--input-ipc-server", socket]
         var env = ProcessInfo.processInfo.environment
-        for (k, v) in Self.headless { env[k] = v }
+        for (k, v) in Self.headless.merging(environment, uniquingKeysWith: { $1 }) { env[k] = v }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let stderr {
+            _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: stderr)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         return process
     }
@@ -212,6 +218,31 @@ import Testing
         #expect(second.get("tiles").map { if case .array(let a) = $0 { a.count } else { 0 } } == 2)
         #expect(client.error([.string("quit")]) == "success")
         #expect(waitForExit(player))
+    }
+
+    /// deskplayer.conf gives option defaults (a bad line is named and
+    /// skipped, the command line wins); --no-config ignores it.
+    @Test func configFileDefaultsApplyUnlessNoConfig() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("deskplayer")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "volume=50\nmute\nloudness=11\n".write(to: config.appendingPathComponent("deskplayer.conf"),
+                                                     atomically: true, encoding: .utf8)
+        let env = ["XDG_CONFIG_HOME": dir.path]
+        for (extra, volume, mute) in [([String](), 50.0, true), (["--volume", "70"], 70, true), (["--no-config"], 100, false)] {
+            let path = dir.appendingPathComponent("ipc.sock").path, log = dir.appendingPathComponent("stderr.txt")
+            let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause"] + extra, socket: path, environment: env,
+                                         stderr: log)
+            defer { if player.isRunning { player.terminate() } }
+            let client = try Client(path: path)
+            #expect(client.get("volume") == .number(volume), "\(extra)")
+            #expect(client.get("mute") == .bool(mute), "\(extra)")
+            #expect(client.error([.string("quit")]) == "success")
+            #expect(waitForExit(player))
+            let errors = try String(contentsOf: log, encoding: .utf8)
+            #expect(errors.contains("deskplayer.conf:3: ") == !extra.contains("--no-config"), "\(errors)")
+        }
     }
 
     @Test func aSocketThatCannotBeCreatedIsOneLineAndExitCode1() throws {

@@ -100,6 +100,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Show FFmpeg's own messages too.")
     var verbose = false
 
+    @Flag(name: .customLong("no-config"), help: "Ignore input.conf and deskplayer.conf in $XDG_CONFIG_HOME/deskplayer/.")
+    var noConfig = false
+
     func validate() throws {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         if let start, start < 0 || !start.isFinite { throw ValidationError("--start must be 0 or more seconds") }
@@ -191,7 +194,17 @@ enum Main {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         do {
-            var command = try DeskPlayerCommand.parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if !arguments.contains("--no-config"), let (path, text) = ConfigFiles.read("deskplayer.conf") {
+                let (options, problems) = ConfigFiles.optionArguments(text, file: path) { option in
+                    do { _ = try DeskPlayerCommand.parseAsRoot(option); return nil } catch {
+                        return DeskPlayerCommand.message(for: error)
+                    }
+                }
+                for problem in problems { PlayerApp.printError(problem + "; line skipped") }
+                arguments = options + arguments
+            }
+            var command = try DeskPlayerCommand.parseAsRoot(arguments)
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

@@ -172,6 +172,14 @@ final class PlayerApp {
         }
         stats = StatsReport(renderer: window.window.rendererName)
         mainWindow = window
+        if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
+            let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: window.bindings)
+            window.bindings = table
+            for problem in problems {
+                PlayerApp.printError(problem + "; line skipped")
+                window.showMessage(problem, seconds: 4)
+            }
+        }
         if let path = options.inputIPCServer {
             do { ipc = try IPCServer(path: path) } catch {
                 PlayerApp.printError("\(error)")
@@ -410,6 +418,9 @@ final class PlayerApp {
         case .quit:
             quitRequested = true
             return
+        case .toggleHelp:
+            window.showsHelp.toggle()
+            return
         default:
             break
         }
@@ -447,7 +458,7 @@ final class PlayerApp {
             close(tile, window: window)
         case .startPiP:
             startPiP(for: tile, window: window)
-        case .focusNext, .toggleFullscreen, .leaveFullscreen, .quit:
+        case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .quit:
             break
         }
     }

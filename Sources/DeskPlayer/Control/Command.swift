@@ -19,6 +19,8 @@ enum Command: Equatable, Sendable {
     case closeTile
     /// Move the focused player into a Picture in Picture window.
     case startPiP
+    /// Show or hide the list of key bindings.
+    case toggleHelp
     case quit
 
     /// mpv's name for the command (input.conf and IPC use these).
@@ -37,9 +39,40 @@ enum Command: Equatable, Sendable {
         case .cycleContentMode: return "cycle content-mode"
         case .closeTile: return "tile-close"
         case .startPiP: return "pip-start"
+        case .toggleHelp: return "help"
         case .quit: return "quit"
         }
     }
+
+    /// Reads a command as input.conf writes it ("seek -5", "cycle pause");
+    /// nil for one DeskPlayer does not have.
+    init?(parsing text: String) {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let first = words.first else { return nil }
+        let rest = words.dropFirst().joined(separator: " ")
+        switch (first, rest) {
+        case ("seek", _):
+            // "seek 5" or "seek 5 relative": a relative seek.
+            let parts = rest.split(separator: " ")
+            guard let n = parts.first.flatMap({ Double($0) }), n.isFinite, parts.count == 1 || parts[1] == "relative"
+            else { return nil }
+            self = .seek(n)
+        case ("add", _):
+            let parts = rest.split(separator: " ")
+            guard parts.count == 2, parts[0] == "volume", let n = Int(parts[1]) else { return nil }
+            self = .adjustVolume(n)
+        default:
+            let normalized = words.joined(separator: " ")
+            guard let command = Command.plain.first(where: { $0.name == normalized }) else { return nil }
+            self = command
+        }
+    }
+
+    /// The commands without a number, found by name.
+    private static let plain: [Command] = [
+        .togglePause, .toggleMute, .toggleFullscreen, .leaveFullscreen, .frameStep, .playlistNext, .playlistPrevious,
+        .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .quit,
+    ]
 
     private static func number(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(v)
@@ -85,10 +118,76 @@ enum KeyBindings {
         KeyBinding(key: "c", command: .cycleContentMode, help: "content mode: fit, fill, stretch"),
         KeyBinding(key: "Ctrl+w", command: .closeTile, help: "close the focused tile"),
         KeyBinding(key: "Ctrl+p", command: .startPiP, help: "Picture in Picture (Esc in it restores)"),
+        KeyBinding(key: "F1", command: .toggleHelp, help: "show / hide this list"),
+        KeyBinding(key: "?", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "q", command: .quit, help: "quit"),
     ]
 
     static func command(forKey key: String, in table: [KeyBinding] = defaults) -> Command? {
         table.first { $0.key == key }?.command
+    }
+
+    /// The help overlay's lines, one per command, its keys together
+    /// ("SPACE, p" · "pause / play"), in the table's order: made from the
+    /// table itself so it cannot go stale.
+    static func helpLines(_ table: [KeyBinding]) -> [(keys: String, help: String)] {
+        var lines: [(keys: [String], help: String, command: Command)] = []
+        for binding in table {
+            if let i = lines.firstIndex(where: { $0.command == binding.command }) {
+                lines[i].keys.append(binding.key)
+            } else {
+                lines.append(([binding.key], binding.help, binding.command))
+            }
+        }
+        return lines.map { ($0.keys.joined(separator: ", "), $0.help) }
+    }
+
+    /// The table with an input.conf's lines applied over it: `KEY COMMAND`
+    /// rebinds KEY, `KEY ignore` unbinds it, `#` starts a comment. A bad line
+    /// is skipped and reported as "FILE:LINE: reason".
+    static func applying(inputConf text: String, file: String, to table: [KeyBinding])
+        -> (table: [KeyBinding], problems: [String]) {
+        var table = table
+        var problems: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+                .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard !line.isEmpty else { continue }
+            let parts = line.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
+            let key = parts[0]
+            guard isKeyName(key) else {
+                problems.append("\(file):\(number + 1): unknown key '\(key)'")
+                continue
+            }
+            guard parts.count == 2 else {
+                problems.append("\(file):\(number + 1): '\(key)' has no command")
+                continue
+            }
+            let commandText = parts[1].trimmingCharacters(in: .whitespaces)
+            if commandText == "ignore" {
+                table.removeAll { $0.key == key }
+                continue
+            }
+            guard let command = Command(parsing: commandText) else {
+                problems.append("\(file):\(number + 1): unknown command '\(commandText)'")
+                continue
+            }
+            let help = table.first { $0.command == command }?.help ?? commandText
+            table.removeAll { $0.key == key }
+            table.append(KeyBinding(key: key, command: command, help: help))
+        }
+        return (table, problems)
+    }
+
+    /// The names KeyNames produces: a printable character or a named key,
+    /// with Ctrl+ / Alt+ in front.
+    static func isKeyName(_ name: String) -> Bool {
+        var base = Substring(name)
+        for prefix in ["Ctrl+", "Alt+"] where base.hasPrefix(prefix) && base.count > prefix.count {
+            base = base.dropFirst(prefix.count)
+        }
+        if base.count == 1, let scalar = base.unicodeScalars.first, (33...126).contains(scalar.value) { return true }
+        let named: Set<String> = ["SPACE", "LEFT", "RIGHT", "UP", "DOWN", "ESC", "ENTER", "TAB", "BS"]
+        return named.contains(String(base)) || (1...12).map { "F\($0)" }.contains(String(base))
     }
 }

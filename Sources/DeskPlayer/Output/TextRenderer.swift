@@ -27,6 +27,29 @@ final class TextRenderer {
 
     var isAvailable: Bool { font != nil }
 
+    /// Draws one line with its top-left corner at (x, y); returns its width.
+    @discardableResult
+    func drawLine(_ text: String, renderer: OpaquePointer, x: Int, y: Int,
+                  color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) -> Int {
+        guard let font, !text.isEmpty, let surface = TTF_RenderUTF8_Blended(font, text, color) else { return 0 }
+        defer { SDL_FreeSurface(surface) }
+        let w = surface.pointee.w, h = surface.pointee.h
+        if let texture = SDL_CreateTextureFromSurface(renderer, surface) {
+            var dst = SDL_Rect(x: Int32(x), y: Int32(y), w: w, h: h)
+            SDL_RenderCopy(renderer, texture, nil, &dst)
+            SDL_DestroyTexture(texture)
+        }
+        return Int(w)
+    }
+
+    /// The width `text` takes on one line.
+    func width(of text: String) -> Int {
+        guard let font else { return 0 }
+        var w: Int32 = 0, h: Int32 = 0
+        TTF_SizeUTF8(font, text, &w, &h)
+        return Int(w)
+    }
+
     /// Draws `text` centred on (cx, cy), each line centred, long lines wrapped to `maxWidth`.
     func drawCentered(_ text: String, renderer: OpaquePointer, cx: Int, cy: Int, maxWidth: Int,
                       color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) {

@@ -29,6 +29,8 @@ final class MainWindow {
     /// The tile under the mouse shows its Picture in Picture button until
     /// the mouse rests for this long.
     private var hover: (index: Int, until: UInt64)?
+    /// The key bindings overlay (F1 or ?).
+    var showsHelp = false { didSet { needsRedraw = true } }
     private static let hoverSeconds = 2.0
 
     init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
@@ -224,6 +226,31 @@ final class MainWindow {
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
     }
 
+    /// Every binding of the table in use, keys in a column, on a dark panel.
+    private func drawHelp() {
+        let r = window.renderer
+        let lines = KeyBindings.helpLines(bindings)
+        let keyWidth = lines.map { text.width(of: $0.keys) }.max() ?? 0
+        let helpWidth = lines.map { text.width(of: $0.help) }.max() ?? 0
+        let step = text.lineHeight + 2, pad = 16, gap = 24
+        let (w, h) = window.size
+        let panelW = min(w, keyWidth + gap + helpWidth + 2 * pad), panelH = min(h, (lines.count + 1) * step + 2 * pad)
+        let x0 = (w - panelW) / 2, y0 = (h - panelH) / 2
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+        var panel = SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(panelW), h: Int32(panelH))
+        SDL_SetRenderDrawColor(r, 0, 0, 0, 200)
+        SDL_RenderFillRect(r, &panel)
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
+        text.drawLine("Keys (F1 or ? hides this)", renderer: r, x: x0 + pad, y: y0 + pad,
+                      color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
+        for (i, line) in lines.enumerated() {
+            let y = y0 + pad + (i + 1) * step
+            text.drawLine(line.keys, renderer: r, x: x0 + pad + keyWidth - text.width(of: line.keys), y: y,
+                          color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
+            text.drawLine(line.help, renderer: r, x: x0 + pad + keyWidth + gap, y: y)
+        }
+    }
+
     private func render() {
         let r = window.renderer
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
@@ -260,6 +287,7 @@ final class MainWindow {
            !views[hover.index].isDetached {
             drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
         }
+        if showsHelp { drawHelp() }
         let (w, h) = window.size
         for (i, m) in messages.suffix(3).reversed().enumerated() {
             text.drawCentered(m.text, renderer: r, cx: w / 2, cy: h - 24 - i * (text.lineHeight + 4), maxWidth: w - 40,

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// The one binding table: input.conf over it, and the help made from it.
+@Suite struct KeyBindingTests {
+    @Test func everyCommandReadsBackFromItsName() {
+        for binding in KeyBindings.defaults {
+            #expect(Command(parsing: binding.command.name) == binding.command, "\(binding.command.name)")
+            #expect(KeyBindings.isKeyName(binding.key), "\(binding.key)")
+        }
+        #expect(Command(parsing: "seek  -5   relative") == .seek(-5))
+        #expect(Command(parsing: "add volume -3") == .adjustVolume(-3))
+        #expect(Command(parsing: "seek ten") == nil)
+        #expect(Command(parsing: "add brightness 3") == nil)
+        #expect(Command(parsing: "frobnicate") == nil)
+    }
+
+    @Test func inputConfRebindsUnbindsAndReportsBadLines() {
+        let text = """
+            # my keys
+            x cycle pause
+            RIGHT seek 10     # further
+            Ctrl+q quit
+            q ignore
+
+            WHAT seek 5
+            y frobnicate
+            z
+            """
+        let (table, problems) = KeyBindings.applying(inputConf: text, file: "input.conf", to: KeyBindings.defaults)
+        #expect(KeyBindings.command(forKey: "x", in: table) == .togglePause)
+        #expect(KeyBindings.command(forKey: "RIGHT", in: table) == .seek(10))
+        #expect(KeyBindings.command(forKey: "Ctrl+q", in: table) == .quit)
+        #expect(KeyBindings.command(forKey: "q", in: table) == nil)
+        #expect(KeyBindings.command(forKey: "SPACE", in: table) == .togglePause, "the rest of the defaults stay")
+        #expect(problems == ["input.conf:7: unknown key 'WHAT'", "input.conf:8: unknown command 'frobnicate'",
+                             "input.conf:9: 'z' has no command"])
+        #expect(table.filter { $0.key == "RIGHT" }.count == 1, "a key has one binding")
+    }
+
+    @Test func helpListsEveryBindingOnce() {
+        let (table, _) = KeyBindings.applying(inputConf: "x cycle pause\nF5 seek 30\n", file: "input.conf",
+                                              to: KeyBindings.defaults)
+        let lines = KeyBindings.helpLines(table)
+        for binding in table {
+            let holding = lines.filter { $0.keys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .contains(binding.key) }
+            #expect(holding.count == 1, "\(binding.key) is listed once")
+            #expect(holding.first?.help == table.first { $0.command == binding.command }?.help)
+        }
+        #expect(lines.contains { $0.keys == "SPACE, p, x" && $0.help == "pause / play" })
+        #expect(lines.contains { $0.keys == "F5" && $0.help == "seek 30" })
+    }
+
+    @Test func configOptionsAreCheckedLineByLine() {
+        let text = "# defaults\nvolume=50\nmute\n--pause\nvolume=500\nno-such-option=1\n"
+        let (arguments, problems) = ConfigFiles.optionArguments(text, file: "deskplayer.conf") { option in
+            do { _ = try DeskPlayerCommand.parseAsRoot(option); return nil } catch {
+                return DeskPlayerCommand.message(for: error)
+            }
+        }
+        #expect(arguments == ["--volume=50", "--mute", "--pause"])
+        #expect(problems.count == 2)
+        #expect(problems.first?.hasPrefix("deskplayer.conf:5: ") == true && problems.first?.contains("volume") == true)
+        #expect(problems.last?.hasPrefix("deskplayer.conf:6: ") == true && problems.last?.contains("no-such-option") == true)
+    }
+}
