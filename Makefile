@@ -17,7 +17,7 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays (the issue asks for 60).
 TILE_SECONDS ?= 60
 
-.PHONY: run test build deps test-deps bench-deps bench clean assets
+.PHONY: run test build deps test-deps bench-deps bench clean assets install
 
 # Installs the Debian packages given in PKGS that are missing.
 define apt_install
@@ -63,6 +63,13 @@ bench: bench-deps
 
 assets:
 	sh assets/make-assets.sh
+
+# The binary, the desktop entry and the icon under PREFIX (DESTDIR for packaging).
+PREFIX ?= /usr/local
+install: build
+	install -Dm755 .build/release/deskplayer $(DESTDIR)$(PREFIX)/bin/deskplayer
+	install -Dm644 assets/deskplayer.desktop $(DESTDIR)$(PREFIX)/share/applications/deskplayer.desktop
+	install -Dm644 assets/deskplayer.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/deskplayer.svg
 
 clean:
 	rm -rf .build

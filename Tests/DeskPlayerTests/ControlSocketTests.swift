@@ -245,6 +245,73 @@ import Testing
         }
     }
 
+    /// Shift+Q's "quit-watch-later" remembers the position; the next start
+    /// resumes there once; --no-resume starts from the beginning.
+    @Test func quitWatchLaterResumesOnce() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["XDG_STATE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let store = dir.appendingPathComponent("deskplayer/resume.json")
+        func run(_ extra: [String], _ body: (Client) -> Void) throws {
+            let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause"] + extra, socket: path, environment: env)
+            defer { if player.isRunning { player.terminate() } }
+            let client = try Client(path: path)
+            body(client)
+            #expect(waitForExit(player))
+        }
+        try run([]) { client in
+            #expect(client.error([.string("seek"), .number(4), .string("absolute")]) == "success")
+            #expect(client.error([.string("quit-watch-later")]) == "success")
+        }
+        let saved = try JSONDecoder().decode([String: Double].self, from: Data(contentsOf: store))
+        #expect(saved == [Fixtures.asset("demo.mp4"): 4])
+        try run([]) { client in
+            #expect(client.get("time-pos") == .number(4), "resumed")
+            #expect(client.error([.string("quit")]) == "success")
+        }
+        let after = try JSONDecoder().decode([String: Double].self, from: Data(contentsOf: store))
+        #expect(after.isEmpty, "resumed once: the entry is gone")
+        try run([]) { client in
+            #expect(client.error([.string("seek"), .number(3), .string("absolute")]) == "success")
+            #expect(client.error([.string("quit-watch-later")]) == "success")
+        }
+        try run(["--no-resume"]) { client in
+            #expect(client.get("time-pos") == .number(0), "--no-resume starts at the beginning")
+            #expect(client.error([.string("quit")]) == "success")
+        }
+    }
+
+    /// The resume file is replaced whole: killed (SIGKILL) at random moments
+    /// while it writes the file over and over, the player leaves a file that
+    /// reads back, never a torn one.
+    @Test func theResumeFileSurvivesAKillDuringWrites() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["XDG_STATE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
+        let store = dir.appendingPathComponent("deskplayer/resume.json")
+        var generator = SystemRandomNumberGenerator()
+        var written = 0
+        for round in 0..<8 {
+            let path = dir.appendingPathComponent("ipc\(round).sock").path
+            let player = try startPlayer([Fixtures.asset("demo.mp4"), "--loop", "inf"], socket: path, environment: env)
+            let client = try Client(path: path)
+            #expect(client.get("pause") == .bool(false))
+            // A burst of writes, then a kill somewhere in the middle of them.
+            for _ in 0..<400 { client.sendLine("{\"command\": [\"write-watch-later-config\"]}") }
+            Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.12, using: &generator))
+            kill(player.processIdentifier, SIGKILL)
+            player.waitUntilExit()
+            guard let data = try? Data(contentsOf: store) else { continue }
+            written += 1
+            let positions = try? JSONDecoder().decode([String: Double].self, from: data)
+            #expect(positions != nil, "round \(round): a torn file: \(String(decoding: data, as: UTF8.self))")
+            #expect(positions?.keys.sorted() == [Fixtures.asset("demo.mp4")])
+            #expect(positions?.values.allSatisfy { $0 >= 0 && $0 <= 10 } == true)
+        }
+        #expect(written > 0, "the player wrote the file before it was killed")
+    }
+
     @Test func aSocketThatCannotBeCreatedIsOneLineAndExitCode1() throws {
         let r = try runProcess(Fixtures.binary, [Fixtures.asset("demo.mp4"), "--input-ipc-server", "/nonexistent/dir/ipc.sock"],
                                environment: Self.headless, timeout: 20)

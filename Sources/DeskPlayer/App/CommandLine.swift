@@ -100,6 +100,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Show FFmpeg's own messages too.")
     var verbose = false
 
+    @Flag(name: .customLong("no-resume"), help: "Start at the beginning even where Shift+Q remembered a position.")
+    var noResume = false
+
     @Flag(name: .customLong("no-config"), help: "Ignore input.conf and deskplayer.conf in $XDG_CONFIG_HOME/deskplayer/.")
     var noConfig = false
 

@@ -111,6 +111,10 @@ extension PlayerApp {
             apply(.frameStep, scope: .focused, window: window)
         case "quit":
             quitRequested = true
+        case "quit-watch-later":
+            apply(.quitWatchLater, scope: .focused, window: window)
+        case "write-watch-later-config":
+            saveResumePositions(window: window)
         case "pip-start":
             guard let tile = try tileArgument(args, window: window) else { throw .propertyUnavailable }
             startPiP(for: tile, window: window)

@@ -131,6 +131,8 @@ final class PlayerApp {
     private var background: Tile?
     /// The control socket (`--input-ipc-server`) and what its clients watch.
     private var ipc: IPCServer?
+    /// Shift+Q's positions (nil with --no-resume).
+    var resume: ResumeStore?
     var observations: [Observation] = []
     var lastReportedPause: Bool?
     private(set) weak var mainWindow: MainWindow?
@@ -139,6 +141,14 @@ final class PlayerApp {
         var preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
         preferences.videoDecoderThreads = decoderThreads
         var items = names.map { PlayerItem($0, preferences: preferences) }
+        var start = start
+        if start == nil, let first = names.first, let seconds = resume?.position(of: first) {
+            // Resumed once, as mpv does: the entry goes.
+            start = MediaTime(seconds: seconds)
+            resume?.set(nil, for: first)
+            do { try resume?.save() } catch { PlayerApp.printError("\(error)") }
+            mainWindow?.showMessage("Resuming \(PlayerView.shortName(first)) at \(PlayerView.clock(seconds))", seconds: 3)
+        }
         if let start, let first = items.first {
             items[0] = PlayerItem(first.name, preferences: preferences, start: start)
         }
@@ -172,6 +182,11 @@ final class PlayerApp {
         }
         stats = StatsReport(renderer: window.window.rendererName)
         mainWindow = window
+        if !options.noResume {
+            var store = ResumeStore()
+            if let problem = store.load() { PlayerApp.printError(problem) }
+            resume = store
+        }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: window.bindings)
             window.bindings = table
@@ -418,6 +433,10 @@ final class PlayerApp {
         case .quit:
             quitRequested = true
             return
+        case .quitWatchLater:
+            saveResumePositions(window: window)
+            quitRequested = true
+            return
         case .toggleHelp:
             window.showsHelp.toggle()
             return
@@ -458,8 +477,25 @@ final class PlayerApp {
             close(tile, window: window)
         case .startPiP:
             startPiP(for: tile, window: window)
-        case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .quit:
+        case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .quit, .quitWatchLater:
             break
+        }
+    }
+
+    /// Remembers where each tile's file is (mpv's watch later). A file near
+    /// its end is forgotten instead: next time it starts over.
+    func saveResumePositions(window: MainWindow) {
+        var store = ResumeStore()
+        _ = store.load()  // another player's entries stay
+        for tile in tiles {
+            guard let item = tile.player.currentItem, item.composition == nil else { continue }
+            let position = tile.player.currentTime.seconds
+            let nearEnd = item.duration.map { position > $0.seconds - 1 } ?? false
+            store.set(nearEnd ? nil : position, for: item.name)
+        }
+        do { try store.save() } catch {
+            PlayerApp.printError("\(error)")
+            window.showMessage("\(error)")
         }
     }
 

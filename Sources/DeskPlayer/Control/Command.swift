@@ -22,6 +22,8 @@ enum Command: Equatable, Sendable {
     /// Show or hide the list of key bindings.
     case toggleHelp
     case quit
+    /// Quit, remembering where each file was (mpv's Shift+Q).
+    case quitWatchLater
 
     /// mpv's name for the command (input.conf and IPC use these).
     var name: String {
@@ -41,6 +43,7 @@ enum Command: Equatable, Sendable {
         case .startPiP: return "pip-start"
         case .toggleHelp: return "help"
         case .quit: return "quit"
+        case .quitWatchLater: return "quit-watch-later"
         }
     }
 
@@ -71,7 +74,7 @@ enum Command: Equatable, Sendable {
     /// The commands without a number, found by name.
     private static let plain: [Command] = [
         .togglePause, .toggleMute, .toggleFullscreen, .leaveFullscreen, .frameStep, .playlistNext, .playlistPrevious,
-        .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .quit,
+        .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .quit, .quitWatchLater,
     ]
 
     private static func number(_ v: Double) -> String {
@@ -121,6 +124,7 @@ enum KeyBindings {
         KeyBinding(key: "F1", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "?", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "q", command: .quit, help: "quit"),
+        KeyBinding(key: "Q", command: .quitWatchLater, help: "quit, remembering where each file was"),
     ]
 
     static func command(forKey key: String, in table: [KeyBinding] = defaults) -> Command? {

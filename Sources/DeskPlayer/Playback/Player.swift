@@ -73,6 +73,8 @@ final class Player {
     private var wantsToPlay = false
     private var events: [PlayerEvent] = []
     private var announcedReady = false
+    /// A seek asked for before the item opened.
+    private var pendingSeek: MediaTime?
     private var announcedFailure = false
     private var serial = -1
     /// Show the first frame of a serial at once, even while paused.
@@ -104,7 +106,8 @@ final class Player {
         applyLooping()
         serial = -1
         needsFirstFrame = true
-        clock.set(time: 0, host: HostTime.now(), running: false, audioDriven: false)
+        // While it opens, the position reads as where it will start.
+        clock.set(time: item?.startTime.seconds ?? 0, host: HostTime.now(), running: false, audioDriven: false)
         item?.load()
     }
 
@@ -116,6 +119,7 @@ final class Player {
         endReported = false
         announcedReady = false
         announcedFailure = false
+        pendingSeek = nil
     }
 
     // MARK: Transport
@@ -150,7 +154,14 @@ final class Player {
 
     /// Accurate seek: the frame on screen at `time` and the sample at `time`.
     func seek(to time: MediaTime) {
-        guard let pipeline = currentItem?.pipeline else { return }
+        guard let pipeline = currentItem?.pipeline else {
+            // Still opening: the seek waits for it (and the position shows it meanwhile).
+            guard currentItem != nil else { return }
+            pendingSeek = max(time, .zero)
+            clock.set(time: max(time, .zero).seconds, host: HostTime.now(), running: false, audioDriven: false)
+            return
+        }
+        pendingSeek = nil
         var target = max(time, .zero)
         if let d = pipeline.info.duration, target > d { target = d }
         steppedWhilePaused = false
@@ -278,6 +289,7 @@ final class Player {
             serial = pipeline.serial
             audio.attach(pipeline.hasAudio ? pipeline.audioRing : nil)
         }
+        if let target = pendingSeek { seek(to: target) }
         let shown = pickFrame(pipeline, at: now)
 
         let videoReady = !pipeline.hasVideo || !needsFirstFrame || pipeline.frames.hasEnded

@@ -29,7 +29,8 @@ final class PlayerItem: Sendable {
     private let interrupt = InterruptFlag()
     private let state = Mutex(State())
     private let preferences: Mutex<ItemPreferences>
-    private let startTime: MediaTime
+    /// Where playback begins (`--start`, a resumed position).
+    let startTime: MediaTime
     /// Set for an item that plays a composition rather than a file.
     let composition: Composition?
 
