@@ -37,6 +37,9 @@ import Testing
 
         deinit { close(fd) }
 
+        /// Forgets the events received so far (to wait for a new one).
+        func clearEvents() { events.removeAll() }
+
         func sendLine(_ line: String) {
             let bytes = Array((line + "\n").utf8)
             _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -171,6 +174,7 @@ import Testing
         #expect(client.get("pause") == .bool(true), "still answering after bad requests")
 
         // loadfile replaces what plays; append queues behind it.
+        client.clearEvents()
         #expect(client.error([.string("loadfile"), .string(Fixtures.asset("compare.mp4"))]) == "success")
         #expect(client.waitForEvent("file-loaded"))
         #expect(client.get("path") == .string(Fixtures.asset("compare.mp4")))
@@ -294,7 +298,9 @@ import Testing
         var written = 0
         for round in 0..<8 {
             let path = dir.appendingPathComponent("ipc\(round).sock").path
-            let player = try startPlayer([Fixtures.asset("demo.mp4"), "--loop", "inf"], socket: path, environment: env)
+            // --no-resume: a start that resumes rewrites the file without the entry it used.
+            let player = try startPlayer([Fixtures.asset("demo.mp4"), "--loop", "inf", "--no-resume"], socket: path,
+                                         environment: env)
             let client = try Client(path: path)
             #expect(client.get("pause") == .bool(false))
             // A burst of writes, then a kill somewhere in the middle of them.
@@ -310,6 +316,38 @@ import Testing
             #expect(positions?.values.allSatisfy { $0 >= 0 && $0 <= 10 } == true)
         }
         #expect(written > 0, "the player wrote the file before it was killed")
+    }
+
+    /// screenshot-to-file: the video frame on screen at the file's own size
+    /// (the same picture ffmpeg decodes there), or the window as shown.
+    @Test func screenshotsAreTheFrameAtItsOwnSize() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause", "--geometry", "640x360"], socket: path)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        #expect(client.error([.string("seek"), .number(2), .string("absolute")]) == "success")
+        Thread.sleep(forTimeInterval: 0.5)
+        let shot = dir.appendingPathComponent("video.png"), window = dir.appendingPathComponent("window.png")
+        #expect(client.error([.string("screenshot-to-file"), .string(shot.path)]) == "success")
+        #expect(client.error([.string("screenshot-to-file"), .string(window.path), .string("window")]) == "success")
+        // A folder that cannot be made (a file is in the way): an error, and the player goes on.
+        #expect(client.error([.string("screenshot-to-file"), .string(shot.path + "/x.png")]) == "error running command")
+
+        func size(_ url: URL) throws -> String {
+            try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", url.path])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try size(shot) == "1280,720", "the file's own size, not the window's")
+        #expect(try size(window) == "640,360")
+        let ppm = dir.appendingPathComponent("shot.ppm").path, ref = dir.appendingPathComponent("ref.ppm").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-i", shot.path, ppm])
+        try runTool("ffmpeg", ["-v", "error", "-y", "-ss", "2", "-i", Fixtures.asset("demo.mp4"), "-frames:v", "1", ref])
+        let psnr = try PPMImage(path: ref).psnr(try PPMImage(path: ppm))
+        #expect(psnr > 40, "PSNR \(psnr) dB against ffmpeg's frame at 2 s")
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(waitForExit(player))
     }
 
     @Test func aSocketThatCannotBeCreatedIsOneLineAndExitCode1() throws {

@@ -66,3 +66,45 @@ import Testing
         #expect(problems.last?.hasPrefix("deskplayer.conf:6: ") == true && problems.last?.contains("no-such-option") == true)
     }
 }
+
+/// The built-in file browser and the recent-files list.
+@Suite struct OpeningTests {
+    @Test func theBrowserListsFoldersFirstAndWalksTheTree() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(at: dir.appendingPathComponent("b-folder"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: dir.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
+        for name in ["z.mp4", "a.mp3", "file10.flac", "file9.flac"] {
+            try Data().write(to: dir.appendingPathComponent(name))
+        }
+        try Data().write(to: dir.appendingPathComponent("b-folder/inner.wav"))
+        var browser = FileBrowser(folder: dir)
+        #expect(browser.entries.map(\.label) == ["../", "b-folder/", "a.mp3", "file9.flac", "file10.flac", "z.mp4"])
+        let entered = browser.open(1)
+        #expect(entered == nil, "a folder is entered")
+        #expect(browser.entries.map(\.label) == ["../", "inner.wav"])
+        let inner = browser.open(1)
+        #expect(inner?.path == dir.appendingPathComponent("b-folder/inner.wav").standardizedFileURL.path)
+        browser.goUp()
+        #expect(browser.folder.path == dir.standardizedFileURL.path)
+        let last = browser.open(5)
+        #expect(last?.lastPathComponent == "z.mp4")
+    }
+
+    @Test func recentFilesAreNewestFirstWithoutRepeats() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("state/recent.json")
+        var recent = RecentFiles(url: url)
+        for i in 0..<25 { _ = recent.add("/media/\(i).mp4") }
+        let moved = recent.add("/media/3.mp4"), again = recent.add("/media/3.mp4")
+        #expect(moved)
+        #expect(!again, "already first: nothing to write")
+        try recent.save()
+        let loaded = RecentFiles(url: url)
+        #expect(loaded.paths.count == RecentFiles.limit)
+        #expect(loaded.paths.prefix(3) == ["/media/3.mp4", "/media/24.mp4", "/media/23.mp4"])
+        #expect(Set(loaded.paths).count == loaded.paths.count)
+    }
+}

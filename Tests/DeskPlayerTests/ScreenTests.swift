@@ -381,4 +381,91 @@ struct ScreenTests {
         #expect(try findWindow("^demo.mp4 - PiP$") == nil, "--max-pip 1 allows one mini window")
         #expect(app.process.isRunning, "\(app.errors)")
     }
+
+    /// A person at the window and a script on the socket at once: keys and a
+    /// click on the seek bar, a file "dropped" through `loadfile`, and the
+    /// state read back through the socket.
+    @Test func keysTheSeekBarAndTheSocketDriveOnePlayer() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--pause", "--geometry", "640x360+0+0", "--no-config",
+                                  "--input-ipc-server", socket, "--screenshot-dir", dir.path])
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.get("duration") == .number(10))
+
+        // Keys: mute, volume down twice.
+        try runTool("xdotool", ["mousemove", "320", "100", "sleep", "0.2", "key", "m", "key", "9", "key", "9"])
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(client.get("mute") == .bool(true))
+        #expect(client.get("volume") == .number(96))
+
+        // The seek bar shows under the mouse; a click at 70 % of it seeks there.
+        let bar = ControlBar(in: Rect(x: 0, y: 0, width: 640, height: 360))
+        let x = bar.seekTrack.x + bar.seekTrack.width * 7 / 10, y = bar.seekTrack.y + bar.seekTrack.height / 2
+        try runTool("xdotool", ["mousemove", String(x), String(y - 30), "sleep", "0.2", "mousemove", String(x), String(y),
+                                "sleep", "0.3", "click", "1"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let expected = ControlBar.fraction(x: x, along: bar.seekTrack) * 10
+        let position = client.get("time-pos")?.number ?? -1
+        #expect(abs(position - expected) < 0.001, "clicked at \(expected) s, now at \(position) s")
+
+        // The play button plays; the socket sees it.
+        let play = bar.playButton
+        try runTool("xdotool", ["mousemove", String(play.x + play.width / 2), String(play.y + play.height / 2), "sleep", "0.2",
+                                "click", "1"])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(client.get("pause") == .bool(false))
+        #expect((client.get("time-pos")?.number ?? 0) > expected, "it plays on from there")
+
+        // s saves the frame at the file's own size, S the window.
+        try runTool("xdotool", ["key", "s", "key", "S"])
+        let deadline = Date().addingTimeInterval(10)
+        var shots: [String] = []
+        while shots.count < 2 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            shots = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".png") } ?? []
+        }
+        #expect(shots.contains { $0.hasPrefix("deskplayer-demo-") } && shots.contains { $0.hasPrefix("deskplayer-window-") },
+                "\(shots)")
+
+        // A file arrives through the socket, as a drop would bring it.
+        client.clearEvents()
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("compare.mp4"))]) == "success")
+        #expect(client.waitForEvent("file-loaded"))
+        #expect(client.get("path") == .string(Fixtures.asset("compare.mp4")))
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
+
+    /// Ctrl+O without a desktop dialog opens the built-in browser in the
+    /// playing file's folder; Down and Enter play the next file there. Ctrl+R
+    /// lists the files played, newest first.
+    @Test func theBuiltInBrowserAndRecentFilesOpenMedia() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        // No zenity or kdialog on this PATH: the built-in browser it is.
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--pause", "--geometry", "960x540+0+0", "--no-config",
+                                  "--input-ipc-server", socket],
+                                 audio: ["SDL_AUDIODRIVER": "dummy", "PATH": dir.path, "XDG_STATE_HOME": dir.path])
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.get("duration") == .number(10))
+        try runTool("xdotool", ["mousemove", "480", "270", "sleep", "0.2", "key", "ctrl+o", "sleep", "0.4"])
+        _ = try grab(960, 540, to: dir.appendingPathComponent("browser.ppm").path)
+        // assets/: "../", then compare.mp4, demo.mp4, ...
+        try runTool("xdotool", ["key", "Down", "sleep", "0.2", "key", "Return"])
+        client.clearEvents()
+        #expect(client.waitForEvent("file-loaded"))
+        #expect(client.get("path") == .string(Fixtures.asset("compare.mp4")))
+
+        try runTool("xdotool", ["key", "ctrl+r", "sleep", "0.4", "key", "Down", "sleep", "0.2", "key", "Return"])
+        client.clearEvents()
+        #expect(client.waitForEvent("file-loaded"))
+        #expect(client.get("path") == .string(Fixtures.asset("demo.mp4")), "the second most recent: the first file")
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
 }

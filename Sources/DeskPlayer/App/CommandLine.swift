@@ -100,6 +100,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Show FFmpeg's own messages too.")
     var verbose = false
 
+    @Option(name: .customLong("screenshot-dir"), help: "Where s and S save screenshots (default: the XDG pictures folder).")
+    var screenshotDir: String?
+
     @Flag(name: .customLong("no-resume"), help: "Start at the beginning even where Shift+Q remembered a position.")
     var noResume = false
 

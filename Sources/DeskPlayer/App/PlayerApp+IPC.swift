@@ -113,6 +113,25 @@ extension PlayerApp {
             quitRequested = true
         case "quit-watch-later":
             apply(.quitWatchLater, scope: .focused, window: window)
+        case "screenshot-to-file":
+            let url = URL(fileURLWithPath: try text(0))
+            let flags = args.count > 1 ? try text(1) : "video"
+            do {
+                switch flags {
+                case "window":
+                    try Screenshots.writeWindow(window.window, to: url)
+                case "video", "subtitles":
+                    guard let player = focusedTile?.player, let item = player.currentItem, item.info?.hasVideo == true
+                    else { throw IPCError.propertyUnavailable }
+                    let time = player.shownFrameInterval?.start ?? player.currentTime.seconds
+                    try Screenshots.writeVideo(item.name, at: MediaTime(seconds: time), to: url)
+                default:
+                    throw IPCError.invalidParameter
+                }
+            } catch let error as IPCError { throw error } catch {
+                PlayerApp.printError("screenshot: \(error)")
+                throw .commandFailed
+            }
         case "write-watch-later-config":
             saveResumePositions(window: window)
         case "pip-start":
@@ -158,7 +177,7 @@ extension PlayerApp {
     /// `loadfile`: replace plays the file now in the focused tile (a new tile
     /// when there is none); append adds it to that tile's queue.
     private func load(_ path: String, mode: String, window: MainWindow) throws(IPCError) {
-        let item = PlayerItem(path, preferences: ItemPreferences(forwardBufferDuration: options.forwardBuffer))
+        let item = PlayerItem(path, preferences: itemPreferences)
         guard let tile = focusedTile else {
             guard mode == "replace" || mode == "append-play" || mode == "append" else { throw .invalidParameter }
             addTile(makeTile([item], passes: options.loop.map { $0.playCount } ?? 1), window: window)
@@ -166,9 +185,7 @@ extension PlayerApp {
         }
         switch mode {
         case "replace":
-            tile.playlist.replaceCurrentItem(with: item)
-            tile.ended = false
-            tile.player.play()
+            play(path, in: tile)
         case "append", "append-play":
             tile.playlist.insert(item, after: nil)
             if mode == "append-play" && tile.ended {

@@ -131,6 +131,10 @@ final class PlayerApp {
     private var background: Tile?
     /// The control socket (`--input-ipc-server`) and what its clients watch.
     private var ipc: IPCServer?
+    lazy var screenshots = Screenshots(directory: options.screenshotDir)
+    /// The desktop's file dialog while it is open, and what the built-in list shows.
+    var dialog: FileDialog?
+    var listMode: ListMode?
     /// Shift+Q's positions (nil with --no-resume).
     var resume: ResumeStore?
     var observations: [Observation] = []
@@ -241,6 +245,15 @@ final class PlayerApp {
         window.onCommand = { [unowned self, unowned window] command, scope in
             self.apply(command, scope: scope, window: window)
         }
+        window.onListAction = { [unowned self, unowned window] action in self.listAction(action, window: window) }
+        window.onDrop = { [unowned self, unowned window] path, index in
+            // On a tile: it plays there; elsewhere (or no tile): a new tile.
+            if let index, self.tiles.indices.contains(index) {
+                self.play(path, in: self.tiles[index])
+            } else {
+                self.addTile(self.makeTile([path], start: nil, passes: self.options.loop.map { $0.playCount } ?? 1), window: window)
+            }
+        }
         window.onOtherWindowEvent = { [unowned self, unowned window] id, event in
             guard let index = self.pips.firstIndex(where: { $0.window.id == id }),
                   let action = self.pips[index].window.handle(event) else { return }
@@ -276,6 +289,25 @@ final class PlayerApp {
                 pip.window.refresh(at: tick, text: window.text)
             }
             if let ipc { serveIPC(ipc, window: window) }
+            if let chosen = dialog?.takeResult() {
+                dialog = nil
+                if let first = chosen.first, let tile = focusedTile {
+                    play(first, in: tile)
+                    for path in chosen.dropFirst() { tile.playlist.insert(PlayerItem(path, preferences: itemPreferences), after: nil) }
+                } else if !chosen.isEmpty {
+                    addTile(makeTile(chosen, start: nil, passes: options.loop.map { $0.playCount } ?? 1), window: window)
+                }
+            }
+            for result in screenshots.takeFinished() {
+                switch result {
+                case .success(let url):
+                    print("Screenshot: \(url.path)")
+                    window.showMessage("Screenshot: \(url.path)", seconds: 3)
+                case .failure(let error):
+                    PlayerApp.printError("screenshot: \(error)")
+                    window.showMessage("Screenshot: \(error)", seconds: 3)
+                }
+            }
             if synced, let master = tiles.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles {
@@ -326,6 +358,7 @@ final class PlayerApp {
             switch event {
             case .readyToPlay:
                 ipc?.broadcast(ipcEvent("file-loaded"))
+                if let name = player.currentItem?.name, player.currentItem?.composition == nil { rememberRecent(name) }
                 anyPlayed = true
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }
@@ -402,7 +435,7 @@ final class PlayerApp {
     func apply(_ command: Command, scope: CommandScope, window: MainWindow) {
         let transport: Bool
         switch command {
-        case .togglePause, .seek, .frameStep: transport = true
+        case .togglePause, .seek, .seekTo, .frameStep: transport = true
         default: transport = false
         }
         // A sync group moves together.
@@ -417,6 +450,10 @@ final class PlayerApp {
         if synced, case .seek(let seconds) = command, let master = tiles.first?.player {
             let target = MediaTime(seconds: max(0, master.currentTime.seconds + seconds))
             for tile in targets { tile.player.seek(to: target) }
+            return
+        }
+        if synced, case .seekTo(let seconds) = command {
+            for tile in targets { tile.player.seek(to: MediaTime(seconds: max(0, seconds))) }
             return
         }
         switch command {
@@ -440,6 +477,15 @@ final class PlayerApp {
         case .toggleHelp:
             window.showsHelp.toggle()
             return
+        case .screenshotWindow:
+            screenshots.takeWindow(window.window)
+            return
+        case .openFiles:
+            openFiles(window: window)
+            return
+        case .recentFiles:
+            showRecentFiles(window: window)
+            return
         default:
             break
         }
@@ -459,6 +505,10 @@ final class PlayerApp {
             player.togglePause()
         case .seek(let seconds):
             player.seek(by: seconds)
+        case .seekTo(let seconds):
+            player.seek(to: MediaTime(seconds: max(0, seconds)))
+        case .setVolume(let percent):
+            player.volume = Float(min(max(percent, 0), 100)) / 100
         case .adjustVolume(let delta):
             let percent = min(100, max(0, Int((player.volume * 100).rounded()) + delta))
             player.volume = Float(percent) / 100
@@ -477,7 +527,14 @@ final class PlayerApp {
             close(tile, window: window)
         case .startPiP:
             startPiP(for: tile, window: window)
-        case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .quit, .quitWatchLater:
+        case .screenshot:
+            guard let item = player.currentItem, item.info?.hasVideo == true else {
+                window.showMessage("No video to take a screenshot of", seconds: 2)
+                return
+            }
+            screenshots.takeVideo(item.name, at: MediaTime(seconds: player.shownFrameInterval?.start ?? player.currentTime.seconds))
+        case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .screenshotWindow, .openFiles, .recentFiles,
+             .quit, .quitWatchLater:
             break
         }
     }
@@ -558,6 +615,8 @@ final class PlayerApp {
             pip.controller.stop(restore: false) { pips.remove(at: index) }
             close(pip.tile, window: window)
             report(pip.controller.takeEvents(), window: window)
+        case .play(let path):
+            play(path, in: pip.tile)
         }
     }
 

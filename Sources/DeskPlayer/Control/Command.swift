@@ -5,6 +5,10 @@ enum Command: Equatable, Sendable {
     case togglePause
     /// Relative seek in seconds.
     case seek(Double)
+    /// Seek to this position, in seconds (the seek bar).
+    case seekTo(Double)
+    /// Volume in percent (the volume bar).
+    case setVolume(Int)
     /// Volume change in percentage points.
     case adjustVolume(Int)
     case toggleMute
@@ -21,6 +25,14 @@ enum Command: Equatable, Sendable {
     case startPiP
     /// Show or hide the list of key bindings.
     case toggleHelp
+    /// Save the focused tile's video frame at its own size (PNG).
+    case screenshot
+    /// Save what the window shows (PNG).
+    case screenshotWindow
+    /// Choose files to play: the desktop's dialog, or the built-in browser.
+    case openFiles
+    /// Pick from the files played last.
+    case recentFiles
     case quit
     /// Quit, remembering where each file was (mpv's Shift+Q).
     case quitWatchLater
@@ -30,6 +42,8 @@ enum Command: Equatable, Sendable {
         switch self {
         case .togglePause: return "cycle pause"
         case .seek(let s): return "seek \(Self.number(s))"
+        case .seekTo(let s): return "seek \(Self.number(s)) absolute"
+        case .setVolume(let v): return "set volume \(v)"
         case .adjustVolume(let v): return "add volume \(v)"
         case .toggleMute: return "cycle mute"
         case .toggleFullscreen: return "cycle fullscreen"
@@ -42,6 +56,10 @@ enum Command: Equatable, Sendable {
         case .closeTile: return "tile-close"
         case .startPiP: return "pip-start"
         case .toggleHelp: return "help"
+        case .screenshot: return "screenshot video"
+        case .screenshotWindow: return "screenshot window"
+        case .openFiles: return "open-files"
+        case .recentFiles: return "recent-files"
         case .quit: return "quit"
         case .quitWatchLater: return "quit-watch-later"
         }
@@ -55,11 +73,22 @@ enum Command: Equatable, Sendable {
         let rest = words.dropFirst().joined(separator: " ")
         switch (first, rest) {
         case ("seek", _):
-            // "seek 5" or "seek 5 relative": a relative seek.
+            // "seek 5" or "seek 5 relative"; "seek 5 absolute".
             let parts = rest.split(separator: " ")
-            guard let n = parts.first.flatMap({ Double($0) }), n.isFinite, parts.count == 1 || parts[1] == "relative"
-            else { return nil }
-            self = .seek(n)
+            guard let n = parts.first.flatMap({ Double($0) }), n.isFinite, parts.count <= 2 else { return nil }
+            switch parts.count == 2 ? String(parts[1]) : "relative" {
+            case "relative": self = .seek(n)
+            case "absolute" where n >= 0: self = .seekTo(n)
+            default: return nil
+            }
+        case ("set", _):
+            let parts = rest.split(separator: " ")
+            guard parts.count == 2, parts[0] == "volume", let n = Int(parts[1]), (0...100).contains(n) else {
+                guard let command = Command.plain.first(where: { $0.name == words.joined(separator: " ") }) else { return nil }
+                self = command
+                return
+            }
+            self = .setVolume(n)
         case ("add", _):
             let parts = rest.split(separator: " ")
             guard parts.count == 2, parts[0] == "volume", let n = Int(parts[1]) else { return nil }
@@ -74,7 +103,7 @@ enum Command: Equatable, Sendable {
     /// The commands without a number, found by name.
     private static let plain: [Command] = [
         .togglePause, .toggleMute, .toggleFullscreen, .leaveFullscreen, .frameStep, .playlistNext, .playlistPrevious,
-        .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .quit, .quitWatchLater,
+        .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .screenshot, .screenshotWindow, .openFiles, .recentFiles, .quit, .quitWatchLater,
     ]
 
     private static func number(_ v: Double) -> String {
@@ -121,6 +150,10 @@ enum KeyBindings {
         KeyBinding(key: "c", command: .cycleContentMode, help: "content mode: fit, fill, stretch"),
         KeyBinding(key: "Ctrl+w", command: .closeTile, help: "close the focused tile"),
         KeyBinding(key: "Ctrl+p", command: .startPiP, help: "Picture in Picture (Esc in it restores)"),
+        KeyBinding(key: "s", command: .screenshot, help: "screenshot of the video at its own size"),
+        KeyBinding(key: "S", command: .screenshotWindow, help: "screenshot of the window"),
+        KeyBinding(key: "Ctrl+o", command: .openFiles, help: "open files (dialog, or the built-in browser)"),
+        KeyBinding(key: "Ctrl+r", command: .recentFiles, help: "recent files"),
         KeyBinding(key: "F1", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "?", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "q", command: .quit, help: "quit"),
@@ -191,7 +224,8 @@ enum KeyBindings {
             base = base.dropFirst(prefix.count)
         }
         if base.count == 1, let scalar = base.unicodeScalars.first, (33...126).contains(scalar.value) { return true }
-        let named: Set<String> = ["SPACE", "LEFT", "RIGHT", "UP", "DOWN", "ESC", "ENTER", "TAB", "BS"]
+        let named: Set<String> = ["SPACE", "LEFT", "RIGHT", "UP", "DOWN", "ESC", "ENTER", "TAB", "BS", "PGUP", "PGDWN",
+                                   "HOME", "END"]
         return named.contains(String(base)) || (1...12).map { "F\($0)" }.contains(String(base))
     }
 }

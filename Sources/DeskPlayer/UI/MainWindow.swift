@@ -29,6 +29,18 @@ final class MainWindow {
     /// The tile under the mouse shows its Picture in Picture button until
     /// the mouse rests for this long.
     private var hover: (index: Int, until: UInt64)?
+    /// The mouse in the window, for the seek bar's time label.
+    private var pointer: (x: Int, y: Int)?
+    /// The seek or volume bar the mouse is dragging, and when it last seeked.
+    private var dragging: (index: Int, volume: Bool, lastSeek: UInt64)?
+    /// What the control bar showed when last drawn: redraw when it changes.
+    private var drawnBar: String?
+    /// A list to pick from over everything (file browser, recent files);
+    /// while it shows, keys and clicks go to it.
+    var list: ListOverlay? { didSet { needsRedraw = true } }
+    var onListAction: (ListOverlay.Action) -> Void = { _ in }
+    /// A file dropped on the window, and the tile under the mouse then.
+    var onDrop: (String, Int?) -> Void = { _, _ in }
     /// The key bindings overlay (F1 or ?).
     var showsHelp = false { didSet { needsRedraw = true } }
     private static let hoverSeconds = 2.0
@@ -119,6 +131,7 @@ final class MainWindow {
         case SDL_MOUSEMOTION: return event.motion.windowID
         case SDL_MOUSEWHEEL: return event.wheel.windowID
         case SDL_WINDOWEVENT: return event.window.windowID
+        case SDL_DROPFILE: return event.drop.windowID
         default: return 0
         }
     }
@@ -134,8 +147,28 @@ final class MainWindow {
             return false
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_CLOSE:
             return false  // with a PiP window open, SDL sends no SDL_QUIT for the main one
+        case SDL_DROPFILE:
+            if let file = event.drop.file {
+                let path = String(cString: file)
+                SDL_free(file)
+                var x: Int32 = 0, y: Int32 = 0
+                SDL_GetMouseState(&x, &y)
+                onDrop(path, tileIndex(x: Int(x), y: Int(y)))
+            }
+        case SDL_KEYDOWN where list != nil:
+            if let name = KeyNames.name(for: event.key.keysym), let action = list?.handleKey(name) { onListAction(action) }
+            needsRedraw = true
+        case SDL_MOUSEBUTTONDOWN where list != nil:
+            if let list, let index = list.index(atX: Int(event.button.x), y: Int(event.button.y), in: bounds,
+                                                 lineHeight: text.lineHeight) {
+                list.select(index)
+                if event.button.clicks >= 2 { onListAction(.pick(index)) }
+            }
+            needsRedraw = true
         case SDL_KEYDOWN:
             guard let name = KeyNames.name(for: event.key.keysym) else { break }
+            // A key shows the focused tile's controls a moment, as a mouse move does.
+            hover = (focusedIndex, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
             if let command = KeyBindings.command(forKey: name, in: bindings) {
                 onCommand(command, .focused)
             } else if name.hasPrefix("Ctrl+"),
@@ -150,18 +183,29 @@ final class MainWindow {
                 hover = nil
                 needsRedraw = true
             }
+        case SDL_MOUSEBUTTONDOWN where !wipe && controlBar(at: Int(event.button.x), y: Int(event.button.y)) != nil:
+            if let (index, bar) = controlBar(at: Int(event.button.x), y: Int(event.button.y)) {
+                pressBar(bar, index: index, x: Int(event.button.x), y: Int(event.button.y))
+            }
+        case SDL_MOUSEMOTION where dragging != nil:
+            if let drag = dragging { dragBar(drag, x: Int(event.motion.x), final: false) }
+        case SDL_MOUSEBUTTONUP where dragging != nil:
+            if let drag = dragging { dragBar(drag, x: Int(event.button.x), final: true) }
+            dragging = nil
         case SDL_MOUSEBUTTONDOWN where wipe:
             draggingWipe = true
             setWipe(x: Int(event.button.x))
         case SDL_MOUSEMOTION where draggingWipe:
             setWipe(x: Int(event.motion.x))
         case SDL_MOUSEMOTION where !wipe:
+            pointer = (Int(event.motion.x), Int(event.motion.y))
             if let index = tileIndex(x: Int(event.motion.x), y: Int(event.motion.y)) {
                 if hover?.index != index { needsRedraw = true }
                 hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
             }
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
             hover = nil
+            pointer = nil
             needsRedraw = true
         case SDL_MOUSEBUTTONUP:
             draggingWipe = false
@@ -173,6 +217,61 @@ final class MainWindow {
             break
         }
         return true
+    }
+
+    /// The control bar shown (on the hovered tile) that holds (x, y).
+    private func controlBar(at x: Int, y: Int) -> (Int, ControlBar)? {
+        guard let hover, let bar = shownControlBar(hover.index), bar.bar.contains(x: x, y: y) else { return nil }
+        return (hover.index, bar)
+    }
+
+    /// The bar of tile `index` when it has one to show (a player with an item, in this window).
+    private func shownControlBar(_ index: Int) -> ControlBar? {
+        let areas = areas()
+        guard !wipe, views.indices.contains(index), areas.indices.contains(index), !views[index].isDetached,
+              views[index].player.currentItem != nil, areas[index].height >= ControlBar.height * 2 else { return nil }
+        return ControlBar(in: areas[index])
+    }
+
+    /// What the shown control bar depends on (nil without one).
+    private func barSignature() -> String? {
+        guard let hover, shownControlBar(hover.index) != nil else { return nil }
+        let p = views[hover.index].player
+        return "\(hover.index) \(Int(p.currentTime.seconds * 4)) \(p.isPaused) \(p.volume) \(p.isMuted) "
+            + (pointer.map { "\($0.x),\($0.y)" } ?? "")
+    }
+
+    private func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
+        focus(index)
+        hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+        if bar.playButton.contains(x: x, y: y) {
+            onCommand(.togglePause, .focused)
+        } else if bar.seekTrack.contains(x: x, y: y) {
+            dragging = (index, false, 0)
+            dragBar((index, false, 0), x: x, final: true)
+        } else if bar.volumeTrack.contains(x: x, y: y) {
+            dragging = (index, true, 0)
+            dragBar((index, true, 0), x: x, final: true)
+        }
+        needsRedraw = true
+    }
+
+    /// Follows a drag on the seek or volume bar. Seeks at most every 100 ms
+    /// while dragging (each is an exact seek), and once where it is let go.
+    private func dragBar(_ drag: (index: Int, volume: Bool, lastSeek: UInt64), x: Int, final: Bool) {
+        guard let bar = shownControlBar(drag.index) else { return }
+        hover = (drag.index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+        pointer = (x, bar.seekTrack.y)
+        needsRedraw = true
+        if drag.volume {
+            onCommand(.setVolume(Int((ControlBar.fraction(x: x, along: bar.volumeTrack) * 100).rounded())), .focused)
+            return
+        }
+        let now = HostTime.now()
+        guard final || now - drag.lastSeek > 100_000_000,
+              let duration = views[drag.index].player.currentItem?.duration?.seconds else { return }
+        onCommand(.seekTo(ControlBar.fraction(x: x, along: bar.seekTrack) * duration), .focused)
+        if dragging != nil { dragging?.lastSeek = now }
     }
 
     private func tileIndex(x: Int, y: Int) -> Int? {
@@ -199,10 +298,12 @@ final class MainWindow {
         for (view, area) in zip(views, areas) where view.refresh(at: now, area: area, renderer: window.renderer) {
             needsRedraw = true
         }
-        if let h = hover, h.until <= now {
+        if let h = hover, h.until <= now, dragging == nil {
             hover = nil
             needsRedraw = true
         }
+        // The bar's time, knob and label move while it shows.
+        if barSignature() != drawnBar { needsRedraw = true }
         let before = messages.count
         messages.removeAll { $0.until <= now }
         if messages.count != before { needsRedraw = true }
@@ -287,10 +388,17 @@ final class MainWindow {
            !views[hover.index].isDetached {
             drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
         }
+        drawnBar = barSignature()
+        if let hover, let bar = shownControlBar(hover.index) {
+            bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer)
+        }
         if showsHelp { drawHelp() }
+        list?.draw(in: bounds, renderer: r, text: text)
         let (w, h) = window.size
+        // Messages sit above a control bar.
+        let bottom = h - 24 - (drawnBar == nil ? 0 : ControlBar.height)
         for (i, m) in messages.suffix(3).reversed().enumerated() {
-            text.drawCentered(m.text, renderer: r, cx: w / 2, cy: h - 24 - i * (text.lineHeight + 4), maxWidth: w - 40,
+            text.drawCentered(m.text, renderer: r, cx: w / 2, cy: bottom - i * (text.lineHeight + 4), maxWidth: w - 40,
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
         }
         SDL_RenderPresent(r)

@@ -10,6 +10,8 @@ final class PiPWindow {
         case togglePause
         case restore
         case close
+        /// A file dropped on the mini window: it plays there instead.
+        case play(String)
     }
 
     let window: Window
@@ -101,6 +103,7 @@ final class PiPWindow {
             case .togglePause: label = player.isPaused ? "▶" : "❚❚"
             case .restore: label = "↩"
             case .close: label = "✕"
+            case .play: label = ""
             }
             text.drawCentered(label, renderer: r, cx: rect.x + rect.width / 2, cy: rect.y + rect.height / 2,
                               maxWidth: rect.width + 20)
@@ -125,6 +128,10 @@ final class PiPWindow {
         case SDL_MOUSEBUTTONUP:
             let x = Int(event.button.x), y = Int(event.button.y)
             return PiPWindow.buttons(in: bounds).first { $0.1.contains(x: x, y: y) }?.0
+        case SDL_DROPFILE:
+            guard let file = event.drop.file else { return nil }
+            defer { SDL_free(file) }
+            return .play(String(cString: file))
         case SDL_KEYDOWN:
             if event.key.keysym.sym == Int32(SDLK_SPACE.rawValue) { return .togglePause }
             if event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue) { return .restore }

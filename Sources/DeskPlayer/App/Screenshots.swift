@@ -1,0 +1,100 @@
+import CSDL2
+import Foundation
+
+/// `s` saves the focused tile's video frame at the file's own size, `S` the
+/// whole window, as PNG, to `--screenshot-dir` or the XDG pictures folder.
+/// Keys work in the background and report when done; the control socket's
+/// `screenshot-to-file` waits for the file.
+final class Screenshots: @unchecked Sendable {  // finished guarded by lock
+    let directory: URL
+    private let lock = NSLock()
+    private var finished: [Result<URL, MediaError>] = []
+    private let queue = DispatchQueue(label: "screenshots")
+
+    init(directory: String?) {
+        if let directory {
+            self.directory = URL(fileURLWithPath: directory)
+        } else {
+            let env = ProcessInfo.processInfo.environment
+            let pictures = env["XDG_PICTURES_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? (env["HOME"] ?? NSHomeDirectory()) + "/Pictures"
+            self.directory = URL(fileURLWithPath: pictures)
+        }
+    }
+
+    /// A new file name: deskplayer-NAME-YYYYmmdd-HHMMSS(-N).png.
+    func nextURL(for name: String) -> URL {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let base = "deskplayer-" + (name as NSString).deletingPathExtension + "-" + formatter.string(from: Date())
+        var url = directory.appendingPathComponent(base + ".png")
+        var n = 2
+        while FileManager.default.fileExists(atPath: url.path) {
+            url = directory.appendingPathComponent("\(base)-\(n).png")
+            n += 1
+        }
+        return url
+    }
+
+    /// The frame of `item` at `time`, decoded again at its own size.
+    static func writeVideo(_ item: String, at time: MediaTime, to url: URL) throws(MediaError) {
+        let picture = try FrameGrabber.picture(of: item, at: time)
+        let png = try PNGEncoder(width: picture.width, height: picture.height).encode(bgra: picture.pixels, pitch: picture.pitch)
+        try write(png, to: url)
+    }
+
+    /// What the window shows now.
+    static func writeWindow(_ window: Window, to url: URL) throws(MediaError) {
+        let (w, h) = window.size
+        let pitch = w * 4
+        var pixels = [UInt8](repeating: 0, count: pitch * h)
+        let ok = pixels.withUnsafeMutableBytes {
+            SDL_RenderReadPixels(window.renderer, nil, DP_SDL_PIXELFORMAT_ARGB8888, $0.baseAddress, Int32(pitch))
+        }
+        guard ok == 0 else { throw MediaError(SDLError("cannot read the window's pixels").message) }
+        let png = try pixels.withUnsafeBufferPointer { buffer throws(MediaError) -> Data in
+            guard let base = buffer.baseAddress else { throw MediaError("empty window") }
+            return try PNGEncoder(width: w, height: h).encode(bgra: base, pitch: pitch)
+        }
+        try write(png, to: url)
+    }
+
+    private static func write(_ data: Data, to url: URL) throws(MediaError) {
+        do { try AtomicFile.write(data, to: url) } catch let error as MediaError { throw error } catch {
+            throw MediaError("cannot write \(url.path): \(error)")
+        }
+    }
+
+    /// Takes the video screenshot on a background queue.
+    func takeVideo(_ item: String, at time: MediaTime) {
+        let url = nextURL(for: (item as NSString).lastPathComponent)
+        queue.async { [self] in
+            let result: Result<URL, MediaError>
+            do throws(MediaError) {
+                try Screenshots.writeVideo(item, at: time, to: url)
+                result = .success(url)
+            } catch { result = .failure(error) }
+            lock.lock()
+            finished.append(result)
+            lock.unlock()
+        }
+    }
+
+    func takeWindow(_ window: Window) {
+        let url = nextURL(for: "window")
+        let result: Result<URL, MediaError>
+        do { try Screenshots.writeWindow(window, to: url); result = .success(url) } catch { result = .failure(error) }
+        lock.lock()
+        finished.append(result)
+        lock.unlock()
+    }
+
+    /// Screenshots finished since the last call.
+    func takeFinished() -> [Result<URL, MediaError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = finished
+        finished.removeAll()
+        return taken
+    }
+}

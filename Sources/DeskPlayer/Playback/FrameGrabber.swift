@@ -1,0 +1,64 @@
+import CFFmpeg
+import Foundation
+
+/// Screenshots: the video frame of a file at a position, decoded again at the
+/// file's own size (what plays is scaled to the size shown).
+enum FrameGrabber {
+    /// The frame on screen at `time` on the item's timeline: the last one
+    /// starting at or before it.
+    static func picture(of name: String, at time: MediaTime) throws(MediaError) -> PictureBuffer {
+        let input = try MediaInput(location: MediaLocation(name), interrupt: InterruptFlag())
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index) else {
+            throw MediaError("no video to take a screenshot of")
+        }
+        // The timeline starts where the earliest played stream starts, as in ItemPipeline.
+        let starts = [index, input.bestStream(AVMEDIA_TYPE_AUDIO)].compactMap { i -> MediaTime? in
+            guard let i, let s = input.stream(i), s.pointee.start_time != DP_AV_NOPTS_VALUE else { return nil }
+            return MediaTime(s.pointee.start_time, s.pointee.time_base)
+        }
+        let target = time + max(starts.min() ?? .zero, .zero)
+        let slack = MediaTime(microseconds: 1000)  // timestamps are rounded to their time base
+        let decoder = try Decoder(stream: stream)
+        try input.seek(toMicroseconds: target.microseconds)
+        let packet = try Packet(), frame = try Frame(), kept = try Frame()
+        var haveKept = false
+        /// Takes decoded frames; true once the frame after the target came
+        /// (or the stream ended).
+        func receiveAll() throws(MediaError) -> Bool {
+            while true {
+                switch try decoder.receive(into: frame) {
+                case .frame:
+                    let pts = MediaTime(frame.bestEffortTimestamp, stream.pointee.time_base)
+                    if pts > target + slack && haveKept { return true }
+                    kept.unref()
+                    av_frame_move_ref(kept.pointer, frame.pointer)
+                    haveKept = true
+                    if pts > target + slack { return true }  // the first frame is past it: the nearest there is
+                case .needsInput: return false
+                case .endOfStream: return true
+                }
+            }
+        }
+        defer { packet.unref() }
+        while true {
+            let more = try input.read(into: packet)
+            if more && Int(packet.streamIndex) != index {
+                packet.unref()
+                continue
+            }
+            // Sending nil drains: receiveAll then runs to the end of the stream.
+            let accepted = try decoder.send(more ? packet : nil)
+            if try receiveAll() { break }
+            if !accepted {
+                _ = try decoder.send(more ? packet : nil)
+                if try receiveAll() { break }
+            }
+            packet.unref()
+            if !more { break }
+        }
+        guard haveKept else { throw MediaError("no video frame at \(PlayerView.clock(time.seconds))") }
+        let picture = PictureBuffer(width: Int(kept.pointer.pointee.width), height: Int(kept.pointer.pointee.height))
+        try Scaler().scale(kept.pointer, into: picture)
+        return picture
+    }
+}

@@ -1,0 +1,78 @@
+import CSDL2
+
+/// The on-screen controls at the bottom of a tile, shown while the mouse
+/// moves over it or after a key: play/pause, time / duration, a seek bar to
+/// click or drag (with the time under the mouse above it), volume and loop.
+struct ControlBar {
+    static let height = 40
+
+    let bar: Rect
+    let playButton: Rect
+    let seekTrack: Rect
+    let volumeTrack: Rect
+    /// Where the "time / duration" text starts.
+    let timeX: Int
+
+    /// The parts inside a tile's `area`; the seek track takes what the others leave.
+    init(in area: Rect) {
+        bar = Rect(x: area.x, y: area.y + area.height - ControlBar.height, width: area.width, height: ControlBar.height)
+        let midY = bar.y + ControlBar.height / 2
+        playButton = Rect(x: bar.x + 8, y: bar.y + 6, width: 28, height: 28)
+        timeX = playButton.x + playButton.width + 10
+        let timeWidth = 130, volumeWidth = min(80, max(area.width / 8, 30)), loopWidth = 44
+        volumeTrack = Rect(x: bar.x + bar.width - loopWidth - volumeWidth - 10, y: midY - 8, width: volumeWidth, height: 16)
+        let seekX = timeX + timeWidth
+        seekTrack = Rect(x: seekX, y: midY - 8, width: max(volumeTrack.x - 16 - seekX, 20), height: 16)
+    }
+
+    /// The fraction along the seek (or volume) track at x.
+    static func fraction(x: Int, along track: Rect) -> Double {
+        min(max(Double(x - track.x) / Double(max(track.width, 1)), 0), 1)
+    }
+
+    /// Draws the bar for `player`; `pointerX` puts the time under the mouse
+    /// above the seek bar when it is over it.
+    func draw(_ player: Player, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)?) {
+        func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) {
+            var box = SDL_Rect(x: Int32(rect.x), y: Int32(rect.y), w: Int32(rect.width), h: Int32(rect.height))
+            SDL_SetRenderDrawColor(r, c.0, c.1, c.2, c.3)
+            SDL_RenderFillRect(r, &box)
+        }
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+        fill(bar, (0, 0, 0, 170))
+        fill(playButton, (255, 255, 255, 50))
+        text.drawCentered(player.isPaused ? "▶" : "❚❚", renderer: r, cx: playButton.x + playButton.width / 2,
+                          cy: playButton.y + playButton.height / 2, maxWidth: 60)
+        let position = player.currentTime.seconds
+        let duration = player.currentItem?.duration?.seconds
+        let time = PlayerView.clock(position) + " / " + (duration.map(PlayerView.clock) ?? "--:--")
+        text.drawLine(time, renderer: r, x: timeX, y: bar.y + (ControlBar.height - text.lineHeight) / 2)
+
+        // Seek bar: the track, what has played, and a knob.
+        let track = Rect(x: seekTrack.x, y: seekTrack.y + 6, width: seekTrack.width, height: 4)
+        fill(track, (255, 255, 255, 70))
+        if let duration, duration > 0 {
+            let played = Int(Double(track.width) * min(max(position / duration, 0), 1))
+            fill(Rect(x: track.x, y: track.y, width: played, height: track.height), (120, 190, 255, 255))
+            fill(Rect(x: track.x + played - 3, y: seekTrack.y + 1, width: 7, height: 14), (255, 255, 255, 255))
+            if let pointer, seekTrack.contains(x: pointer.x, y: pointer.y) {
+                let label = PlayerView.clock(ControlBar.fraction(x: pointer.x, along: seekTrack) * duration)
+                let w = text.width(of: label) + 12
+                let tip = Rect(x: min(max(pointer.x - w / 2, bar.x), bar.x + bar.width - w), y: bar.y - text.lineHeight - 10,
+                               width: w, height: text.lineHeight + 6)
+                fill(tip, (0, 0, 0, 200))
+                text.drawLine(label, renderer: r, x: tip.x + 6, y: tip.y + 3)
+            }
+        }
+
+        // Volume: a small bar, dim when muted.
+        let level = Int(Double(volumeTrack.width) * Double(player.volume))
+        fill(Rect(x: volumeTrack.x, y: volumeTrack.y + 5, width: volumeTrack.width, height: 6), (255, 255, 255, 60))
+        fill(Rect(x: volumeTrack.x, y: volumeTrack.y + 5, width: level, height: 6),
+             player.isMuted ? (150, 150, 150, 255) : (255, 220, 120, 255))
+        let loop = player.passesPerItem == 1 ? "" : "⟲"
+        text.drawLine(player.isMuted ? "✕" + loop : loop, renderer: r, x: volumeTrack.x + volumeTrack.width + 12,
+                      y: bar.y + (ControlBar.height - text.lineHeight) / 2)
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
+    }
+}
