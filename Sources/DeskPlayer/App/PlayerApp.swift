@@ -516,6 +516,9 @@ final class PlayerApp {
         case .toggleMute:
             player.isMuted.toggle()
             window.showMessage(player.isMuted ? "Mute" : "Unmute", seconds: 1.5)
+        case .toggleLoop:
+            player.passesPerItem = player.passesPerItem == nil ? 1 : nil
+            window.showMessage(player.passesPerItem == nil ? "Loop: on" : "Loop: off", seconds: 1.5)
         case .frameStep:
             player.stepFrame()
         case .cycleContentMode:

@@ -12,6 +12,8 @@ enum Command: Equatable, Sendable {
     /// Volume change in percentage points.
     case adjustVolume(Int)
     case toggleMute
+    /// Loop the file forever, or not (mpv's L).
+    case toggleLoop
     case toggleFullscreen
     case leaveFullscreen
     case frameStep
@@ -46,6 +48,7 @@ enum Command: Equatable, Sendable {
         case .setVolume(let v): return "set volume \(v)"
         case .adjustVolume(let v): return "add volume \(v)"
         case .toggleMute: return "cycle mute"
+        case .toggleLoop: return "cycle-values loop-file inf no"
         case .toggleFullscreen: return "cycle fullscreen"
         case .leaveFullscreen: return "set fullscreen no"
         case .frameStep: return "frame-step"
@@ -102,7 +105,7 @@ enum Command: Equatable, Sendable {
 
     /// The commands without a number, found by name.
     private static let plain: [Command] = [
-        .togglePause, .toggleMute, .toggleFullscreen, .leaveFullscreen, .frameStep, .playlistNext, .playlistPrevious,
+        .togglePause, .toggleMute, .toggleLoop, .toggleFullscreen, .leaveFullscreen, .frameStep, .playlistNext, .playlistPrevious,
         .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .screenshot, .screenshotWindow, .openFiles, .recentFiles, .quit, .quitWatchLater,
     ]
 
@@ -140,6 +143,7 @@ enum KeyBindings {
         KeyBinding(key: "/", command: .adjustVolume(-2), help: "volume down"),
         KeyBinding(key: "*", command: .adjustVolume(2), help: "volume up"),
         KeyBinding(key: "m", command: .toggleMute, help: "mute"),
+        KeyBinding(key: "L", command: .toggleLoop, help: "loop the file: on / off"),
         KeyBinding(key: "f", command: .toggleFullscreen, help: "fullscreen"),
         KeyBinding(key: "ESC", command: .leaveFullscreen, help: "leave fullscreen"),
         KeyBinding(key: ".", command: .frameStep, help: "step one frame (pauses)"),
