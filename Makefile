@@ -60,6 +60,7 @@ bench: bench-deps
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py
 	bench/composition.sh
+	bench/streams.sh
 
 assets:
 	sh assets/make-assets.sh

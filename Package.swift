@@ -39,7 +39,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskPlayerTests",
-            dependencies: ["DeskPlayer"]
+            dependencies: ["DeskPlayer"],
+            exclude: ["hls_server.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -100,6 +100,15 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Show FFmpeg's own messages too.")
     var verbose = false
 
+    @Option(name: .customLong("max-resolution"), help: ArgumentHelp("Choose the best HLS variant no larger than this.", valueName: "WxH"))
+    var maxResolution: Geometry?
+
+    @Option(name: .customLong("max-bitrate"), help: ArgumentHelp("Choose the best HLS variant at or under this bit rate (2M, 800k, 1500000).", valueName: "RATE"))
+    var maxBitrate: BitRate?
+
+    @Option(name: .customLong("stream-cache-size"), help: ArgumentHelp("Bytes of HLS segments kept in memory so loops do not download again (64M, 500k; 0 turns it off). Default: three minutes of the variant.", valueName: "BYTES"))
+    var streamCacheSize: BitRate?
+
     @Option(name: .customLong("screenshot-dir"), help: "Where s and S save screenshots (default: the XDG pictures folder).")
     var screenshotDir: String?
 
@@ -160,6 +169,22 @@ enum LoopCount: ExpressibleByArgument, Equatable {
     var playCount: Int? {
         if case .times(let n) = self { return n }
         return nil
+    }
+}
+
+/// A bit rate: plain bits per second, or with k / M.
+struct BitRate: ExpressibleByArgument, Equatable {
+    var bitsPerSecond: Int
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        var scale = 1.0, digits = Substring(text)
+        if let last = text.last, "kKmM".contains(last) {
+            scale = "kK".contains(last) ? 1e3 : 1e6
+            digits = text.dropLast()
+        }
+        guard let value = Double(digits), value >= 0, value.isFinite, value * scale < 1e12 else { return nil }
+        bitsPerSecond = Int(value * scale)
     }
 }
 

@@ -9,7 +9,14 @@ extension PlayerApp {
         case recent([String])
     }
 
-    var itemPreferences: ItemPreferences { ItemPreferences(forwardBufferDuration: options.forwardBuffer) }
+    var itemPreferences: ItemPreferences {
+        var p = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+        p.maxWidth = options.maxResolution?.width
+        p.maxHeight = options.maxResolution?.height
+        p.maxBitrate = options.maxBitrate?.bitsPerSecond
+        p.streamCacheBytes = options.streamCacheSize?.bitsPerSecond
+        return p
+    }
 
     /// Plays `path` in `tile` now (its queue's current item is replaced).
     func play(_ path: String, in tile: Tile) {

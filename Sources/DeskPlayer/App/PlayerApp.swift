@@ -142,7 +142,7 @@ final class PlayerApp {
     private(set) weak var mainWindow: MainWindow?
 
     func makeTile(_ names: [String], start: MediaTime?, passes: Int?, decoderThreads: Int = 0) -> Tile {
-        var preferences = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+        var preferences = itemPreferences
         preferences.videoDecoderThreads = decoderThreads
         var items = names.map { PlayerItem($0, preferences: preferences) }
         var start = start
@@ -359,6 +359,7 @@ final class PlayerApp {
             case .readyToPlay:
                 ipc?.broadcast(ipcEvent("file-loaded"))
                 if let name = player.currentItem?.name, player.currentItem?.composition == nil { rememberRecent(name) }
+                if let variant = player.currentItem?.variant { window.showMessage("HLS variant: \(variant.label)", seconds: 3) }
                 anyPlayed = true
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }

@@ -12,6 +12,12 @@ struct StatsReport: Codable {
         var maxAVOffsetMs: Double
         var timeToFirstFrameMs: Double?
         var loopCount: Int
+        /// The HLS variant chosen from a master playlist.
+        var variant: String?
+        /// The HLS segment cache: bytes held at the end, segments served from it and downloaded.
+        var cacheBytes: Int?
+        var cacheHits: Int?
+        var cacheMisses: Int?
     }
 
     var renderer: String
@@ -34,7 +40,8 @@ struct StatsReport: Codable {
                              audioUnderruns: s.audioUnderruns,
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
-                             loopCount: s.loopCount))
+                             loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
+                             cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses))
     }
 
     func write(to path: String) throws {

@@ -10,7 +10,7 @@ final class InterruptFlag: Sendable {
     var isSet: Bool { flag.load(ordering: .relaxed) }
 }
 
-private let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
     guard let opaque else { return 0 }
     return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
 }
@@ -66,13 +66,23 @@ final class MediaInput: @unchecked Sendable {
     let context: UnsafeMutablePointer<AVFormatContext>
     let interrupt: InterruptFlag
 
-    init(location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
+    /// Serves a looping stream's segments again (installed as the input's io_open).
+    let cache: SegmentCache?
+
+    init(location: MediaLocation, interrupt: InterruptFlag, cache: SegmentCache? = nil) throws(MediaError) {
         if let problem = location.localProblem() { throw MediaError(problem) }
         guard let allocated = avformat_alloc_context() else { throw MediaError("out of memory (format context)") }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
         allocated.pointee.interrupt_callback.callback = interruptCallback
         allocated.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        self.cache = cache
         var options: OpaquePointer? = nil
+        if let cache {
+            cache.install(on: allocated)
+            // HLS reuses an HTTP connection by reaching into the previous
+            // segment's context, which is the cache's here: new requests instead.
+            av_dict_set(&options, "http_persistent", "0", 0)
+        }
         av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist, 0)
         if location.isNetwork {
             av_dict_set(&options, "rw_timeout", "10000000", 0)  // 10 s, in µs
@@ -136,9 +146,24 @@ final class MediaInput: @unchecked Sendable {
         return true
     }
 
+    /// The latest start time of any stream, in µs.
+    private var latestStreamStart: Int64? {
+        (0..<streamCount).compactMap { i -> Int64? in
+            guard let s = stream(i), s.pointee.start_time != DP_AV_NOPTS_VALUE else { return nil }
+            return av_rescale_q(s.pointee.start_time, s.pointee.time_base, AVRational(num: 1, den: 1_000_000))
+        }.max()
+    }
+
     /// Seeks to the keyframe at or before `microseconds` (container time).
     func seek(toMicroseconds target: Int64) throws(MediaError) {
-        let ret = avformat_seek_file(context, -1, Int64.min, target, target, 0)
+        var ret = avformat_seek_file(context, -1, Int64.min, target, target, 0)
+        if ret < 0, let latest = latestStreamStart, latest > target {
+            // HLS refuses any time before the first packet it read (which may
+            // be a stream starting after another). From the latest stream
+            // start, with ANY so it drops no packet on the way, it rewinds to
+            // the first segment: a loop gets every sample again.
+            ret = avformat_seek_file(context, -1, Int64.min, latest, latest, AVSEEK_FLAG_ANY)
+        }
         if ret < 0 {
             // Some formats only seek with a backward flag on one stream.
             try MediaError.check(av_seek_frame(context, -1, target, AVSEEK_FLAG_BACKWARD), "seek failed")

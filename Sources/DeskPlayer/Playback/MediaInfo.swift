@@ -35,4 +35,11 @@ struct ItemPreferences: Sendable, Equatable {
     /// covers any device buffer; an offline reader (export) wants more, so
     /// the decoder runs in long bursts instead of waking every few ms.
     var audioBufferSeconds = 0.5
+    /// Limits for choosing an HLS variant (AVPlayerItem's
+    /// preferredMaximumResolution and preferredPeakBitRate); nil: no limit.
+    var maxWidth: Int?
+    var maxHeight: Int?
+    var maxBitrate: Int?
+    /// Bytes of stream segments kept for loops; nil: sized from the variant.
+    var streamCacheBytes: Int?
 }

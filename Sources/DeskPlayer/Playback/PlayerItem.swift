@@ -19,6 +19,8 @@ final class PlayerItem: Sendable {
         var warnings: [String] = []
         var cancelled = false
         var passes: Int? = 1
+        var variant: HLSVariant?
+        var cache: SegmentCache?
     }
 
     let location: MediaLocation
@@ -149,7 +151,8 @@ final class PlayerItem: Sendable {
                 pipeline = CompositionPipeline(composition, format: outputFormat,
                                                warning: { [weak self] text in self?.addWarning(text) })
             } else {
-                pipeline = try makePipeline(try MediaInput(location: location, interrupt: interrupt))
+                let source = try chooseVariant()
+                pipeline = try makePipeline(try MediaInput(location: source, interrupt: interrupt, cache: segmentCache(for: source)))
             }
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
@@ -162,6 +165,44 @@ final class PlayerItem: Sendable {
         } catch {
             state.withLock { $0.status = .failed(error) }
         }
+    }
+
+    /// A segment cache for an HLS stream: its later loop passes come from
+    /// memory. Sized by `--stream-cache-size`, else for three minutes of the
+    /// variant (64 MB when its bit rate is unknown), at most 512 MB.
+    private func segmentCache(for source: MediaLocation) -> SegmentCache? {
+        guard source.isNetwork, source.url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
+        else { return nil }
+        let bytes = preferences.withLock { $0.streamCacheBytes }
+            ?? variant.map { min($0.bandwidth / 8 * 180, 512 << 20) } ?? (64 << 20)
+        let cache = SegmentCache(limit: max(bytes, 0))
+        state.withLock { $0.cache = cache }
+        return cache
+    }
+
+    /// What the segment cache did: bytes held, hits, misses (nil without one).
+    var cacheCounters: (bytes: Int, hits: Int, misses: Int)? {
+        state.withLock { $0.cache }.map { ($0.bytes, $0.hits, $0.misses) }
+    }
+
+    /// The HLS variant playing (from a master playlist), if any.
+    var variant: HLSVariant? { state.withLock { $0.variant } }
+
+    /// For an HLS master playlist, the variant that fits the preferred
+    /// resolution and bit rate; any other location as it is.
+    private func chooseVariant() throws(MediaError) -> MediaLocation {
+        guard location.isNetwork, location.url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
+        else { return location }
+        let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
+        let variants = HLSMaster.variants(in: text, base: location.url)
+        let p = preferences.withLock { $0 }
+        guard let chosen = HLSMaster.choose(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight,
+                                            maxBitrate: p.maxBitrate) else { return location }
+        state.withLock { $0.variant = chosen }
+        let variantLocation = MediaLocation(chosen.uri)
+        // A network playlist may only lead to network media.
+        guard variantLocation.isNetwork else { throw MediaError("the playlist refers to a local file: \(chosen.uri)") }
+        return variantLocation
     }
 
     private func makePipeline(_ input: MediaInput) throws(MediaError) -> ItemPipeline {

@@ -1,0 +1,111 @@
+import CFFmpeg
+import Foundation
+
+/// One variant of an HLS master playlist (`#EXT-X-STREAM-INF`).
+struct HLSVariant: Sendable, Equatable {
+    var uri: String
+    var bandwidth: Int
+    var width: Int?
+    var height: Int?
+
+    var label: String {
+        let size = width.flatMap { w in height.map { "\(w)x\($0) " } } ?? ""
+        return size + String(format: "%.2f Mbit/s", Double(bandwidth) / 1e6)
+    }
+}
+
+/// Picking a variant before FFmpeg sees the stream: FFmpeg's HLS demuxer
+/// reads a segment of every variant while probing, so DeskPlayer reads the
+/// master playlist itself and opens only the chosen variant's playlist. No
+/// other variant's segment is ever requested.
+enum HLSMaster {
+    /// The variants of a master playlist, URIs resolved against `base`;
+    /// empty for a media playlist (or anything else).
+    static func variants(in text: String, base: String) -> [HLSVariant] {
+        var variants: [HLSVariant] = []
+        var pending: HLSVariant?
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                let attributes = parseAttributes(String(line.dropFirst("#EXT-X-STREAM-INF:".count)))
+                var v = HLSVariant(uri: "", bandwidth: Int(attributes["BANDWIDTH"] ?? "") ?? 0)
+                if let resolution = attributes["RESOLUTION"]?.split(separator: "x"), resolution.count == 2 {
+                    v.width = Int(resolution[0])
+                    v.height = Int(resolution[1])
+                }
+                pending = v
+            } else if !line.isEmpty && !line.hasPrefix("#"), var v = pending {
+                v.uri = URL(string: line, relativeTo: URL(string: base))?.absoluteString ?? line
+                variants.append(v)
+                pending = nil
+            }
+        }
+        return variants
+    }
+
+    /// `NAME=value,NAME="quoted, value"` as HLS writes attribute lists.
+    static func parseAttributes(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var name = "", value = "", inName = true, quoted = false
+        func finish() {
+            if !name.isEmpty { result[name.trimmingCharacters(in: .whitespaces)] = value }
+            name = ""; value = ""; inName = true
+        }
+        for c in text {
+            if inName {
+                if c == "=" { inName = false } else if c != "," { name.append(c) }
+            } else if c == "\"" {
+                quoted.toggle()
+            } else if c == "," && !quoted {
+                finish()
+            } else {
+                value.append(c)
+            }
+        }
+        finish()
+        return result
+    }
+
+    /// The best variant within the limits: the highest bandwidth that fits;
+    /// when none fits, the smallest there is. Without limits, the highest.
+    static func choose(_ variants: [HLSVariant], maxWidth: Int?, maxHeight: Int?, maxBitrate: Int?) -> HLSVariant? {
+        let fitting = variants.filter { v in
+            (maxWidth.map { w in (v.width ?? 0) <= w } ?? true) && (maxHeight.map { h in (v.height ?? 0) <= h } ?? true)
+                && (maxBitrate.map { v.bandwidth <= $0 } ?? true)
+        }
+        if let best = fitting.max(by: { $0.bandwidth < $1.bandwidth }) { return best }
+        return variants.min { ($0.width ?? 0, $0.bandwidth) < ($1.width ?? 0, $1.bandwidth) }
+    }
+}
+
+/// Owns an AVIOContext opened for reading a small text resource (a
+/// playlist) through FFmpeg's protocols, with the input's whitelist and
+/// interrupt callback.
+final class TextResource {
+    private var context: UnsafeMutablePointer<AVIOContext>?
+
+    init(_ location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
+        var callback = AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(interrupt).toOpaque())
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist, 0)
+        av_dict_set(&options, "rw_timeout", "10000000", 0)  // 10 s, in µs
+        let ret = avio_open2(&context, location.url, AVIO_FLAG_READ, &callback, &options)
+        av_dict_free(&options)
+        try MediaError.check(ret, "cannot open \(location.url)")
+    }
+
+    deinit { avio_closep(&context) }
+
+    /// Everything, up to `limit` bytes (a playlist is small; anything bigger is not one).
+    func readAll(limit: Int = 1 << 20) throws(MediaError) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while data.count < limit {
+            let n = avio_read(context, &buffer, Int32(buffer.count))
+            if n == DP_AVERROR_EOF || n == 0 { break }
+            try MediaError.check(n, "read error")
+            data.append(contentsOf: buffer[0..<Int(n)])
+        }
+        return data
+    }
+}

@@ -1,0 +1,182 @@
+import CFFmpeg
+import Foundation
+
+/// Keeps the segments of a network stream (HLS) in memory, up to `limit`
+/// bytes, so the later passes of a loop are served without downloading
+/// again. When full it keeps what it has rather than evicting: a loop reads
+/// the segments in a cycle, where evicting the oldest would miss every time;
+/// kept, the first segments hit on every pass and only the rest download. It sits under FFmpeg's HLS demuxer as
+/// the input's `io_open`/`io_close2`: a segment read to its end is kept, and
+/// opened again from memory. The demux thread uses it; the counters are
+/// read from others, so everything is behind one lock.
+final class SegmentCache: @unchecked Sendable {  // guarded by lock
+    let limit: Int
+    private let lock = NSLock()
+    private var entries: [String: Data] = [:]
+    private var held = 0
+    private var hitCount = 0
+    private var missCount = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    var bytes: Int { lock.withLock { held } }
+    var hits: Int { lock.withLock { hitCount } }
+    var misses: Int { lock.withLock { missCount } }
+
+    func data(for url: String) -> Data? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let data = entries[url] else { return nil }
+        hitCount += 1
+        return data
+    }
+
+    func store(_ data: Data, for url: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard held + data.count <= limit, entries[url] == nil else { return }
+        entries[url] = data
+        held += data.count
+    }
+
+    fileprivate func missed() { lock.withLock { missCount += 1 } }
+
+    /// The AVIOContexts this cache opened (their opaque), to tell them from
+    /// FFmpeg's own at close.
+    fileprivate var readers: Set<UnsafeMutableRawPointer> = []
+
+    /// Segments, not playlists: a playlist may change (live) and is small.
+    static func caches(_ url: String) -> Bool {
+        !(url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") ?? false)
+    }
+
+    /// Puts the cache under `context`'s input (before avformat_open_input).
+    func install(on context: UnsafeMutablePointer<AVFormatContext>) {
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        context.pointee.io_open = cachedOpen
+        context.pointee.io_close2 = cachedClose
+    }
+}
+
+/// One opened resource: served from memory, or read from the network and
+/// recorded so it can be kept once read to its end.
+private final class CachedReader {
+    let url: String
+    let cache: SegmentCache
+    let memory: Data?
+    var position = 0
+    var inner: UnsafeMutablePointer<AVIOContext>?
+    var recorded = Data()
+    var recording = true
+    var complete = false
+
+    init(url: String, cache: SegmentCache, memory: Data?, inner: UnsafeMutablePointer<AVIOContext>?) {
+        self.url = url
+        self.cache = cache
+        self.memory = memory
+        self.inner = inner
+    }
+
+    deinit { avio_closep(&inner) }
+
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int32 {
+        if let memory {
+            guard position < memory.count else { return DP_AVERROR_EOF }
+            let n = min(size, memory.count - position)
+            memory.copyBytes(to: buffer, from: position..<(position + n))
+            position += n
+            return Int32(n)
+        }
+        let n = avio_read(inner, buffer, Int32(size))
+        if n > 0 && recording { recorded.append(buffer, count: Int(n)) }
+        if n == DP_AVERROR_EOF || (n == 0 && avio_feof(inner) != 0) {
+            complete = recording
+            return DP_AVERROR_EOF
+        }
+        return n
+    }
+
+    func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
+        if let memory {
+            switch whence & ~AVSEEK_FORCE {
+            case AVSEEK_SIZE: return Int64(memory.count)
+            case SEEK_SET: position = Int(offset)
+            case SEEK_CUR: position += Int(offset)
+            case SEEK_END: position = memory.count + Int(offset)
+            default: return -1
+            }
+            position = min(max(position, 0), memory.count)
+            return Int64(position)
+        }
+        if whence & ~AVSEEK_FORCE == AVSEEK_SIZE { return avio_size(inner) }
+        // Reading jumps: what is recorded is no longer the whole resource.
+        recording = false
+        recorded = Data()
+        return avio_seek(inner, offset, whence)
+    }
+}
+
+private let readerRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+    opaque, buffer, size in
+    guard let opaque, let buffer else { return DP_AVERROR_EOF }
+    return Unmanaged<CachedReader>.fromOpaque(opaque).takeUnretainedValue().read(buffer, Int(size))
+}
+
+private let readerSeek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+    guard let opaque else { return -1 }
+    return Unmanaged<CachedReader>.fromOpaque(opaque).takeUnretainedValue().seek(offset, whence)
+}
+
+/// The input's io_open: playlists open as usual (FFmpeg's own context);
+/// segments through a CachedReader.
+private let cachedOpen: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                                        UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = {
+    s, pb, url, flags, options in
+    guard let s, let pb, let url, let opaque = s.pointee.opaque else { return DP_AVERROR_EINVAL }
+    let cache = Unmanaged<SegmentCache>.fromOpaque(opaque).takeUnretainedValue()
+    let name = String(cString: url)
+    // The input's own whitelist holds for everything it opens.
+    if let whitelist = s.pointee.protocol_whitelist { av_dict_set(options, "protocol_whitelist", whitelist, 0) }
+    guard SegmentCache.caches(name), flags & AVIO_FLAG_WRITE == 0 else {
+        return avio_open2(pb, url, flags, &s.pointee.interrupt_callback, options)
+    }
+    let reader: CachedReader
+    if let memory = cache.data(for: name) {
+        reader = CachedReader(url: name, cache: cache, memory: memory, inner: nil)
+    } else {
+        cache.missed()
+        var inner: UnsafeMutablePointer<AVIOContext>?
+        let ret = avio_open2(&inner, url, flags, &s.pointee.interrupt_callback, options)
+        guard ret >= 0 else { return ret }
+        reader = CachedReader(url: name, cache: cache, memory: nil, inner: inner)
+    }
+    let size: Int32 = 32768
+    guard let buffer = av_malloc(Int(size))?.assumingMemoryBound(to: UInt8.self) else { return DP_AVERROR_ENOMEM }
+    let opaqueReader = Unmanaged.passRetained(reader).toOpaque()
+    guard let context = avio_alloc_context(buffer, size, 0, opaqueReader, readerRead, nil, readerSeek) else {
+        av_free(buffer)
+        Unmanaged<CachedReader>.fromOpaque(opaqueReader).release()
+        return DP_AVERROR_ENOMEM
+    }
+    context.pointee.seekable = reader.memory != nil ? AVIO_SEEKABLE_NORMAL : (reader.inner?.pointee.seekable ?? 0)
+    cache.readers.insert(opaqueReader)
+    pb.pointee = context
+    return 0
+}
+
+/// The input's io_close2: a segment read to its end goes into the cache.
+private let cachedClose: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = {
+    s, pb in
+    guard let pb else { return 0 }
+    guard let cacheOpaque = s?.pointee.opaque, let opaque = pb.pointee.opaque,
+          Unmanaged<SegmentCache>.fromOpaque(cacheOpaque).takeUnretainedValue().readers.remove(opaque) != nil else {
+        var plain: UnsafeMutablePointer<AVIOContext>? = pb
+        return avio_closep(&plain)
+    }
+    let reader = Unmanaged<CachedReader>.fromOpaque(opaque).takeRetainedValue()
+    if reader.memory == nil && reader.complete { reader.cache.store(reader.recorded, for: reader.url) }
+    av_freep(&pb.pointee.buffer)
+    var context: UnsafeMutablePointer<AVIOContext>? = pb
+    avio_context_free(&context)
+    return 0
+}

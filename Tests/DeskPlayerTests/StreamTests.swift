@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// HLS over HTTP from a local server the test starts: the variant that fits
+/// the preferences is the only one whose playlist and segments are fetched.
+@Suite(.serialized) struct StreamTests {
+    /// Three variants of the demo (4 s, 1 s segments) and a master playlist.
+    static let stream: URL? = {
+        let dir = Fixtures.temporaryDirectory().appendingPathComponent("hls")
+        let variants = [(320, 180, "300k"), (640, 360, "800k"), (1280, 720, "2000k")]
+        var master = "#EXTM3U\n"
+        for (i, (w, h, rate)) in variants.enumerated() {
+            let folder = dir.appendingPathComponent("v\(i)")
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard let r = try? runTool("ffmpeg", ["-v", "error", "-y", "-i", Fixtures.asset("demo.mp4"), "-t", "4",
+                                                  "-vf", "scale=\(w):\(h)", "-c:v", "libx264", "-preset", "ultrafast",
+                                                  "-b:v", rate, "-g", "30", "-c:a", "aac", "-b:a", "64k", "-f", "hls",
+                                                  "-hls_time", "1", "-hls_playlist_type", "vod",
+                                                  folder.appendingPathComponent("index.m3u8").path]), r.status == 0
+            else { return nil }
+            let bandwidth = (Int(rate.dropLast()) ?? 0) * 1000 + 64000
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),RESOLUTION=\(w)x\(h),CODECS=\"avc1.64001f,mp4a.40.2\"\nv\(i)/index.m3u8\n"
+        }
+        master += ""
+        try? master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try? "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nfile:///etc/hostname\n"
+            .write(to: dir.appendingPathComponent("local.m3u8"), atomically: true, encoding: .utf8)
+        return dir
+    }()
+
+    /// The server, its port and its request log (path, bytes).
+    final class Server {
+        let process = Process()
+        let port: Int
+        let log: URL
+
+        init(serving folder: URL) throws {
+            log = folder.deletingLastPathComponent().appendingPathComponent("requests-\(UUID().uuidString).log")
+            try Data().write(to: log)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hls_server.py")
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, folder.path, log.path]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            else { throw MediaError("the test server did not start") }
+            self.port = port
+        }
+
+        // SIGKILL: a child of Foundation's Process starts with SIGTERM blocked.
+        deinit {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: log)
+        }
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+        /// The paths requested so far.
+        var requests: [String] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .compactMap { $0.split(separator: " ").first.map(String.init) }
+        }
+    }
+
+    func play(_ url: String, _ extra: [String], stats: URL) throws -> ProcessResult {
+        try runProcess(Fixtures.binary, [url, "--quit-after", "1.5", "--stats-json", stats.path] + extra,
+                       environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 30)
+    }
+
+    @Test(arguments: [
+        ([String](), "v2/", "1280x720"),
+        (["--max-resolution", "640x360"], "v1/", "640x360"),
+        (["--max-bitrate", "500k"], "v0/", "320x180"),
+        (["--max-resolution", "100x100"], "v0/", "320x180"),  // nothing fits: the smallest
+    ])
+    func onlyTheChosenVariantIsFetched(_ extra: [String], _ folder: String, _ size: String) throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let server = try Server(serving: dir)
+        let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let r = try play(server.url("master.m3u8"), extra, stats: stats)
+        #expect(r.status == 0, "\(r.stderr)")
+        let requests = server.requests
+        let media = requests.filter { $0 != "/master.m3u8" }
+        #expect(!media.isEmpty && media.allSatisfy { $0.hasPrefix("/" + folder) }, "\(requests)")
+        #expect(media.contains { $0.hasSuffix(".ts") }, "segments of the chosen variant were read: \(requests)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.first?.variant?.hasPrefix(size) == true, "\(String(describing: report.players.first?.variant))")
+        #expect((report.players.first?.framesPresented ?? 0) > 10)
+    }
+
+    /// A looping stream seeks back to its start (HLS refuses a time before
+    /// the first packet it read, so the loop asks for the latest stream
+    /// start): every pass plays, and the segment cache serves the passes
+    /// after the first. A cache smaller than the stream keeps its first
+    /// segments and stays within its size; `0` turns it off.
+    @Test(arguments: [([String](), 1, 1), (["--stream-cache-size", "260k"], 1, 4), (["--stream-cache-size", "0"], 4, 4)])
+    func aStreamLoopsAndDownloadsOnce(_ extra: [String], _ firstSegmentFetches: Int, _ lastSegmentFetches: Int) throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let server = try Server(serving: dir)
+        let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), "--max-resolution", "640x360", "--loop", "4",
+                                                 "--stats-json", stats.path] + extra,
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": "/dev/null",
+                                             "SDL_DISKAUDIODELAY": "0"], timeout: 60)
+        #expect(r.status == 0 && !r.stderr.contains("seek failed"), "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        let player = try #require(report.players.first)
+        #expect(player.loopCount == 3)
+        let requests = server.requests
+        #expect(requests.filter { $0 == "/v1/index0.ts" }.count == firstSegmentFetches, "\(requests)")
+        #expect(requests.filter { $0 == "/v1/index3.ts" }.count == lastSegmentFetches, "\(requests)")
+        if extra.last == "260k" { #expect((player.cacheBytes ?? .max) <= 260_000) }
+    }
+
+    @Test func theCacheKeepsWhatFitsAndCounts() {
+        let cache = SegmentCache(limit: 10)
+        cache.store(Data(count: 4), for: "a")
+        cache.store(Data(count: 4), for: "b")
+        cache.store(Data(count: 4), for: "c")  // does not fit: a and b stay
+        #expect(cache.bytes == 8)
+        #expect(cache.data(for: "a")?.count == 4 && cache.data(for: "b") != nil && cache.data(for: "c") == nil)
+        #expect(cache.hits == 2)
+        #expect(SegmentCache.caches("http://h/seg1.ts") && !SegmentCache.caches("http://h/live.m3u8?x=1"))
+    }
+
+    @Test func aNetworkPlaylistCannotReachLocalFiles() throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let server = try Server(serving: dir)
+        let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let r = try play(server.url("local.m3u8"), [], stats: stats)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("refers to a local file"), "\(r.stderr)")
+    }
+
+    @Test func variantAttributesAreRead() {
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="avc1.4d401f,mp4a.40.2",RESOLUTION=854x480
+            low/index.m3u8
+            #EXT-X-STREAM-INF:RESOLUTION=1920x1080,BANDWIDTH=5000000
+            https://cdn.example/hi.m3u8
+            """
+        let variants = HLSMaster.variants(in: text, base: "http://host/path/master.m3u8")
+        #expect(variants == [HLSVariant(uri: "http://host/path/low/index.m3u8", bandwidth: 1_280_000, width: 854, height: 480),
+                             HLSVariant(uri: "https://cdn.example/hi.m3u8", bandwidth: 5_000_000, width: 1920, height: 1080)])
+        #expect(HLSMaster.choose(variants, maxWidth: nil, maxHeight: nil, maxBitrate: nil)?.bandwidth == 5_000_000)
+        #expect(HLSMaster.choose(variants, maxWidth: 1280, maxHeight: 720, maxBitrate: nil)?.bandwidth == 1_280_000)
+        #expect(HLSMaster.choose(variants, maxWidth: nil, maxHeight: nil, maxBitrate: 2_000_000)?.bandwidth == 1_280_000)
+        #expect(HLSMaster.variants(in: "#EXTM3U\n#EXTINF:1,\nseg0.ts\n", base: "http://h/x.m3u8").isEmpty)
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# HLS from a local server (127.0.0.1, Tests/DeskPlayerTests/hls_server.py
+# counting bytes per request): three variants (180p/360p/720p, 4 s, 1 s
+# segments) behind a master playlist, played with --max-resolution 640x360
+# and looped 10 times. Bytes served for 10 passes / bytes for one pass, and
+# bytes of the variants not chosen (goal 0), DeskPlayer beside mpv and ffplay.
+# Usage: bench/streams.sh   (run from the repository root; `make bench`)
+set -euo pipefail
+BIN=$PWD/.build/release/deskplayer
+OUT=$(mktemp -d)
+SERVER=""
+trap '[ -n "$SERVER" ] && kill -9 $SERVER 2>/dev/null; rm -rf "$OUT"' EXIT
+master="#EXTM3U"
+i=0
+for v in 320:180:300 640:360:800 1280:720:2000; do
+    IFS=: read -r w h k <<< "$v"
+    mkdir -p "$OUT/hls/v$i"
+    ffmpeg -v error -y -i assets/demo.mp4 -t 4 -vf "scale=$w:$h" -c:v libx264 -preset ultrafast -b:v "${k}k" -g 30 \
+        -c:a aac -b:a 64k -f hls -hls_time 1 -hls_playlist_type vod "$OUT/hls/v$i/index.m3u8"
+    master+=$'\n'"#EXT-X-STREAM-INF:BANDWIDTH=$(( (k + 64) * 1000 )),RESOLUTION=${w}x${h}"$'\n'"v$i/index.m3u8"
+    i=$((i + 1))
+done
+echo "$master" > "$OUT/hls/master.m3u8"
+python3 Tests/DeskPlayerTests/hls_server.py "$OUT/hls" "$OUT/log" > "$OUT/port" &
+SERVER=$!
+for _ in $(seq 50); do [ -s "$OUT/port" ] && break; sleep 0.1; done
+URL="http://127.0.0.1:$(cat "$OUT/port")/master.m3u8"
+
+# bytes PASSES-LABEL: (all bytes, bytes outside v1/) of the log so far, then clears it.
+bytes() { awk '$2 ~ /^[0-9]+$/ { all += $2; if ($1 !~ /^\/v1\// && $1 != "/master.m3u8") other += $2 } END { printf "%d %d\n", all, other }' "$OUT/log"; : > "$OUT/log"; }
+fast=(env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE=/dev/null SDL_DISKAUDIODELAY=0)
+
+echo "HLS loop from a local server: 3 variants, 640x360 preferred, 10 passes of 4 s"
+printf "%-12s %14s %14s %10s %22s\n" player "1 pass bytes" "10 pass bytes" "ratio" "other-variant bytes"
+run() {  # NAME, command for one pass, command for ten passes
+    local name=$1 one=$2 ten=$3
+    : > "$OUT/log"
+    eval "$one" >/dev/null 2>&1 || true
+    read -r b1 o1 < <(bytes)
+    eval "$ten" >/dev/null 2>&1 || true
+    read -r b10 o10 < <(bytes)
+    printf "%-12s %14d %14d %10.2f %22d\n" "$name" "$b1" "$b10" "$(echo "$b10 / $b1" | bc -l)" "$((o1 + o10))"
+}
+run DeskPlayer "${fast[*]} timeout 60 $BIN '$URL' --max-resolution 640x360" \
+    "${fast[*]} timeout 120 $BIN '$URL' --max-resolution 640x360 --loop 10"
+run "no cache" "${fast[*]} timeout 60 $BIN '$URL' --max-resolution 640x360 --stream-cache-size 0" \
+    "${fast[*]} timeout 120 $BIN '$URL' --max-resolution 640x360 --stream-cache-size 0 --loop 10"
+run mpv "timeout 60 mpv --no-config --vo=null --ao=null --untimed --hls-bitrate=900000 '$URL'" \
+    "timeout 120 mpv --no-config --vo=null --ao=null --untimed --hls-bitrate=900000 --loop-file=9 '$URL'"
+run ffplay "SDL_AUDIODRIVER=dummy timeout 60 ffplay -v error -nodisp -autoexit '$URL'" \
+    "SDL_AUDIODRIVER=dummy timeout 120 ffplay -v error -nodisp -autoexit -loop 10 '$URL'"
+echo "(no cache: DeskPlayer with --stream-cache-size 0, the naive seek-to-zero loop. ffplay -loop fails to seek back in"
+echo " HLS (FFmpeg 5.1 refuses a time before the first packet read), so it plays one pass; it also probes every variant.)"
