@@ -2,6 +2,8 @@
 #define DESKPLAYER_CFFMPEG_SHIM_H
 #include <errno.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <stdarg.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
@@ -36,5 +38,21 @@ static inline void dp_release_free_memory(void) { malloc_trim(0); }
 
 static inline void dp_error_string(int code, char *buffer, size_t size) {
     av_strerror(code, buffer, size);
+}
+
+// FFmpeg's log lines, formatted here (Swift cannot take a va_list in a C
+// callback) and handed to `sink`; warnings and errors only.
+typedef void (*dp_log_line_fn)(int level, const char *line);
+static dp_log_line_fn dp_log_sink = NULL;
+static inline void dp_log_callback(void *avcl, int level, const char *fmt, va_list args) {
+    (void)avcl;
+    if (level > AV_LOG_WARNING || !dp_log_sink) return;
+    char line[1024];
+    vsnprintf(line, sizeof line, fmt, args);
+    dp_log_sink(level, line);
+}
+static inline void dp_set_log_sink(dp_log_line_fn sink) {
+    dp_log_sink = sink;
+    av_log_set_callback(dp_log_callback);
 }
 #endif

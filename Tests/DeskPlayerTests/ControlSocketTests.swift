@@ -76,6 +76,16 @@ import Testing
             return nil
         }
 
+        /// A property once it is available (the file opens in the background), up to 10 s.
+        func waitFor(_ property: String) -> JSONValue? {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if let value = get(property) { return value }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return nil
+        }
+
         /// `data` of a successful reply, nil otherwise.
         func get(_ property: String) -> JSONValue? {
             guard let r = command([.string("get_property"), .string(property)]), r["error"]?.string == "success" else { return nil }
@@ -137,7 +147,7 @@ import Testing
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")
 
         #expect(client.get("pause") == .bool(true))
-        #expect(client.get("duration") == .number(10))
+        #expect(client.waitFor("duration") == .number(10))
         #expect(client.get("volume") == .number(100))
         #expect(client.get("mute") == .bool(false))
         #expect(client.get("loop-file") == .bool(false))
@@ -327,6 +337,7 @@ import Testing
         let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause", "--geometry", "640x360"], socket: path)
         defer { if player.isRunning { player.terminate() } }
         let client = try Client(path: path)
+        #expect(client.waitFor("duration") == .number(10))
         #expect(client.error([.string("seek"), .number(2), .string("absolute")]) == "success")
         Thread.sleep(forTimeInterval: 0.5)
         let shot = dir.appendingPathComponent("video.png"), window = dir.appendingPathComponent("window.png")

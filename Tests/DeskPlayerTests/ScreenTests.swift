@@ -394,7 +394,7 @@ struct ScreenTests {
         defer { app.stop() }
         app.waitForWindow()
         let client = try ControlSocketTests.Client(path: socket)
-        #expect(client.get("duration") == .number(10))
+        #expect(client.waitFor("duration") == .number(10))
 
         // Keys: mute, volume down twice.
         try runTool("xdotool", ["mousemove", "320", "100", "sleep", "0.2", "key", "m", "key", "9", "key", "9"])
@@ -453,7 +453,7 @@ struct ScreenTests {
         defer { app.stop() }
         app.waitForWindow()
         let client = try ControlSocketTests.Client(path: socket)
-        #expect(client.get("duration") == .number(10))
+        #expect(client.waitFor("duration") == .number(10))
         try runTool("xdotool", ["mousemove", "480", "270", "sleep", "0.2", "key", "ctrl+o", "sleep", "0.4"])
         _ = try grab(960, 540, to: dir.appendingPathComponent("browser.ppm").path)
         // assets/: "../", then compare.mp4, demo.mp4, ...

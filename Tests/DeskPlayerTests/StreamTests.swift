@@ -35,12 +35,12 @@ import Testing
         let port: Int
         let log: URL
 
-        init(serving folder: URL) throws {
+        init(serving folder: URL, faults: String = "") throws {
             log = folder.deletingLastPathComponent().appendingPathComponent("requests-\(UUID().uuidString).log")
             try Data().write(to: log)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hls_server.py")
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, folder.path, log.path]
+            process.arguments = ["python3", script.path, folder.path, log.path, faults]
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
@@ -122,6 +122,33 @@ import Testing
         #expect(requests.filter { $0 == "/v1/index0.ts" }.count == firstSegmentFetches, "\(requests)")
         #expect(requests.filter { $0 == "/v1/index3.ts" }.count == lastSegmentFetches, "\(requests)")
         if extra.last == "260k" { #expect((player.cacheBytes ?? .max) <= 260_000) }
+    }
+
+    /// Faults on the second segment, injected by the server: a server error
+    /// that clears is retried and nothing is lost; a missing segment, a
+    /// lasting server error or a dropped connection is skipped (a gap of one
+    /// segment), said in one line, and playback carries on to the end.
+    @Test(arguments: [("404", false), ("500x2", true), ("500", false), ("reset", false)])
+    func faultsAreRetriedOrSkippedAndReported(_ fault: String, _ recovers: Bool) throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let server = try Server(serving: dir, faults: "/v1/index1.ts=\(fault)")
+        let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), "--max-resolution", "640x360",
+                                                 "--stats-json", stats.path],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        let frames = report.players.first?.framesPresented ?? 0
+        let said = r.stderr.split(separator: "\n").filter { $0.hasPrefix("deskplayer: stream: ") }
+        if recovers {
+            #expect(said.isEmpty, "\(r.stderr)")
+            #expect(frames >= 110, "all 4 s played: \(frames) frames")
+        } else {
+            #expect(said.count == 1 && said.first?.contains("segment 1") == true, "\(r.stderr)")
+            #expect(frames >= 80 && frames < 110, "one 1 s segment missing: \(frames) frames")
+        }
+        #expect(server.requests.contains("/v1/index3.ts"), "it carried on to the last segment")
     }
 
     @Test func theCacheKeepsWhatFitsAndCounts() {

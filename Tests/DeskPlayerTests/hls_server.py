@@ -1,8 +1,13 @@
 # A local HTTP server for the stream tests: serves a folder on 127.0.0.1,
 # prints its port, and logs every request (path and bytes sent) to a file.
+# An optional third argument injects faults: PATH=FAULT[,PATH=FAULT...] with
+# FAULT one of 404, 500 (always), 500x2 (the first two requests only),
+# reset (connection closed without an answer), truncate (half the body).
 import http.server, os, sys, functools
 
 folder, log = sys.argv[1], sys.argv[2]
+faults = dict(item.split("=", 1) for item in sys.argv[3].split(",")) if len(sys.argv) > 3 and sys.argv[3] else {}
+served = {}
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
@@ -13,6 +18,31 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         outputfile.write(data)
         with open(log, "a") as f:
             f.write(f"{self.path} {len(data)}\n")
+
+    def do_GET(self):
+        fault = faults.get(self.path)
+        served[self.path] = served.get(self.path, 0) + 1
+        if fault is not None:
+            with open(log, "a") as out:
+                out.write(f"{self.path} fault-{fault}\n")
+        if fault in ("404", "500") or (fault == "500x2" and served[self.path] <= 2):
+            self.send_error(int(fault[:3]))
+            return
+        if fault == "reset":
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if fault == "truncate":
+            path = self.translate_path(self.path)
+            with open(path, "rb") as f:
+                data = f.read()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self.close_connection = True
+            return
+        super().do_GET()
 
     def send_head(self):
         f = super().send_head()

@@ -298,6 +298,12 @@ final class PlayerApp {
                     addTile(makeTile(chosen, start: nil, passes: options.loop.map { $0.playCount } ?? 1), window: window)
                 }
             }
+            for problem in FFmpegLog.takeStreamProblems() {
+                // A segment that could not be read is skipped (a short gap): say so.
+                let line = "stream: " + problem.trimmingCharacters(in: .whitespacesAndNewlines) + "; skipped"
+                PlayerApp.printError(line)
+                window.showMessage(line, seconds: 3)
+            }
             for result in screenshots.takeFinished() {
                 switch result {
                 case .success(let url):

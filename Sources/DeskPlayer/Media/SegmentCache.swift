@@ -137,6 +137,12 @@ private let cachedOpen: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, 
     let name = String(cString: url)
     // The input's own whitelist holds for everything it opens.
     if let whitelist = s.pointee.protocol_whitelist { av_dict_set(options, "protocol_whitelist", whitelist, 0) }
+    // A server error or a dropped connection is retried with back-off (1, 2 s)
+    // before the segment is given up.
+    for (key, value) in [("reconnect", "1"), ("reconnect_on_network_error", "1"), ("reconnect_on_http_error", "5xx"),
+                         ("reconnect_delay_max", "2")] {
+        av_dict_set(options, key, value, 0)
+    }
     guard SegmentCache.caches(name), flags & AVIO_FLAG_WRITE == 0 else {
         return avio_open2(pb, url, flags, &s.pointee.interrupt_callback, options)
     }
