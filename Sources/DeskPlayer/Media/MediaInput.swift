@@ -90,7 +90,7 @@ final class MediaInput: @unchecked Sendable {
         let ret = avformat_open_input(&ctx, location.url, nil, &options)
         av_dict_free(&options)
         guard ret >= 0, let opened = ctx else {
-            throw MediaInput.describeOpenFailure(ret)
+            throw MediaInput.describeOpenFailure(ret, local: !location.isNetwork)
         }
         context = opened
         self.interrupt = interrupt
@@ -107,9 +107,17 @@ final class MediaInput: @unchecked Sendable {
         avformat_close_input(&c)
     }
 
-    private static func describeOpenFailure(_ code: Int32) -> MediaError {
+    private static func describeOpenFailure(_ code: Int32, local: Bool) -> MediaError {
         if code == DP_AVERROR_INVALIDDATA {
             return MediaError("not a playable media file (format not recognised, or the file is damaged)", code: code)
+        }
+        if code == DP_AVERROR_EOF {
+            return MediaError("no audio or video in the file (it ends before any)", code: code)
+        }
+        // A readable local file that FFmpeg still cannot open: its reason
+        // (whatever errno a demuxer chose) alone would mislead.
+        if local {
+            return MediaError("not a playable media file (\(MediaError.ffmpegText(code)))", code: code)
         }
         return MediaError(code: code)
     }

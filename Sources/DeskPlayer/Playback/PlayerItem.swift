@@ -216,6 +216,9 @@ final class PlayerItem: Sendable {
            let stream = input.stream(index),
            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
             do {
+                // Beyond what any decoder or texture handles: a damaged header, not a picture.
+                let w = stream.pointee.codecpar.pointee.width, h = stream.pointee.codecpar.pointee.height
+                guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
                 let decoder = try Decoder(stream: stream, threads: Int32(preferences.withLock { $0.videoDecoderThreads }))
                 video = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
                 describeVideo(stream, decoder, into: &info)
@@ -225,6 +228,8 @@ final class PlayerItem: Sendable {
         }
         if let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let stream = input.stream(index) {
             do {
+                let rate = stream.pointee.codecpar.pointee.sample_rate
+                guard rate > 0 && rate <= 768_000 else { throw MediaError("unsupported sample rate \(rate) Hz") }
                 let decoder = try Decoder(stream: stream, threads: 1)
                 audio = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
                 info.audioCodec = decoder.codecName
