@@ -177,23 +177,15 @@ extension PlayerApp {
     /// `loadfile`: replace plays the file now in the focused tile (a new tile
     /// when there is none); append adds it to that tile's queue.
     private func load(_ path: String, mode: String, window: MainWindow) throws(IPCError) {
-        let item = PlayerItem(path, preferences: itemPreferences)
-        guard let tile = focusedTile else {
-            guard mode == "replace" || mode == "append-play" || mode == "append" else { throw .invalidParameter }
-            addTile(makeTile([item], passes: options.loop.map { $0.playCount } ?? 1), window: window)
+        guard ["replace", "append", "append-play"].contains(mode) else { throw .invalidParameter }
+        guard mode != "replace", let tile = focusedTile else {
+            load(path, window: window)  // plays now (in a new tile when none is left)
             return
         }
-        switch mode {
-        case "replace":
-            play(path, in: tile)
-        case "append", "append-play":
-            tile.playlist.insert(item, after: nil)
-            if mode == "append-play" && tile.ended {
-                tile.ended = false
-                tile.player.play()
-            }
-        default:
-            throw .invalidParameter
+        tile.playlist.insert(PlayerItem(path, preferences: itemPreferences), after: nil)
+        if mode == "append-play" && tile.ended {
+            tile.ended = false
+            tile.player.play()
         }
     }
 

@@ -81,7 +81,7 @@ extension PlayerApp {
     }
 
     /// A chosen file plays in the focused tile (a new tile when none is left).
-    private func load(_ path: String, window: MainWindow) {
+    func load(_ path: String, window: MainWindow) {
         if let tile = focusedTile {
             play(path, in: tile)
         } else {

@@ -34,7 +34,7 @@ final class MainWindow {
     /// The seek or volume bar the mouse is dragging, and when it last seeked.
     private var dragging: (index: Int, volume: Bool, lastSeek: UInt64)?
     /// What the control bar showed when last drawn: redraw when it changes.
-    private var drawnBar: String?
+    private var drawnBar: BarState?
     /// A list to pick from over everything (file browser, recent files);
     /// while it shows, keys and clicks go to it.
     var list: ListOverlay? { didSet { needsRedraw = true } }
@@ -233,12 +233,17 @@ final class MainWindow {
         return ControlBar(in: areas[index])
     }
 
-    /// What the shown control bar depends on (nil without one).
-    private func barSignature() -> String? {
+    /// What the shown control bar depends on (nil without one); compared
+    /// every refresh, so a plain value, no allocation.
+    private struct BarState: Equatable {
+        var index: Int, quarterSeconds: Int, paused: Bool, volume: Float, muted: Bool, pointerX: Int, pointerY: Int
+    }
+
+    private func barSignature() -> BarState? {
         guard let hover, shownControlBar(hover.index) != nil else { return nil }
         let p = views[hover.index].player
-        return "\(hover.index) \(Int(p.currentTime.seconds * 4)) \(p.isPaused) \(p.volume) \(p.isMuted) "
-            + (pointer.map { "\($0.x),\($0.y)" } ?? "")
+        return BarState(index: hover.index, quarterSeconds: Int(p.currentTime.seconds * 4), paused: p.isPaused,
+                        volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1)
     }
 
     private func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
