@@ -92,10 +92,10 @@ extension PlayerApp {
             case "relative", "relative+exact", "relative+keyframes":
                 apply(.seek(amount), scope: .focused, window: window)
             case "absolute", "absolute+exact", "absolute+keyframes":
-                tile.player.seek(to: MediaTime(seconds: max(0, amount < 0 ? (duration ?? 0) + amount : amount)))
+                apply(.seekTo(max(0, amount < 0 ? (duration ?? 0) + amount : amount)), scope: .focused, window: window)
             case "absolute-percent", "absolute-percent+exact":
                 guard let duration else { throw .propertyUnavailable }
-                tile.player.seek(to: MediaTime(seconds: duration * min(max(amount, 0), 100) / 100))
+                apply(.seekTo(duration * min(max(amount, 0), 100) / 100), scope: .focused, window: window)
             default:
                 throw .invalidParameter
             }
@@ -266,7 +266,7 @@ extension PlayerApp {
         case "volume":
             player.volume = Float(min(max(try number(), 0), 100) / 100)
         case "mute": player.isMuted = try flag()
-        case "time-pos": player.seek(to: MediaTime(seconds: max(0, try number())))
+        case "time-pos": apply(.seekTo(max(0, try number())), scope: .focused, window: window)  // a sync group moves together
         case "loop-file":
             switch value {
             case .string("inf"), .bool(true): player.passesPerItem = nil

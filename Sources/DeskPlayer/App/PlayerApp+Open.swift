@@ -18,6 +18,9 @@ extension PlayerApp {
         return p
     }
 
+    /// Plays per item (`--loop`): nil loops forever.
+    var passes: Int? { options.loop.map { $0.playCount } ?? 1 }
+
     /// Plays `path` in `tile` now (its queue's current item is replaced).
     func play(_ path: String, in tile: Tile) {
         tile.playlist.replaceCurrentItem(with: PlayerItem(path, preferences: itemPreferences))
@@ -81,12 +84,18 @@ extension PlayerApp {
     }
 
     /// A chosen file plays in the focused tile (a new tile when none is left).
-    func load(_ path: String, window: MainWindow) {
-        if let tile = focusedTile {
-            play(path, in: tile)
-        } else {
-            addTile(makeTile([path], start: nil, passes: options.loop.map { $0.playCount } ?? 1), window: window)
+    func load(_ path: String, window: MainWindow) { open([path], window: window) }
+
+    /// Files from a dialog: the first plays in the focused tile now, the
+    /// rest queue behind it; with no tile left they make a new one.
+    func open(_ paths: [String], window: MainWindow) {
+        guard let first = paths.first else { return }
+        guard let tile = focusedTile else {
+            addTile(makeTile(paths, start: nil, passes: passes), window: window)
+            return
         }
+        play(first, in: tile)
+        for path in paths.dropFirst() { tile.playlist.insert(PlayerItem(path, preferences: itemPreferences), after: nil) }
     }
 
     func rememberRecent(_ name: String) {

@@ -209,7 +209,6 @@ final class PlayerApp {
         window.layout = options.layout ?? .grid
 
         // With a layout (or sync) every file is a tile; otherwise one tile plays them as a queue.
-        let passes = options.loop.map { $0.playCount } ?? 1
         let start = options.start.map { MediaTime(seconds: $0) }
         let synced = options.sync || options.compare != nil
         window.wipe = options.compare == .wipe
@@ -251,7 +250,7 @@ final class PlayerApp {
             if let index, self.tiles.indices.contains(index) {
                 self.play(path, in: self.tiles[index])
             } else {
-                self.addTile(self.makeTile([path], start: nil, passes: self.options.loop.map { $0.playCount } ?? 1), window: window)
+                self.addTile(self.makeTile([path], start: nil, passes: self.passes), window: window)
             }
         }
         window.onOtherWindowEvent = { [unowned self, unowned window] id, event in
@@ -291,12 +290,7 @@ final class PlayerApp {
             if let ipc { serveIPC(ipc, window: window) }
             if let chosen = dialog?.takeResult() {
                 dialog = nil
-                if let first = chosen.first, let tile = focusedTile {
-                    play(first, in: tile)
-                    for path in chosen.dropFirst() { tile.playlist.insert(PlayerItem(path, preferences: itemPreferences), after: nil) }
-                } else if !chosen.isEmpty {
-                    addTile(makeTile(chosen, start: nil, passes: options.loop.map { $0.playCount } ?? 1), window: window)
-                }
+                open(chosen, window: window)
             }
             for problem in FFmpegLog.takeStreamProblems() {
                 // A segment that could not be read is skipped (a short gap): say so.
@@ -653,12 +647,11 @@ final class PlayerApp {
             switch event {
             case .didStart: ipc?.broadcast(ipcEvent("pip-started"))
             case .didStop: ipc?.broadcast(ipcEvent("pip-stopped"))
-            case .failedToStart(let reason): ipc?.broadcast(ipcEvent("pip-failed", [("error", .string(reason))]))
-            default: break
-            }
-            if case .failedToStart(let reason) = event {
+            case .failedToStart(let reason):
+                ipc?.broadcast(ipcEvent("pip-failed", [("error", .string(reason))]))
                 PlayerApp.printError("Picture in Picture: \(reason)")
                 window.showMessage("Picture in Picture: \(reason)")
+            default: break
             }
         }
     }

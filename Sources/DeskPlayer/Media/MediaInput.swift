@@ -35,6 +35,14 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
 
     var description: String { url }
 
+    /// An HLS playlist by its name (query left out).
+    static func isPlaylist(_ url: String) -> Bool {
+        url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") ?? false
+    }
+
+    /// An HLS playlist over the network: variants to choose, segments to cache.
+    var isNetworkPlaylist: Bool { isNetwork && MediaLocation.isPlaylist(url) }
+
     /// Local files may only use `file`; network protocols are allowed only
     /// for a URL the user gave.
     var protocolWhitelist: String {

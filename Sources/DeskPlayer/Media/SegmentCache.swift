@@ -47,7 +47,7 @@ final class SegmentCache: @unchecked Sendable {  // guarded by lock
 
     /// Segments, not playlists: a playlist may change (live) and is small.
     static func caches(_ url: String) -> Bool {
-        !(url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") ?? false)
+        !MediaLocation.isPlaylist(url)
     }
 
     /// Puts the cache under `context`'s input (before avformat_open_input).

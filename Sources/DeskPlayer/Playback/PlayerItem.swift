@@ -171,8 +171,7 @@ final class PlayerItem: Sendable {
     /// memory. Sized by `--stream-cache-size`, else for three minutes of the
     /// variant (64 MB when its bit rate is unknown), at most 512 MB.
     private func segmentCache(for source: MediaLocation) -> SegmentCache? {
-        guard source.isNetwork, source.url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
-        else { return nil }
+        guard source.isNetworkPlaylist else { return nil }
         let bytes = preferences.withLock { $0.streamCacheBytes }
             ?? variant.map { min($0.bandwidth / 8 * 180, 512 << 20) } ?? (64 << 20)
         let cache = SegmentCache(limit: max(bytes, 0))
@@ -191,8 +190,7 @@ final class PlayerItem: Sendable {
     /// For an HLS master playlist, the variant that fits the preferred
     /// resolution and bit rate; any other location as it is.
     private func chooseVariant() throws(MediaError) -> MediaLocation {
-        guard location.isNetwork, location.url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
-        else { return location }
+        guard location.isNetworkPlaylist else { return location }
         let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
         let variants = HLSMaster.variants(in: text, base: location.url)
         let p = preferences.withLock { $0 }

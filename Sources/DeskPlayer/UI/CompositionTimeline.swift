@@ -62,11 +62,7 @@ struct CompositionTimeline {
     }
 
     func draw(playHead t: Double, renderer: OpaquePointer, text: TextRenderer, area: Rect) {
-        func fill(_ r: Rect, _ c: (UInt8, UInt8, UInt8)) {
-            var rect = SDL_Rect(x: Int32(r.x), y: Int32(r.y), w: Int32(r.width), h: Int32(r.height))
-            SDL_SetRenderDrawColor(renderer, c.0, c.1, c.2, 255)
-            SDL_RenderFillRect(renderer, &rect)
-        }
+        func fill(_ r: Rect, _ c: (UInt8, UInt8, UInt8)) { DeskPlayer.fill(r, (c.0, c.1, c.2, 255), renderer: renderer) }
         fill(area, (16, 16, 20))
         for row in rows {
             fill(row.lane, (28, 28, 36))

@@ -33,11 +33,7 @@ struct ControlBar {
     /// Draws the bar for `player`; `pointerX` puts the time under the mouse
     /// above the seek bar when it is over it.
     func draw(_ player: Player, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)?) {
-        func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) {
-            var box = SDL_Rect(x: Int32(rect.x), y: Int32(rect.y), w: Int32(rect.width), h: Int32(rect.height))
-            SDL_SetRenderDrawColor(r, c.0, c.1, c.2, c.3)
-            SDL_RenderFillRect(r, &box)
-        }
+        func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) { DeskPlayer.fill(rect, c, renderer: r) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(bar, (0, 0, 0, 170))
         fill(playButton, (255, 255, 255, 50))

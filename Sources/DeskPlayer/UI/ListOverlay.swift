@@ -65,9 +65,7 @@ final class ListOverlay {
         rowsShown = max((g.panel.y + g.panel.height - 8 - g.firstRowY) / g.step, 1)
         select(selected)  // keep the selection in view at this size
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
-        var panel = SDL_Rect(x: Int32(g.panel.x), y: Int32(g.panel.y), w: Int32(g.panel.width), h: Int32(g.panel.height))
-        SDL_SetRenderDrawColor(r, 0, 0, 0, 215)
-        SDL_RenderFillRect(r, &panel)
+        fill(g.panel, (0, 0, 0, 215), renderer: r)
         text.drawLine(title, renderer: r, x: g.panel.x + 16, y: g.panel.y + 12, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         if entries.isEmpty {
             text.drawLine("(nothing here)", renderer: r, x: g.panel.x + 16, y: g.firstRowY)
@@ -75,9 +73,7 @@ final class ListOverlay {
         for i in top..<min(entries.count, top + rowsShown) {
             let y = g.firstRowY + (i - top) * g.step
             if i == selected {
-                var row = SDL_Rect(x: Int32(g.panel.x + 8), y: Int32(y - 2), w: Int32(g.panel.width - 16), h: Int32(g.step))
-                SDL_SetRenderDrawColor(r, 120, 190, 255, 90)
-                SDL_RenderFillRect(r, &row)
+                fill(Rect(x: g.panel.x + 8, y: y - 2, width: g.panel.width - 16, height: g.step), (120, 190, 255, 90), renderer: r)
             }
             text.drawLine(entries[i], renderer: r, x: g.panel.x + 16, y: y)
         }

@@ -168,7 +168,7 @@ final class MainWindow {
         case SDL_KEYDOWN:
             guard let name = KeyNames.name(for: event.key.keysym) else { break }
             // A key shows the focused tile's controls a moment, as a mouse move does.
-            hover = (focusedIndex, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+            showControls(focusedIndex)
             if let command = KeyBindings.command(forKey: name, in: bindings) {
                 onCommand(command, .focused)
             } else if name.hasPrefix("Ctrl+"),
@@ -201,7 +201,7 @@ final class MainWindow {
             pointer = (Int(event.motion.x), Int(event.motion.y))
             if let index = tileIndex(x: Int(event.motion.x), y: Int(event.motion.y)) {
                 if hover?.index != index { needsRedraw = true }
-                hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+                showControls(index)
             }
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
             hover = nil
@@ -221,13 +221,17 @@ final class MainWindow {
 
     /// The control bar shown (on the hovered tile) that holds (x, y).
     private func controlBar(at x: Int, y: Int) -> (Int, ControlBar)? {
-        guard let hover, let bar = shownControlBar(hover.index), bar.bar.contains(x: x, y: y) else { return nil }
+        guard let hover, let bar = shownControlBar(hover.index, in: areas()), bar.bar.contains(x: x, y: y) else { return nil }
         return (hover.index, bar)
     }
 
+    /// A tile's controls (and PiP button) show for a moment.
+    private func showControls(_ index: Int) {
+        hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+    }
+
     /// The bar of tile `index` when it has one to show (a player with an item, in this window).
-    private func shownControlBar(_ index: Int) -> ControlBar? {
-        let areas = areas()
+    private func shownControlBar(_ index: Int, in areas: [Rect]) -> ControlBar? {
         guard !wipe, views.indices.contains(index), areas.indices.contains(index), !views[index].isDetached,
               views[index].player.currentItem != nil, areas[index].height >= ControlBar.height * 2 else { return nil }
         return ControlBar(in: areas[index])
@@ -239,8 +243,8 @@ final class MainWindow {
         var index: Int, quarterSeconds: Int, paused: Bool, volume: Float, muted: Bool, pointerX: Int, pointerY: Int
     }
 
-    private func barSignature() -> BarState? {
-        guard let hover, shownControlBar(hover.index) != nil else { return nil }
+    private func barSignature(_ areas: [Rect]) -> BarState? {
+        guard let hover, shownControlBar(hover.index, in: areas) != nil else { return nil }
         let p = views[hover.index].player
         return BarState(index: hover.index, quarterSeconds: Int(p.currentTime.seconds * 4), paused: p.isPaused,
                         volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1)
@@ -248,7 +252,7 @@ final class MainWindow {
 
     private func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
         focus(index)
-        hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+        showControls(index)
         if bar.playButton.contains(x: x, y: y) {
             onCommand(.togglePause, .focused)
         } else if bar.seekTrack.contains(x: x, y: y) {
@@ -264,8 +268,8 @@ final class MainWindow {
     /// Follows a drag on the seek or volume bar. Seeks at most every 100 ms
     /// while dragging (each is an exact seek), and once where it is let go.
     private func dragBar(_ drag: (index: Int, volume: Bool, lastSeek: UInt64), x: Int, final: Bool) {
-        guard let bar = shownControlBar(drag.index) else { return }
-        hover = (drag.index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+        guard let bar = shownControlBar(drag.index, in: areas()) else { return }
+        showControls(drag.index)
         pointer = (x, bar.seekTrack.y)
         needsRedraw = true
         if drag.volume {
@@ -308,7 +312,7 @@ final class MainWindow {
             needsRedraw = true
         }
         // The bar's time, knob and label move while it shows.
-        if barSignature() != drawnBar { needsRedraw = true }
+        if barSignature(areas) != drawnBar { needsRedraw = true }
         let before = messages.count
         messages.removeAll { $0.until <= now }
         if messages.count != before { needsRedraw = true }
@@ -319,16 +323,13 @@ final class MainWindow {
     /// The usual PiP icon: a screen with a small screen in its corner.
     private func drawPiPButton(_ b: Rect) {
         let r = window.renderer
-        func rect(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> SDL_Rect { SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(w), h: Int32(h)) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
-        var box = rect(b.x, b.y, b.width, b.height)
-        SDL_SetRenderDrawColor(r, 0, 0, 0, 170)
-        SDL_RenderFillRect(r, &box)
-        var screen = rect(b.x + 8, b.y + 6, b.width - 16, b.height - 12)
+        fill(b, (0, 0, 0, 170), renderer: r)
+        var screen = Rect(x: b.x + 8, y: b.y + 6, width: b.width - 16, height: b.height - 12).sdl
         SDL_SetRenderDrawColor(r, 240, 240, 240, 255)
         SDL_RenderDrawRect(r, &screen)
-        var mini = rect(b.x + b.width / 2, b.y + b.height / 2, b.width / 2 - 11, b.height / 2 - 9)
-        SDL_RenderFillRect(r, &mini)
+        fill(Rect(x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width / 2 - 11, height: b.height / 2 - 9),
+             (240, 240, 240, 255), renderer: r)
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
     }
 
@@ -343,9 +344,7 @@ final class MainWindow {
         let panelW = min(w, keyWidth + gap + helpWidth + 2 * pad), panelH = min(h, (lines.count + 1) * step + 2 * pad)
         let x0 = (w - panelW) / 2, y0 = (h - panelH) / 2
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
-        var panel = SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(panelW), h: Int32(panelH))
-        SDL_SetRenderDrawColor(r, 0, 0, 0, 200)
-        SDL_RenderFillRect(r, &panel)
+        fill(Rect(x: x0, y: y0, width: panelW, height: panelH), (0, 0, 0, 200), renderer: r)
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
         text.drawLine("Keys (F1 or ? hides this)", renderer: r, x: x0 + pad, y: y0 + pad,
                       color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
@@ -393,8 +392,8 @@ final class MainWindow {
            !views[hover.index].isDetached {
             drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
         }
-        drawnBar = barSignature()
-        if let hover, let bar = shownControlBar(hover.index) {
+        drawnBar = barSignature(areas)
+        if let hover, let bar = shownControlBar(hover.index, in: areas) {
             bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer)
         }
         if showsHelp { drawHelp() }

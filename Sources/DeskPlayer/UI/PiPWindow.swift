@@ -95,9 +95,7 @@ final class PiPWindow {
             SDL_RenderFillRect(r, &progress)
         }
         for (action, rect) in PiPWindow.buttons(in: b) {
-            var box = SDL_Rect(x: Int32(rect.x), y: Int32(rect.y), w: Int32(rect.width), h: Int32(rect.height))
-            SDL_SetRenderDrawColor(r, 255, 255, 255, 60)
-            SDL_RenderFillRect(r, &box)
+            fill(rect, (255, 255, 255, 60), renderer: r)
             let label: String
             switch action {
             case .togglePause: label = player.isPaused ? "▶" : "❚❚"
