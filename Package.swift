@@ -27,11 +27,19 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]
         ),
+        // libass: lays out and rasterises ASS/SSA subtitles, and every text
+        // subtitle format once FFmpeg's decoders have turned it into ASS.
+        .systemLibrary(
+            name: "CLibass",
+            pkgConfig: "libass",
+            providers: [.apt(["libass-dev"])]
+        ),
         .executableTarget(
             name: "DeskPlayer",
             dependencies: [
                 "CSDL2",
                 "CFFmpeg",
+                "CLibass",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Yams", package: "Yams"),
@@ -40,7 +48,7 @@ let package = Package(
         .testTarget(
             name: "DeskPlayerTests",
             dependencies: ["DeskPlayer"],
-            exclude: ["hls_server.py"]
+            exclude: ["hls_server.py", "make_pgs.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -118,6 +118,18 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: .customLong("no-config"), help: "Ignore input.conf and deskplayer.conf in $XDG_CONFIG_HOME/deskplayer/.")
     var noConfig = false
 
+    @Option(help: ArgumentHelp("Preferred audio languages, best first (en,fr or eng,fre).", valueName: "LANGS"))
+    var alang: String?
+
+    @Option(help: ArgumentHelp("Preferred subtitle languages, best first; a match is shown.", valueName: "LANGS"))
+    var slang: String?
+
+    @Option(name: .customLong("sub-file"), help: ArgumentHelp("Load this subtitle file (SRT, ASS, WebVTT, PGS .sup) and show it; repeat for more.", valueName: "PATH"))
+    var subFiles: [String] = []
+
+    @Option(name: .customLong("sub-auto"), help: "Load subtitle files named like the video (movie.srt, movie.en.ass): exact or no.")
+    var subAuto: SubtitleAutoload = .exact
+
     func validate() throws {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         if let start, start < 0 || !start.isFinite { throw ValidationError("--start must be 0 or more seconds") }
@@ -145,6 +157,12 @@ struct DeskPlayerCommand: ParsableCommand {
 extension ContentMode: ExpressibleByArgument {}
 extension RampCurve: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}
+
+/// mpv's --sub-auto values DeskPlayer has.
+enum SubtitleAutoload: String, ExpressibleByArgument {
+    case exact
+    case no
+}
 
 enum CompareMode: String, ExpressibleByArgument {
     case wipe

@@ -15,6 +15,13 @@ extension PlayerApp {
         p.maxHeight = options.maxResolution?.height
         p.maxBitrate = options.maxBitrate?.bitsPerSecond
         p.streamCacheBytes = options.streamCacheSize?.bitsPerSecond
+        func languages(_ list: String?) -> [String] {
+            (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        p.audioLanguages = languages(options.alang)
+        p.subtitleLanguages = languages(options.slang)
+        p.subtitleFiles = options.subFiles
+        p.autoloadSubtitles = options.subAuto == .exact
         return p
     }
 

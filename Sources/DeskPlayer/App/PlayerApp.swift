@@ -246,6 +246,14 @@ final class PlayerApp {
         }
         window.onListAction = { [unowned self, unowned window] action in self.listAction(action, window: window) }
         window.onDrop = { [unowned self, unowned window] path, index in
+            // A subtitle file goes to the tile it lands on (or the focused one).
+            if SubtitleFile.isSubtitleFile(path),
+               let tile = index.flatMap({ self.tiles.indices.contains($0) ? self.tiles[$0] : nil }) ?? self.focusedTile,
+               let item = tile.player.currentItem {
+                item.addSubtitleFile(path)
+                window.showMessage("Loading subtitles: \((path as NSString).lastPathComponent)", seconds: 2)
+                return
+            }
             // On a tile: it plays there; elsewhere (or no tile): a new tile.
             if let index, self.tiles.indices.contains(index) {
                 self.play(path, in: self.tiles[index])
@@ -537,9 +545,59 @@ final class PlayerApp {
                 return
             }
             screenshots.takeVideo(item.name, at: MediaTime(seconds: player.shownFrameInterval?.start ?? player.currentTime.seconds))
+        case .cycleSubtitles(let forward):
+            cycleSubtitles(forward: forward, in: tile, window: window)
+        case .cycleAudio:
+            cycleAudio(in: tile, window: window)
+        case .adjustSubtitleDelay(let seconds):
+            guard let item = player.currentItem else { return }
+            item.subtitleDelay = ((item.subtitleDelay + seconds) * 1000).rounded() / 1000
+            player.subtitlesChanged()
+            window.showMessage("Subtitle delay: \(Int((item.subtitleDelay * 1000).rounded())) ms", seconds: 1.5)
+        case .toggleSubtitles:
+            guard let item = player.currentItem else { return }
+            item.subtitlesVisible.toggle()
+            player.subtitlesChanged()
+            window.showMessage(item.subtitlesVisible ? "Subtitles visible" : "Subtitles hidden", seconds: 1.5)
         case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .screenshotWindow, .openFiles, .recentFiles,
              .quit, .quitWatchLater:
             break
+        }
+    }
+
+    /// Subtitle tracks in order, then none (mpv's j / J).
+    private func cycleSubtitles(forward: Bool, in tile: Tile, window: MainWindow) {
+        guard let item = tile.player.currentItem else { return }
+        let tracks = item.tracks.filter { $0.kind == .subtitle }
+        guard !tracks.isEmpty else {
+            window.showMessage("No subtitles", seconds: 1.5)
+            return
+        }
+        let choices: [Int?] = tracks.map(\.id) + [nil]
+        let now = choices.firstIndex(of: item.selectedSubtitleTrack) ?? choices.count - 1
+        let next = choices[(now + (forward ? 1 : choices.count - 1)) % choices.count]
+        item.selectSubtitleTrack(next)
+        tile.player.subtitlesChanged()
+        if let i = tracks.firstIndex(where: { $0.id == next }) {
+            window.showMessage("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2)
+        } else {
+            window.showMessage("Subtitles: off", seconds: 1.5)
+        }
+    }
+
+    /// The next audio track (mpv's #).
+    private func cycleAudio(in tile: Tile, window: MainWindow) {
+        guard let item = tile.player.currentItem else { return }
+        let tracks = item.tracks.filter { $0.kind == .audio }
+        guard tracks.count > 1, let now = tracks.firstIndex(where: { $0.id == item.selectedAudioTrack }) else {
+            window.showMessage(tracks.isEmpty ? "No audio" : "Audio: one track only", seconds: 1.5)
+            return
+        }
+        let next = (now + 1) % tracks.count
+        if tile.player.selectAudioTrack(tracks[next].id) {
+            window.showMessage("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2)
+        } else {
+            window.showMessage("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
         }
     }
 

@@ -35,6 +35,13 @@ enum Command: Equatable, Sendable {
     case openFiles
     /// Pick from the files played last.
     case recentFiles
+    /// Show the next subtitle track (or the previous), then none, then the first again.
+    case cycleSubtitles(forward: Bool)
+    /// Play the next audio track.
+    case cycleAudio
+    /// Subtitle delay change in seconds (positive: shown later).
+    case adjustSubtitleDelay(Double)
+    case toggleSubtitles
     case quit
     /// Quit, remembering where each file was (mpv's Shift+Q).
     case quitWatchLater
@@ -63,6 +70,10 @@ enum Command: Equatable, Sendable {
         case .screenshotWindow: return "screenshot window"
         case .openFiles: return "open-files"
         case .recentFiles: return "recent-files"
+        case .cycleSubtitles(let forward): return forward ? "cycle sub" : "cycle sub down"
+        case .cycleAudio: return "cycle audio"
+        case .adjustSubtitleDelay(let d): return "add sub-delay \(Self.number(d))"
+        case .toggleSubtitles: return "cycle sub-visibility"
         case .quit: return "quit"
         case .quitWatchLater: return "quit-watch-later"
         }
@@ -94,6 +105,10 @@ enum Command: Equatable, Sendable {
             self = .setVolume(n)
         case ("add", _):
             let parts = rest.split(separator: " ")
+            if parts.count == 2, parts[0] == "sub-delay", let d = Double(parts[1]), d.isFinite {
+                self = .adjustSubtitleDelay(d)
+                return
+            }
             guard parts.count == 2, parts[0] == "volume", let n = Int(parts[1]) else { return nil }
             self = .adjustVolume(n)
         default:
@@ -107,6 +122,7 @@ enum Command: Equatable, Sendable {
     private static let plain: [Command] = [
         .togglePause, .toggleMute, .toggleLoop, .toggleFullscreen, .leaveFullscreen, .frameStep, .playlistNext, .playlistPrevious,
         .focusNext, .cycleContentMode, .closeTile, .startPiP, .toggleHelp, .screenshot, .screenshotWindow, .openFiles, .recentFiles, .quit, .quitWatchLater,
+        .cycleSubtitles(forward: true), .cycleSubtitles(forward: false), .cycleAudio, .toggleSubtitles,
     ]
 
     private static func number(_ v: Double) -> String {
@@ -158,6 +174,12 @@ enum KeyBindings {
         KeyBinding(key: "S", command: .screenshotWindow, help: "screenshot of the window"),
         KeyBinding(key: "Ctrl+o", command: .openFiles, help: "open files (dialog, or the built-in browser)"),
         KeyBinding(key: "Ctrl+r", command: .recentFiles, help: "recent files"),
+        KeyBinding(key: "j", command: .cycleSubtitles(forward: true), help: "next subtitle track"),
+        KeyBinding(key: "J", command: .cycleSubtitles(forward: false), help: "previous subtitle track"),
+        KeyBinding(key: "v", command: .toggleSubtitles, help: "subtitles: show / hide"),
+        KeyBinding(key: "z", command: .adjustSubtitleDelay(-0.1), help: "subtitle delay -100 ms"),
+        KeyBinding(key: "Z", command: .adjustSubtitleDelay(0.1), help: "subtitle delay +100 ms"),
+        KeyBinding(key: "#", command: .cycleAudio, help: "next audio track"),
         KeyBinding(key: "F1", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "?", command: .toggleHelp, help: "show / hide this list"),
         KeyBinding(key: "q", command: .quit, help: "quit"),

@@ -14,7 +14,8 @@ final class Decoder: @unchecked Sendable {
     }
 
     /// `threads`: 0 lets FFmpeg choose (one big stream), 1 for many small ones.
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0) throws(MediaError) {
+    /// `options`: decoder options by name (e.g. a subtitle file's `sub_charenc`).
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, options: [String: String] = [:]) throws(MediaError) {
         guard let parameters = stream.pointee.codecpar else { throw MediaError("stream has no codec parameters") }
         let id = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(id) else {
@@ -30,7 +31,10 @@ final class Decoder: @unchecked Sendable {
         try MediaError.check(avcodec_parameters_to_context(ctx, parameters), "cannot configure \(codecName) decoder")
         ctx.pointee.pkt_timebase = stream.pointee.time_base
         ctx.pointee.thread_count = threads
-        try MediaError.check(avcodec_open2(ctx, codec, nil), "cannot open \(codecName) decoder")
+        var dictionary: OpaquePointer? = nil
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        try MediaError.check(avcodec_open2(ctx, codec, &dictionary), "cannot open \(codecName) decoder")
     }
 
     deinit {

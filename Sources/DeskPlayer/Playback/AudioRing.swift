@@ -115,6 +115,33 @@ final class AudioRing: Sendable {
         state.withLock { s in if s.serial == serial { s.ended = true } }
     }
 
+    /// Starts a new serial but keeps up to `keep` frames already queued,
+    /// faded out over their last `fade` frames (an audio track switch: the
+    /// old track ends cleanly while the new one is read). Returns the media
+    /// time where the kept frames end; nil when nothing was queued.
+    func flush(serial: Int, keeping keep: Int, fadeOut fade: Int) -> MediaTime? {
+        let channels = format.channels
+        return state.withLock { s in
+            let kept = min(keep, Int(s.writeIndex - s.readIndex))
+            s.writeIndex = s.readIndex + Int64(kept)
+            while let last = s.markers.last, last.index >= s.writeIndex, s.markers.count > 1 { s.markers.removeLast() }
+            let faded = min(fade, kept)
+            for i in 0..<faded {
+                let gain = Float(faded - 1 - i) / Float(max(faded, 1))
+                let slot = Int((s.writeIndex - Int64(faded) + Int64(i)) % Int64(capacity))
+                for c in 0..<channels { storage[slot * channels + c] *= gain }
+            }
+            s.serial = serial
+            s.ended = false
+            guard kept > 0, let m = s.markers.last(where: { $0.index <= s.writeIndex }) else {
+                s.markers.removeAll(keepingCapacity: true)
+                s.readIndex = s.writeIndex
+                return nil
+            }
+            return m.time + MediaTime(value: s.writeIndex - m.index, timescale: Int64(format.sampleRate))
+        }
+    }
+
     /// Drops everything and starts a new serial (after a seek).
     func flush(serial: Int) {
         state.withLock { s in

@@ -25,6 +25,21 @@ protocol ItemSource: AnyObject, Sendable {
     func setPasses(_ passes: Int?)
     func start(at time: MediaTime)
     func stop()
+    /// Every track of the item (streams and subtitle files).
+    var tracks: [MediaTrack] { get }
+    /// The audio stream playing (nil: none).
+    var selectedAudioTrack: Int? { get }
+    /// Switches audio to stream `id` from `playhead` on; false when it cannot.
+    func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool
+    /// The item's subtitles (nil when it cannot have any).
+    var subtitles: SubtitleTracks? { get }
+}
+
+extension ItemSource {
+    var tracks: [MediaTrack] { [] }
+    var selectedAudioTrack: Int? { nil }
+    func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
+    var subtitles: SubtitleTracks? { nil }
 }
 
 final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state lives in `control` (Mutex); the C owners each belong to one thread
@@ -34,8 +49,29 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
         let decoder: Decoder
     }
 
+    /// Where the audio decoder starts delivering for an audio serial.
+    private struct AudioStart {
+        let serial: Int
+        let streamIndex: Int?
+        /// On the timeline of the video serial.
+        let time: MediaTime
+        /// The loop pass it lies in (index into `passStarts`) and that pass's start.
+        let pass: Int
+        let passOffset: MediaTime
+        /// A track switch fades the new track in.
+        let fadesIn: Bool
+    }
+
     private struct Control {
         var serial = 0
+        /// The serial of the audio queue and ring: the seek's, or a later
+        /// one when the audio track changed without a seek.
+        var audioSerial = 0
+        var audioIndex: Int?
+        var audioStart: AudioStart?
+        /// A track switch for the demuxer: read the audio again from `media`
+        /// in pass `pass` (counted from the last seek).
+        var pendingAudioSwitch: (media: MediaTime, pass: Int)?
         var pendingSeek: MediaTime?
         /// The loop pass (0-based, counted since the item began) the seek lands in.
         var pendingSeekPass = 0
@@ -54,7 +90,14 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
 
     let info: MediaInfo
     let video: Stream?
+    /// The audio stream selected when the item opened.
     let audio: Stream?
+    /// Every audio stream that can play, by stream index (the selected one too).
+    private let audioStreams: [Int: Stream]
+    let subtitles: SubtitleTracks?
+    /// Embedded subtitle streams, decoded on the demux thread as they are read.
+    private let subtitleDecoders: [Int: Decoder]
+    let tracks: [MediaTrack]
     let frames = FrameQueue()
     let audioRing: AudioRing
     private let input: MediaInput
@@ -68,11 +111,19 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
     private let warningSink: @Sendable (String) -> Void
 
     init(input: MediaInput, info: MediaInfo, video: Stream?, audio: Stream?, preferences: ItemPreferences,
-         outputFormat: AudioFormat, warning: @escaping @Sendable (String) -> Void) {
+         outputFormat: AudioFormat, otherAudio: [Stream] = [], tracks: [MediaTrack] = [],
+         subtitles: SubtitleTracks? = nil, subtitleDecoders: [Int: Decoder] = [:],
+         warning: @escaping @Sendable (String) -> Void) {
         self.input = input
         self.info = info
         self.video = video
         self.audio = audio
+        var streams = [Int: Stream]()
+        for s in otherAudio + [audio].compactMap({ $0 }) { streams[s.index] = s }
+        audioStreams = streams
+        self.tracks = tracks
+        self.subtitles = subtitles
+        self.subtitleDecoders = subtitleDecoders
         audioRing = AudioRing(format: outputFormat, seconds: preferences.audioBufferSeconds)
         // The earliest start of the streams played, exactly in their own time
         // bases; never negative (AAC priming starts before zero on purpose).
@@ -81,7 +132,9 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
             return MediaTime(s.pointee.start_time, stream.timeBase)
         }
         startOffset = max(starts.min() ?? .zero, .zero)
-        control = Mutex(Control(displaySize: (info.displayWidth, info.displayHeight), preferences: preferences))
+        var c = Control(displaySize: (info.displayWidth, info.displayHeight), preferences: preferences)
+        c.audioIndex = audio?.index
+        control = Mutex(c)
         warningSink = warning
     }
 
@@ -130,19 +183,53 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
         // Queues first, then the threads: whatever the demuxer or a decoder
         // still produces for the old serial is refused by the queues, and
         // nothing for the new serial can arrive before they accept it.
-        let serial = control.withLock { $0.serial } + 1
+        let serial = control.withLock { max($0.serial, $0.audioSerial) } + 1
         frames.flush(serial: serial)
         audioRing.flush(serial: serial)
         videoPackets.flush(serial: serial)
         audioPackets.flush(serial: serial)
         control.withLock { c in
             c.serial = serial
+            c.audioSerial = serial
             c.pendingSeek = time
             c.pendingSeekPass = pass
             c.seekTarget = (serial, time)
+            c.audioStart = AudioStart(serial: serial, streamIndex: c.audioIndex, time: time, pass: 0,
+                                      passOffset: .zero, fadesIn: false)
+            c.pendingAudioSwitch = nil
             c.passStarts = [.zero]
         }
         return serial
+    }
+
+    var selectedAudioTrack: Int? { control.withLock { $0.audioIndex } }
+
+    /// Switches the audio track while playing: the picture goes on untouched.
+    /// The old track plays on for what is already queued (at most 0.1 s,
+    /// faded out over its last 5 ms); the new one is read again from there
+    /// and fades in, so nothing clicks and the clock never jumps.
+    func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool {
+        guard audioStreams[id] != nil, !isAborted else { return false }
+        if control.withLock({ $0.audioIndex }) == id { return true }
+        let serial = control.withLock { max($0.serial, $0.audioSerial) } + 1
+        let rate = audioRing.format.sampleRate
+        let keptEnd = audioRing.flush(serial: serial, keeping: rate / 10, fadeOut: rate / 200)
+        audioPackets.flush(serial: serial)
+        control.withLock { c in
+            let time = max(keptEnd ?? playhead, .zero)
+            let pass = max(0, c.passStarts.lastIndex { $0 <= time } ?? 0)
+            let offset = c.passStarts[pass]
+            c.audioSerial = serial
+            c.audioIndex = id
+            c.audioStart = AudioStart(serial: serial, streamIndex: id, time: time, pass: pass,
+                                      passOffset: offset, fadesIn: true)
+            c.pendingAudioSwitch = (time - offset, pass)
+        }
+        return true
+    }
+
+    private func audioStart(for serial: Int) -> AudioStart? {
+        control.withLock { c in c.audioStart.flatMap { $0.serial == serial ? $0 : nil } }
     }
 
     /// The size pictures are converted to (the area they are drawn in).
@@ -165,7 +252,7 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
     /// Records where pass `index` starts. Audio's figure wins over video's.
     private func publishPassStart(_ index: Int, _ time: MediaTime, fromAudio: Bool, serial: Int) -> MediaTime {
         control.withLock { c in
-            guard c.serial == serial else { return time }
+            guard (fromAudio ? c.audioSerial : c.serial) == serial else { return time }
             if index < c.passStarts.count {
                 if fromAudio { c.passStarts[index] = time }
                 return c.passStarts[index]
@@ -213,29 +300,46 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
         // demuxer starts at the first real packet and still trims its priming.
         var inputStart: Int64?
         var streamsSeen = Set<Int32>()
+        // The last thing handed to the video decoder: (pass, dts), a pass end
+        // or the stream's end being (pass, max). After an audio track switch
+        // the demuxer reads again from the play head; video up to here is
+        // already queued and is skipped (`videoCatchUp`).
+        var videoPosition: (pass: Int, ts: Int64) = (0, Int64.min)
+        var videoCatchUp: (pass: Int, ts: Int64)?
+        func forwardsVideo(_ position: (pass: Int, ts: Int64)) -> Bool {
+            if let c = videoCatchUp, position.pass < c.pass || (position.pass == c.pass && position.ts <= c.ts) {
+                return false
+            }
+            videoCatchUp = nil
+            videoPosition = position
+            return true
+        }
         while !isAborted {
-            let (serial, seekTo, seekPass, preferences, passes) = control.withLock { c in
-                let s = c.pendingSeek
+            let (serial, audioSerial, audioIndex, seekTo, seekPass, audioSwitch, preferences, passes) = control.withLock { c in
+                let s = c.pendingSeek, a = c.pendingAudioSwitch
                 c.pendingSeek = nil
-                return (c.serial, s, c.pendingSeekPass, c.preferences, c.passes)
+                c.pendingAudioSwitch = nil
+                return (c.serial, c.audioSerial, c.audioIndex, s, c.pendingSeekPass, a, c.preferences, c.passes)
             }
             if let seekTo {
                 passesDone = seekPass
-                do {
-                    // Audio decoders need what comes before the target (AAC's
-                    // overlap, MP3's bit reservoir, Opus's 80 ms pre-roll) to
-                    // give the exact samples at it: start a little earlier;
-                    // the accurate seek drops what precedes the target.
-                    let preroll = audio != nil ? MediaTime(value: 1, timescale: 5) : .zero
-                    let from = max(seekTo - preroll, .zero)
-                    try input.seek(toMicroseconds: (from + startOffset).microseconds)
-                } catch {
-                    warningSink("seek failed: \(error)")
-                }
+                seekInput(to: seekTo)
                 endedSerial = -1
                 checkFirstAudio = false
                 replaySkip = false
                 streamsSeen = [-1]  // only the pass read from the very start records it
+                videoPosition = (passesDone, Int64.min)
+                videoCatchUp = nil
+            } else if let audioSwitch {
+                // The new audio track is read again from the play head; what
+                // video already has is skipped until the demuxer is past it.
+                passesDone = seekPass + audioSwitch.pass
+                seekInput(to: audioSwitch.media)
+                videoCatchUp = video != nil ? videoPosition : nil
+                endedSerial = -1
+                checkFirstAudio = false
+                replaySkip = false
+                streamsSeen = [-1]
             }
             if endedSerial == serial || isFull(preferences) {
                 Thread.sleep(forTimeInterval: 0.005)
@@ -252,7 +356,8 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
                             inputStart = min(inputStart ?? us, us)
                         }
                     }
-                    if Int(packet.streamIndex) == audio?.index {
+                    let index = Int(packet.streamIndex)
+                    if index == audioIndex {
                         if checkFirstAudio {
                             firstAudioSkip = packet.skipSamplesSideData
                             checkFirstAudio = false
@@ -262,43 +367,66 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
                             }
                             replaySkip = false
                         }
+                        put(packet, in: audioPackets, serial: audioSerial)
+                    } else if index == video?.index {
+                        let ts = packet.dts != DP_AV_NOPTS_VALUE ? packet.dts : packet.pts
+                        if ts == DP_AV_NOPTS_VALUE ? videoCatchUp == nil : forwardsVideo((passesDone, ts)) {
+                            put(packet, in: videoPackets, serial: serial)
+                        } else {
+                            packet.unref()
+                        }
+                    } else {
+                        if let decoder = subtitleDecoders[index], let subtitles,
+                           let subtitle = decoder.decodeSubtitle(packet, origin: startOffset) {
+                            subtitles.add(subtitle, to: index)
+                        }
+                        packet.unref()
                     }
-                    route(packet, serial: serial)
                 } else if passes.map({ passesDone + 1 < $0 }) ?? true {
                     // Loop: the same input from zero, on the same serial.
                     try input.seek(toMicroseconds: min(inputStart ?? Int64.max, startOffset.microseconds))
+                    if video != nil && forwardsVideo((passesDone, Int64.max)) {
+                        videoPackets.put(.passEnd(serial: serial))
+                    }
                     passesDone += 1
                     replaySkip = true
-                    if video != nil { videoPackets.put(.passEnd(serial: serial)) }
-                    if audio != nil { audioPackets.put(.passEnd(serial: serial)) }
+                    if audio != nil { audioPackets.put(.passEnd(serial: audioSerial)) }
                 } else {
-                    endStreams(serial: serial)
+                    if video != nil && forwardsVideo((passesDone, Int64.max)) {
+                        videoPackets.put(.endOfStream(serial: serial))
+                    }
+                    if audio != nil { audioPackets.put(.endOfStream(serial: audioSerial)) }
                     endedSerial = serial
                 }
             } catch {
                 if isAborted { return }
                 // A truncated or damaged file ends where the damage starts.
                 warningSink("\(error); playing what could be read")
-                endStreams(serial: serial)
+                if video != nil { videoPackets.put(.endOfStream(serial: serial)) }
+                if audio != nil { audioPackets.put(.endOfStream(serial: audioSerial)) }
                 endedSerial = serial
             }
         }
     }
 
-    private func route(_ packet: Packet, serial: Int) {
-        let index = Int(packet.streamIndex)
-        let queue: PacketQueue
-        if index == video?.index { queue = videoPackets } else if index == audio?.index { queue = audioPackets } else {
-            packet.unref()
-            return
+    /// Seeks the input so that decoding can start exactly at media time `time`.
+    private func seekInput(to time: MediaTime) {
+        do {
+            // Audio decoders need what comes before the target (AAC's
+            // overlap, MP3's bit reservoir, Opus's 80 ms pre-roll) to
+            // give the exact samples at it: start a little earlier;
+            // the accurate seek drops what precedes the target.
+            let preroll = audio != nil ? MediaTime(value: 1, timescale: 5) : .zero
+            let from = max(time - preroll, .zero)
+            try input.seek(toMicroseconds: (from + startOffset).microseconds)
+        } catch {
+            warningSink("seek failed: \(error)")
         }
-        guard let owned = try? packet.take() else { packet.unref(); return }
-        queue.put(.packet(owned, serial: serial))
     }
 
-    private func endStreams(serial: Int) {
-        if video != nil { videoPackets.put(.endOfStream(serial: serial)) }
-        if audio != nil { audioPackets.put(.endOfStream(serial: serial)) }
+    private func put(_ packet: Packet, in queue: PacketQueue, serial: Int) {
+        guard let owned = try? packet.take() else { packet.unref(); return }
+        queue.put(.packet(owned, serial: serial))
     }
 
     /// Seconds of compressed media queued ahead of each decoder (video, audio).
@@ -354,6 +482,7 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
             picture.resize(width: size.width, height: size.height)
             do {
                 try scaler.scale(source.pointer, into: picture)
+                subtitles?.draw(on: picture, at: pts - passOffset, warning: warningSink)
             } catch {
                 frames.recycle(picture)
                 warningSink("video: \(error)")
@@ -425,18 +554,22 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
     // MARK: Audio decode thread
 
     private func audioLoop() {
-        guard let stream = audio, let frame = try? Frame() else { return }
+        guard var stream = audio, let frame = try? Frame() else { return }
         let resampler = Resampler(output: audioRing.format)
         let outRate = Int64(audioRing.format.sampleRate)
         // The stream's real end: decoders may return padding beyond it (AAC).
-        let streamEnd: MediaTime? = {
+        func end(of stream: Stream) -> MediaTime? {
             guard let s = input.stream(stream.index) else { return nil }
             let start = s.pointee.start_time == DP_AV_NOPTS_VALUE ? 0 : s.pointee.start_time
             guard s.pointee.duration != DP_AV_NOPTS_VALUE, s.pointee.duration > 0 else { return nil }
             return MediaTime(start + s.pointee.duration, stream.timeBase) - startOffset
-        }()
+        }
+        var streamEnd = end(of: stream)
         // One tick of the stream's time base: timestamps are only this exact.
-        let timestampPrecision = MediaTime(1, stream.timeBase).seconds
+        var timestampPrecision = MediaTime(1, stream.timeBase).seconds
+        // A switched-to track fades in over its first 5 ms.
+        let fadeLength = Int(outRate / 200)
+        var fadeDone = fadeLength
         var serial = -1
         var target: MediaTime?
         var nextTime: MediaTime?
@@ -456,6 +589,15 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
                 if offset < count { target = nil }
             }
             let channels = audioRing.format.channels
+            if fadeDone < fadeLength {
+                // A switched-to track: fade its first samples in (after the skip).
+                let n = min(count - offset, fadeLength - fadeDone)
+                for k in 0..<n {
+                    let gain = Float(fadeDone + k) / Float(fadeLength)
+                    for c in 0..<channels { resampler.buffer[(offset + k) * channels + c] *= gain }
+                }
+                fadeDone += n
+            }
             while offset < count && !isAborted {
                 let n = audioRing.write(resampler.buffer + offset * channels, frames: count - offset,
                                         time: time, serial: serial)
@@ -518,14 +660,21 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
 
         while let entry = audioPackets.get() {
             if entry.serial != serial {
+                serial = entry.serial
+                let start = audioStart(for: serial)
+                if let index = start?.streamIndex, index != stream.index, let other = audioStreams[index] {
+                    stream = other
+                    streamEnd = end(of: stream)
+                    timestampPrecision = MediaTime(1, stream.timeBase).seconds
+                }
                 stream.decoder.flush()
                 resampler.reset()
-                serial = entry.serial
-                target = seekTarget(for: serial)
+                target = start?.time
                 nextTime = nil
-                pass = 0
-                passOffset = .zero
+                pass = start?.pass ?? 0
+                passOffset = start?.passOffset ?? .zero
                 inputEnd = nil
+                fadeDone = start?.fadesIn == true ? 0 : fadeLength
             }
             switch entry {
             case .packet(let packet, _):

@@ -42,4 +42,11 @@ struct ItemPreferences: Sendable, Equatable {
     var maxBitrate: Int?
     /// Bytes of stream segments kept for loops; nil: sized from the variant.
     var streamCacheBytes: Int?
+    /// Preferred audio and subtitle languages, best first (mpv's --alang, --slang).
+    var audioLanguages: [String] = []
+    var subtitleLanguages: [String] = []
+    /// Subtitle files to load with the item (--sub-file); the first is shown.
+    var subtitleFiles: [String] = []
+    /// Loads subtitle files found next to a local video (`movie.srt`, `movie.en.ass`).
+    var autoloadSubtitles = true
 }

@@ -203,6 +203,19 @@ final class Player {
         steppedWhilePaused = wasStepped
     }
 
+    /// Switches the audio track while playing (the picture goes on).
+    @discardableResult
+    func selectAudioTrack(_ id: Int) -> Bool {
+        guard let pipeline = currentItem?.pipeline else { return false }
+        return pipeline.selectAudioTrack(id, playhead: MediaTime(seconds: max(0, clock.time(at: HostTime.now()))))
+    }
+
+    /// Subtitles are drawn as frames are decoded: while paused, the frame on
+    /// screen is decoded again so a change of track, delay or visibility shows.
+    func subtitlesChanged() {
+        if isPaused { redisplayCurrentFrame() }
+    }
+
     /// Shows the next frame and stays paused (mpv's `.`).
     func stepFrame() {
         if wantsToPlay { pause() }

@@ -206,36 +206,58 @@ final class PlayerItem: Sendable {
     private func makePipeline(_ input: MediaInput) throws(MediaError) -> ItemPipeline {
         var info = MediaInfo()
         info.formatName = input.formatName
+        let p = preferences.withLock { $0 }
         var problems: [String] = []
         var video: ItemPipeline.Stream?
         var audio: ItemPipeline.Stream?
+        let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
 
-        if preferences.withLock({ $0.decodesVideo }), let index = input.bestStream(AVMEDIA_TYPE_VIDEO),
+        if p.decodesVideo, let index = input.bestStream(AVMEDIA_TYPE_VIDEO),
            let stream = input.stream(index),
            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
             do {
                 // Beyond what any decoder or texture handles: a damaged header, not a picture.
                 let w = stream.pointee.codecpar.pointee.width, h = stream.pointee.codecpar.pointee.height
                 guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
-                let decoder = try Decoder(stream: stream, threads: Int32(preferences.withLock { $0.videoDecoderThreads }))
+                let decoder = try Decoder(stream: stream, threads: Int32(p.videoDecoderThreads))
                 video = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
                 describeVideo(stream, decoder, into: &info)
             } catch {
                 problems.append("video: \(error)")
             }
         }
-        if let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let stream = input.stream(index) {
+        // The audio track: the preferred language, else the file's default, else FFmpeg's pick.
+        let audioTracks = tracks.filter { $0.kind == .audio }
+        let chosenAudio = LanguageCode.first(audioTracks, in: p.audioLanguages)?.id
+            ?? audioTracks.first(where: \.isDefault)?.id ?? input.bestStream(AVMEDIA_TYPE_AUDIO)
+        var otherAudio: [ItemPipeline.Stream] = []
+        for track in audioTracks {
+            guard let stream = input.stream(track.id) else { continue }
             do {
                 let rate = stream.pointee.codecpar.pointee.sample_rate
                 guard rate > 0 && rate <= 768_000 else { throw MediaError("unsupported sample rate \(rate) Hz") }
                 let decoder = try Decoder(stream: stream, threads: 1)
-                audio = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
-                info.audioCodec = decoder.codecName
-                info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
-                info.audioChannels = Int(decoder.context.pointee.ch_layout.nb_channels)
+                let opened = ItemPipeline.Stream(index: track.id, timeBase: stream.pointee.time_base, decoder: decoder)
+                if track.id == chosenAudio {
+                    audio = opened
+                    info.audioCodec = decoder.codecName
+                    info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
+                    info.audioChannels = Int(decoder.context.pointee.ch_layout.nb_channels)
+                } else {
+                    otherAudio.append(opened)
+                }
             } catch {
-                problems.append("audio: \(error)")
+                // Another track may still play; only the chosen one's failure is said.
+                if track.id == chosenAudio { problems.append("audio: \(error)") }
             }
+        }
+        if audio == nil, let first = otherAudio.first {
+            // The chosen track cannot play: the next one that can.
+            audio = first
+            otherAudio.removeFirst()
+            info.audioCodec = first.decoder.codecName
+            info.audioSampleRate = Int(first.decoder.context.pointee.sample_rate)
+            info.audioChannels = Int(first.decoder.context.pointee.ch_layout.nb_channels)
         }
         if video == nil && audio == nil {
             if problems.count == 1, let only = problems.first {
@@ -243,11 +265,109 @@ final class PlayerItem: Sendable {
             }
             throw MediaError(problems.isEmpty ? "no audio or video stream" : problems.joined(separator: "; "))
         }
-        for p in problems { addWarning("\(p); playing the other stream") }
+        for problem in problems { addWarning("\(problem); playing the other stream") }
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
+        let (subtitles, decoders) = video != nil ? openSubtitles(input, tracks: tracks, info: info, preferences: p) : (nil, [:])
         return ItemPipeline(input: input, info: info, video: video, audio: audio,
-                            preferences: preferences.withLock { $0 }, outputFormat: outputFormat,
+                            preferences: p, outputFormat: outputFormat, otherAudio: audio != nil ? otherAudio : [],
+                            tracks: tracks, subtitles: subtitles, subtitleDecoders: decoders,
                             warning: { [weak self] text in self?.addWarning(text) })
+    }
+
+    /// The item's subtitle tracks: its own streams (decoded as they are
+    /// read), the files given and those found beside it; one is selected as
+    /// the preferences and the file's flags say.
+    private func openSubtitles(_ input: MediaInput, tracks: [MediaTrack], info: MediaInfo,
+                               preferences p: ItemPreferences) -> (SubtitleTracks, [Int: Decoder]) {
+        // Fonts the file carries (Matroska attachments), for its ASS styles.
+        let fonts = tracks.filter { $0.kind == .attachment }.compactMap { track -> (name: String, data: [UInt8])? in
+            guard let stream = input.stream(track.id), let data = stream.pointee.codecpar.pointee.extradata,
+                  stream.pointee.codecpar.pointee.extradata_size > 0 else { return nil }
+            let bytes = Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.codecpar.pointee.extradata_size)))
+            return (track.title ?? "font\(track.id)", bytes)
+        }
+        let subtitles = SubtitleTracks(videoWidth: info.displayWidth, videoHeight: info.displayHeight, fonts: fonts)
+        var decoders: [Int: Decoder] = [:]
+        for track in tracks where track.kind == .subtitle {
+            guard let stream = input.stream(track.id) else { continue }
+            do {
+                let decoder = try Decoder(stream: stream, threads: 1)
+                if subtitles.addTrack(track, header: decoder.subtitleHeader, canvas: decoder.subtitleCanvas) {
+                    decoders[track.id] = decoder
+                }
+            } catch {
+                addWarning("subtitle track \(track.id): \(error)")
+            }
+        }
+        var given: [MediaTrack] = [], found: [MediaTrack] = []
+        let beside = p.autoloadSubtitles && !location.isNetwork ? SubtitleFile.siblings(of: location.url) : []
+        for (path, explicit) in p.subtitleFiles.map({ ($0, true) }) + beside.map({ ($0, false) }) {
+            let id = input.streamCount + given.count + found.count
+            do {
+                let track = try SubtitleFile.load(path, id: id, into: subtitles)
+                if explicit { given.append(track) } else { found.append(track) }
+            } catch {
+                addWarning("subtitles \((path as NSString).lastPathComponent): \(error)")
+            }
+        }
+        let all = subtitles.trackList
+        subtitles.selected = given.first?.id
+            ?? LanguageCode.first(all, in: p.subtitleLanguages)?.id
+            ?? all.first(where: { $0.externalPath == nil && ($0.isForced || $0.isDefault) })?.id
+            ?? found.first?.id
+        return (subtitles, decoders)
+    }
+
+    // MARK: Tracks
+
+    /// Every track: the item's streams, then the subtitle files loaded with it.
+    var tracks: [MediaTrack] {
+        guard let pipeline else { return [] }
+        return pipeline.tracks + (pipeline.subtitles?.trackList.filter { $0.externalPath != nil } ?? [])
+    }
+
+    var selectedAudioTrack: Int? { pipeline?.selectedAudioTrack }
+
+    var selectedSubtitleTrack: Int? { pipeline?.subtitles?.selected }
+
+    /// Shows subtitle track `id` (nil: none). False when there is no such track.
+    @discardableResult
+    func selectSubtitleTrack(_ id: Int?) -> Bool {
+        guard let subtitles = pipeline?.subtitles else { return id == nil }
+        if let id, !subtitles.hasTrack(id) { return false }
+        subtitles.selected = id
+        return true
+    }
+
+    /// Seconds subtitles are shown later than their timestamps (mpv's sub-delay).
+    var subtitleDelay: Double {
+        get { pipeline?.subtitles?.delay ?? 0 }
+        set { pipeline?.subtitles?.delay = newValue }
+    }
+
+    var subtitlesVisible: Bool {
+        get { pipeline?.subtitles?.isVisible ?? true }
+        set { pipeline?.subtitles?.isVisible = newValue }
+    }
+
+    /// Loads a subtitle file in the background and shows it once read; a
+    /// file that cannot be read is reported as a warning, playback goes on.
+    func addSubtitleFile(_ path: String) {
+        guard let subtitles = pipeline?.subtitles, let pipeline else {
+            addWarning("subtitles \((path as NSString).lastPathComponent): the item has no video to show them on")
+            return
+        }
+        let thread = Thread { [self] in
+            let id = pipeline.tracks.count + 1000 + subtitles.trackList.count
+            do {
+                let track = try SubtitleFile.load(path, id: id, into: subtitles)
+                subtitles.selected = track.id
+            } catch {
+                addWarning("subtitles \((path as NSString).lastPathComponent): \(error)")
+            }
+        }
+        thread.name = "deskplayer.subtitles"
+        thread.start()
     }
 
     private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder, into info: inout MediaInfo) {
