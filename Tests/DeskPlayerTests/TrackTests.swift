@@ -22,6 +22,8 @@ import Testing
         var brokenPgs: String { folder.appendingPathComponent("broken.sup").path }
         var garbage: String { folder.appendingPathComponent("garbage.srt").path }
         var brokenSrt: String { folder.appendingPathComponent("broken.srt").path }
+        var movText: String { folder.appendingPathComponent("movtext.mp4").path }
+        var webVTT: String { folder.appendingPathComponent("en.vtt").path }
     }
 
     static let media: Media? = {
@@ -77,6 +79,10 @@ import Testing
                       "-disposition:a:0", "default", "-disposition:a:1", "0",
                       "-disposition:s:0", "0", "-disposition:s:1", "0", "-disposition:s:2", "0", m.movie]
         guard (try? runTool("ffmpeg", encode, timeout: 120))?.status == 0 else { return nil }
+        // mov_text in MP4, and WebVTT: FFmpeg turns both into ASS events too.
+        let mp4 = ["-v", "error", "-y", "-i", m.movie, "-map", "0:v", "-map", "0:s:0", "-c:v", "copy", "-c:s", "mov_text", m.movText]
+        let vtt = ["-v", "error", "-y", "-i", folder.appendingPathComponent("en.srt").path, m.webVTT]
+        guard (try? runTool("ffmpeg", mp4))?.status == 0, (try? runTool("ffmpeg", vtt))?.status == 0 else { return nil }
         let flag = ["-v", "error", "-y", "-i", m.movie, "-map", "0", "-c", "copy", "-disposition:a:0", "0",
                     "-disposition:a:1", "default", "-disposition:s:1", "default", "-disposition:s:2", "forced", m.flagged]
         guard (try? runTool("ffmpeg", flag))?.status == 0 else { return nil }
@@ -249,6 +255,17 @@ import Testing
         #expect(item.takeWarnings().isEmpty)
     }
 
+    @Test func movTextAndWebVTTBecomeLines() throws {
+        let m = try media()
+        let shift = try Self.muxShift(m.movie)
+        let (item, pipeline) = try open(m.movText) { $0.autoloadSubtitles = false; $0.subtitleLanguages = ["en"] }
+        #expect(item.tracks.map(\.codec) == ["h264", "mov_text"])
+        #expect(pipeline.subtitles?.activeText(at: MediaTime(seconds: 1.5 + shift)) == ["First line"])
+        let (_, withVTT) = try open(m.movie) { $0.autoloadSubtitles = false; $0.subtitleFiles = [m.webVTT] }
+        #expect(withVTT.subtitles?.activeText(at: MediaTime(seconds: 3.2)) == ["Second line"])
+        #expect(withVTT.subtitles?.activeText(at: MediaTime(seconds: 2.5)) == [])
+    }
+
     @Test func unreadableSubtitleFilesAreReportedAndPlaybackGoesOn() throws {
         let m = try media()
         let (item, pipeline) = try open(m.movie) {
@@ -283,6 +300,50 @@ import Testing
         #expect(subtitles.activeText(at: MediaTime(seconds: 3.5)) == [])
         #expect(subtitles.activeText(at: MediaTime(seconds: 5.2)) == ["fin"])
         #expect(item.takeWarnings().isEmpty)
+    }
+
+    // MARK: Control socket
+
+    @Test func tracksAreListedAndChosenThroughTheSocket() throws {
+        let m = try media()
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let sockets = ControlSocketTests()
+        let player = try sockets.startPlayer([m.movie, "--start", "1.2", "--pause"], socket: socket)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("duration") != nil)
+
+        // mpv numbers tracks from 1 within each type; the file found beside the video comes last.
+        guard case .array(let list)? = client.get("track-list") else { Issue.record("no track-list"); return }
+        let summary = list.map { "\($0["type"]?.string ?? "?")\($0["id"]?.number.map { Int($0) } ?? 0):\($0["lang"]?.string ?? "-")" }
+        #expect(summary == ["video1:-", "audio1:eng", "audio2:fre", "sub1:eng", "sub2:jpn", "sub3:ger", "sub4:fr"])
+        #expect(list.last?["external-filename"]?.string == m.frenchSrt)
+        #expect(client.get("aid") == .number(1))
+        #expect(client.get("sid") == .number(4))
+        let waitForText = { (expected: String) -> Bool in
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                if client.get("sub-text") == .string(expected) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+        #expect(waitForText("Été — naïve café ✓"))
+
+        #expect(client.error([.string("set_property"), .string("sid"), .number(1)]) == "success")
+        #expect(waitForText("First line"))
+        #expect(client.error([.string("add"), .string("sub-delay"), .string("0.5")]) == "success")
+        #expect(client.get("sub-delay") == .number(0.5))
+        #expect(waitForText(""), "1.2 s with a 0.5 s delay is before the line")
+        #expect(client.error([.string("set_property"), .string("sid"), .string("no")]) == "success")
+        #expect(client.get("sid") == .bool(false))
+        #expect(client.error([.string("set_property"), .string("aid"), .number(2)]) == "success")
+        #expect(client.get("aid") == .number(2))
+        #expect(client.error([.string("set_property"), .string("aid"), .number(3)]) == "invalid parameter")
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(sockets.waitForExit(player))
     }
 
     // MARK: Audio tracks

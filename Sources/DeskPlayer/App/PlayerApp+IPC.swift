@@ -134,6 +134,9 @@ extension PlayerApp {
             }
         case "write-watch-later-config":
             saveResumePositions(window: window)
+        case "sub-add":
+            guard let item = focusedTile?.player.currentItem else { throw .propertyUnavailable }
+            item.addSubtitleFile(try text(0))
         case "pip-start":
             guard let tile = try tileArgument(args, window: window) else { throw .propertyUnavailable }
             startPiP(for: tile, window: window)
@@ -199,7 +202,8 @@ extension PlayerApp {
         }
         if name == "fullscreen" { return .bool(window.window.isFullscreen) }
         guard ["pause", "time-pos", "duration", "volume", "mute", "loop-file", "playlist", "playlist-pos",
-               "playlist-count", "filename", "path", "pip", "idle-active", "eof-reached"].contains(name) else {
+               "playlist-count", "filename", "path", "pip", "idle-active", "eof-reached",
+               "track-list", "aid", "sid", "sub-delay", "sub-visibility", "sub-text"].contains(name) else {
             throw .propertyNotFound
         }
         guard let tile = focusedTile else {
@@ -238,7 +242,56 @@ extension PlayerApp {
         case "pip": return .bool(pips.contains { $0.tile === tile })
         case "idle-active": return .bool(player.currentItem == nil)
         case "eof-reached": return .bool(tile.ended)
+        case "track-list":
+            guard let item = player.currentItem else { throw .propertyUnavailable }
+            return .array(ipcTracks(item).map { entry in
+                let t = entry.track
+                var fields: [(String, JSONValue)] = [("id", .number(Double(entry.id))), ("type", .string(entry.type)),
+                                                     ("codec", .string(t.codec)), ("default", .bool(t.isDefault)),
+                                                     ("forced", .bool(t.isForced)), ("external", .bool(t.externalPath != nil)),
+                                                     ("selected", .bool(entry.selected))]
+                if t.externalPath == nil { fields.append(("src-id", .number(Double(t.id)))) }
+                if let lang = t.language { fields.append(("lang", .string(lang))) }
+                if let title = t.title { fields.append(("title", .string(title))) }
+                if let path = t.externalPath { fields.append(("external-filename", .string(path))) }
+                return .object(fields)
+            })
+        case "aid", "sid":
+            guard let item = player.currentItem else { throw .propertyUnavailable }
+            let type = name == "aid" ? "audio" : "sub"
+            guard let selected = ipcTracks(item).first(where: { $0.type == type && $0.selected }) else { return .bool(false) }
+            return .number(Double(selected.id))
+        case "sub-delay":
+            guard let item = player.currentItem else { throw .propertyUnavailable }
+            return .number(item.subtitleDelay)
+        case "sub-visibility":
+            return .bool(player.currentItem?.subtitlesVisible ?? true)
+        case "sub-text":
+            guard let item = player.currentItem, let subtitles = item.pipeline?.subtitles,
+                  let shown = player.shownFrameInterval else { return .string("") }
+            // The lines on the frame on screen, without their ASS tags.
+            let lines = subtitles.activeText(at: MediaTime(seconds: shown.start) - player.currentPassStart)
+            return .string(lines.map { $0.replacingOccurrences(of: "\\{[^}]*\\}", with: "", options: .regularExpression)
+                .replacingOccurrences(of: "\\N", with: "\n") }.joined(separator: "\n"))
         default: throw .propertyNotFound
+        }
+    }
+
+    /// The item's tracks as mpv numbers them: from 1 within each type.
+    private func ipcTracks(_ item: PlayerItem) -> [(id: Int, type: String, track: MediaTrack, selected: Bool)] {
+        var counts: [String: Int] = [:]
+        let audio = item.selectedAudioTrack, sub = item.selectedSubtitleTrack
+        return item.tracks.compactMap { track in
+            let type: String
+            switch track.kind {
+            case .video: type = "video"
+            case .audio: type = "audio"
+            case .subtitle: type = "sub"
+            case .data, .attachment: return nil
+            }
+            counts[type, default: 0] += 1
+            let selected = type == "audio" ? track.id == audio : type == "sub" ? track.id == sub : true
+            return (counts[type] ?? 1, type, track, selected)
         }
     }
 
@@ -276,6 +329,29 @@ extension PlayerApp {
                 guard n >= 0 else { throw .invalidParameter }
                 player.passesPerItem = Int(n) + 1
             }
+        case "aid", "sid":
+            guard let item = player.currentItem else { throw .propertyUnavailable }
+            let type = name == "aid" ? "audio" : "sub"
+            let off: Bool
+            switch value {
+            case .bool(false), .string("no"): off = true
+            default: off = false
+            }
+            if off && type == "sub" {
+                item.selectSubtitleTrack(nil)
+            } else {
+                let id = Int(try number())
+                guard let entry = ipcTracks(item).first(where: { $0.type == type && $0.id == id }) else { throw .invalidParameter }
+                let done = type == "audio" ? player.selectAudioTrack(entry.track.id) : item.selectSubtitleTrack(entry.track.id)
+                guard done else { throw .invalidParameter }
+            }
+            player.subtitlesChanged()
+        case "sub-delay":
+            player.currentItem?.subtitleDelay = try number()
+            player.subtitlesChanged()
+        case "sub-visibility":
+            player.currentItem?.subtitlesVisible = try flag()
+            player.subtitlesChanged()
         default: throw .invalidParameter  // read-only
         }
     }

@@ -521,20 +521,20 @@ final class PlayerApp {
         case .adjustVolume(let delta):
             let percent = min(100, max(0, Int((player.volume * 100).rounded()) + delta))
             player.volume = Float(percent) / 100
-            window.showMessage("Volume \(percent) %", seconds: 1.5)
+            window.showMessage("Volume \(percent) %", seconds: 1.5, topic: "Volume")
         case .toggleMute:
             player.isMuted.toggle()
-            window.showMessage(player.isMuted ? "Mute" : "Unmute", seconds: 1.5)
+            window.showMessage(player.isMuted ? "Mute" : "Unmute", seconds: 1.5, topic: player.isMuted ? "Unmute" : "Mute")
         case .toggleLoop:
             player.passesPerItem = player.passesPerItem == nil ? 1 : nil
-            window.showMessage(player.passesPerItem == nil ? "Loop: on" : "Loop: off", seconds: 1.5)
+            window.showMessage(player.passesPerItem == nil ? "Loop: on" : "Loop: off", seconds: 1.5, topic: "Loop")
         case .frameStep:
             player.stepFrame()
         case .cycleContentMode:
             let all = ContentMode.allCases
             tile.view.contentMode = all[((all.firstIndex(of: tile.view.contentMode) ?? 0) + 1) % all.count]
             tile.view.resetPicture()
-            window.showMessage("Content mode: \(tile.view.contentMode.rawValue)", seconds: 1.5)
+            window.showMessage("Content mode: \(tile.view.contentMode.rawValue)", seconds: 1.5, topic: "Content mode")
         case .closeTile:
             close(tile, window: window)
         case .startPiP:
@@ -553,12 +553,12 @@ final class PlayerApp {
             guard let item = player.currentItem else { return }
             item.subtitleDelay = ((item.subtitleDelay + seconds) * 1000).rounded() / 1000
             player.subtitlesChanged()
-            window.showMessage("Subtitle delay: \(Int((item.subtitleDelay * 1000).rounded())) ms", seconds: 1.5)
+            window.showMessage("Subtitle delay: \(Int((item.subtitleDelay * 1000).rounded())) ms", seconds: 1.5, topic: "Subtitle delay")
         case .toggleSubtitles:
             guard let item = player.currentItem else { return }
             item.subtitlesVisible.toggle()
             player.subtitlesChanged()
-            window.showMessage(item.subtitlesVisible ? "Subtitles visible" : "Subtitles hidden", seconds: 1.5)
+            window.showMessage(item.subtitlesVisible ? "Subtitles visible" : "Subtitles hidden", seconds: 1.5, topic: "Subtitles")
         case .focusNext, .toggleFullscreen, .leaveFullscreen, .toggleHelp, .screenshotWindow, .openFiles, .recentFiles,
              .quit, .quitWatchLater:
             break
@@ -579,9 +579,9 @@ final class PlayerApp {
         item.selectSubtitleTrack(next)
         tile.player.subtitlesChanged()
         if let i = tracks.firstIndex(where: { $0.id == next }) {
-            window.showMessage("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2)
+            window.showMessage("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2, topic: "Subtitles")
         } else {
-            window.showMessage("Subtitles: off", seconds: 1.5)
+            window.showMessage("Subtitles: off", seconds: 1.5, topic: "Subtitles")
         }
     }
 
@@ -595,7 +595,7 @@ final class PlayerApp {
         }
         let next = (now + 1) % tracks.count
         if tile.player.selectAudioTrack(tracks[next].id) {
-            window.showMessage("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2)
+            window.showMessage("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2, topic: "Audio")
         } else {
             window.showMessage("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
         }

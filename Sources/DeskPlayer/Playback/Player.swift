@@ -230,6 +230,9 @@ final class Player {
         return (start, end)
     }
 
+    /// Where the loop pass playing now began on the timeline.
+    var currentPassStart: MediaTime { pass(at: clock.time(at: HostTime.now())).start }
+
     /// The position in the item (within the current loop pass).
     var currentTime: MediaTime {
         let t = clock.time(at: HostTime.now())

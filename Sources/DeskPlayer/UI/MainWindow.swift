@@ -96,7 +96,10 @@ final class MainWindow {
     }
 
     /// A short line at the bottom of the window (errors, actions).
-    func showMessage(_ message: String, seconds: Double = 3) {
+    /// Shows a line on the OSD for `seconds`. A line with a `topic` (a
+    /// setting: "Volume", "Subtitle delay") replaces the one before on it.
+    func showMessage(_ message: String, seconds: Double = 3, topic: String? = nil) {
+        if let topic { messages.removeAll { $0.text.hasPrefix(topic) } }
         messages.append((message, HostTime.now() + UInt64(seconds * 1e9)))
         needsRedraw = true
     }
