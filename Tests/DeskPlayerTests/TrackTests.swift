@@ -260,6 +260,7 @@ import Testing
         let shift = try Self.muxShift(m.movie)
         let (item, pipeline) = try open(m.movText) { $0.autoloadSubtitles = false; $0.subtitleLanguages = ["en"] }
         #expect(item.tracks.map(\.codec) == ["h264", "mov_text"])
+        _ = subtitleFrames(pipeline)  // embedded lines are known once the demuxer has read them
         #expect(pipeline.subtitles?.activeText(at: MediaTime(seconds: 1.5 + shift)) == ["First line"])
         let (_, withVTT) = try open(m.movie) { $0.autoloadSubtitles = false; $0.subtitleFiles = [m.webVTT] }
         #expect(withVTT.subtitles?.activeText(at: MediaTime(seconds: 3.2)) == ["Second line"])

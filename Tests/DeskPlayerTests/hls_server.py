@@ -2,8 +2,9 @@
 # prints its port, and logs every request (path and bytes sent) to a file.
 # An optional third argument injects faults: PATH=FAULT[,PATH=FAULT...] with
 # FAULT one of 404, 500 (always), 500x2 (the first two requests only),
-# reset (connection closed without an answer), truncate (half the body).
-import http.server, os, sys, functools
+# reset (connection closed without an answer), truncate (half the body),
+# stallN (wait N seconds, then answer).
+import http.server, os, sys, time, functools
 
 folder, log = sys.argv[1], sys.argv[2]
 faults = dict(item.split("=", 1) for item in sys.argv[3].split(",")) if len(sys.argv) > 3 and sys.argv[3] else {}
@@ -27,6 +28,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 out.write(f"{self.path} fault-{fault}\n")
         if fault in ("404", "500") or (fault == "500x2" and served[self.path] <= 2):
             self.send_error(int(fault[:3]))
+            return
+        if fault is not None and fault.startswith("stall"):
+            time.sleep(float(fault[5:]))
+            super().do_GET()
             return
         if fault == "reset":
             self.close_connection = True

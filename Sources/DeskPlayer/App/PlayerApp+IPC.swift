@@ -203,7 +203,7 @@ extension PlayerApp {
         if name == "fullscreen" { return .bool(window.window.isFullscreen) }
         guard ["pause", "time-pos", "duration", "volume", "mute", "loop-file", "playlist", "playlist-pos",
                "playlist-count", "filename", "path", "pip", "idle-active", "eof-reached",
-               "track-list", "aid", "sid", "sub-delay", "sub-visibility", "sub-text"].contains(name) else {
+               "track-list", "aid", "sid", "sub-delay", "sub-visibility", "sub-text", "paused-for-cache"].contains(name) else {
             throw .propertyNotFound
         }
         guard let tile = focusedTile else {
@@ -242,6 +242,7 @@ extension PlayerApp {
         case "pip": return .bool(pips.contains { $0.tile === tile })
         case "idle-active": return .bool(player.currentItem == nil)
         case "eof-reached": return .bool(tile.ended)
+        case "paused-for-cache": return .bool(player.isWaitingForData)
         case "track-list":
             guard let item = player.currentItem else { throw .propertyUnavailable }
             return .array(ipcTracks(item).map { entry in

@@ -18,6 +18,8 @@ struct StatsReport: Codable {
         var cacheBytes: Int?
         var cacheHits: Int?
         var cacheMisses: Int?
+        /// Seconds spent waiting for data while meant to play (a stalled stream).
+        var waitingSeconds: Double?
     }
 
     var renderer: String
@@ -41,7 +43,8 @@ struct StatsReport: Codable {
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
                              loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
-                             cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses))
+                             cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
+                             waitingSeconds: (s.waitingSeconds * 100).rounded() / 100))
     }
 
     func write(to path: String) throws {

@@ -39,6 +39,8 @@ struct PlayerStats: Sendable {
     var maxAVOffsetMs = 0.0
     var timeToFirstFrameMs: Double?
     var loopCount = 0
+    /// Seconds spent waiting for data while meant to play (a stalled stream).
+    var waitingSeconds = 0.0
 }
 
 /// Plays one item (AVPlayer). Lives on the main thread: the UI calls
@@ -87,6 +89,9 @@ final class Player {
     /// Loop passes of the current serial already counted in `stats.loopCount`.
     private var passesSeen = 0
     private var lastUnderruns = 0
+    /// Since when the player has been starved of data (nil: it is not).
+    private var waitingSince: UInt64?
+    private var lastUpdate: UInt64?
     private var audioGeneration = 0
 
     init() {
@@ -230,6 +235,13 @@ final class Player {
         return (start, end)
     }
 
+    /// True once the player has waited more than half a second for data
+    /// (mpv's paused-for-cache): the OSD says so. Seeks and starts do not count.
+    var isWaitingForData: Bool {
+        guard let since = waitingSince else { return false }
+        return HostTime.now() &- since > 500_000_000
+    }
+
     /// Where the loop pass playing now began on the timeline.
     var currentPassStart: MediaTime { pass(at: clock.time(at: HostTime.now())).start }
 
@@ -314,6 +326,16 @@ final class Player {
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
             clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false)
         }
+        // Meant to play, first frame shown, but the sound ran dry: waiting
+        // for data (a stalled network), not a pause.
+        let starved = running && !needsFirstFrame && pipeline.hasAudio && !audio.isFlowing && !audio.isFinished
+        if starved {
+            if let last = lastUpdate, waitingSince != nil { stats.waitingSeconds += Double(now &- last) / 1e9 }
+            waitingSince = waitingSince ?? now
+        } else {
+            waitingSince = nil
+        }
+        lastUpdate = now
         let counters = audio.counters
         stats.audioUnderruns = counters.underruns
         if counters.underruns > lastUnderruns {

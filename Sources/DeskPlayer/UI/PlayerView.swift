@@ -15,6 +15,8 @@ final class PlayerView {
     private var shownVideoSize: (Int, Int)?
     private var redisplayRequested: (Int, Int)?
     private var drawnPlaceholder: String?
+    /// Whether the "waiting for data" line is on screen.
+    private var drawnWaiting = false
     /// A composition's timeline, laid out for the area it was last drawn in.
     private var timeline: (layout: CompositionTimeline, area: Rect, composition: Composition)?
     private var drawnPlayHead: Int?
@@ -46,6 +48,7 @@ final class PlayerView {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
         guard let frame = player.update(at: now) else {
+            if texture != nil && player.isWaitingForData != drawnWaiting { return true }
             if let timeline, player.currentItem?.composition == timeline.composition {
                 return timeline.layout.playHeadX(at: player.currentTime.seconds) != drawnPlayHead
             }
@@ -106,6 +109,11 @@ final class PlayerView {
             var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
             SDL_RenderCopy(renderer, texture.texture, &src, &dst)
+            if player.isWaitingForData {
+                text.drawLine(PlayerView.waitingText, renderer: renderer, x: area.x + 12, y: area.y + 10,
+                          color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
+            }
+            drawnWaiting = player.isWaitingForData
             return
         }
         if let composition = item?.composition, item?.status == .readyToPlay {
@@ -148,6 +156,7 @@ final class PlayerView {
     }
 
     static let detachedText = "Playing in Picture in Picture"
+    static let waitingText = "Waiting for data…"
 
     static func shortName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
