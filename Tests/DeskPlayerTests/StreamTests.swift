@@ -110,10 +110,13 @@ import Testing
         let server = try Server(serving: dir)
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
+        // Its own temporary folder: where segments beyond the memory part spill.
+        let temp = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
         let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), "--max-resolution", "640x360", "--loop", "4",
                                                  "--stats-json", stats.path] + extra,
                                environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": "/dev/null",
-                                             "SDL_DISKAUDIODELAY": "0"], timeout: 60)
+                                             "SDL_DISKAUDIODELAY": "0", "TMPDIR": temp.path], timeout: 60)
         #expect(r.status == 0 && !r.stderr.contains("seek failed"), "\(r.stderr)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         let player = try #require(report.players.first)
@@ -121,7 +124,13 @@ import Testing
         let requests = server.requests
         #expect(requests.filter { $0 == "/v1/index0.ts" }.count == firstSegmentFetches, "\(requests)")
         #expect(requests.filter { $0 == "/v1/index3.ts" }.count == lastSegmentFetches, "\(requests)")
-        if extra.last == "260k" { #expect((player.cacheBytes ?? .max) <= 260_000) }
+        if extra.last == "260k" {
+            // A quarter in memory, the rest spilled to disk; the folder is gone at exit.
+            #expect((player.cacheBytes ?? .max) <= 260_000)
+            #expect((player.cacheMemoryBytes ?? .max) <= 65_000 && (player.cacheBytes ?? 0) > (player.cacheMemoryBytes ?? 0),
+                    "\(String(describing: player.cacheBytes)) bytes, \(String(describing: player.cacheMemoryBytes)) in memory")
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: temp.path))?.isEmpty == true, "the spill folder is removed")
     }
 
     /// Faults on the second segment, injected by the server: a server error
@@ -174,8 +183,22 @@ import Testing
         #expect(!r.stderr.contains("deskplayer: stream:"), "\(r.stderr)")
     }
 
+    @Test func theCacheSpillsToAPrivateFolderRemovedWithIt() throws {
+        var cache: SegmentCache? = SegmentCache(limit: 20, memoryLimit: 8)
+        cache?.store(Data(repeating: 1, count: 4), for: "a")
+        cache?.store(Data(repeating: 2, count: 4), for: "b")
+        cache?.store(Data(repeating: 3, count: 4), for: "c")  // memory is full: to disk
+        #expect(cache?.memoryBytes == 8 && cache?.bytes == 12)
+        #expect(cache?.data(for: "c") == Data(repeating: 3, count: 4))
+        let folder = try #require(cache?.spillFolder)
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        cache = nil
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
     @Test func theCacheKeepsWhatFitsAndCounts() {
-        let cache = SegmentCache(limit: 10)
+        let cache = SegmentCache(limit: 10, memoryLimit: 10)
         cache.store(Data(count: 4), for: "a")
         cache.store(Data(count: 4), for: "b")
         cache.store(Data(count: 4), for: "c")  // does not fit: a and b stay

@@ -16,6 +16,8 @@ struct StatsReport: Codable {
         var variant: String?
         /// The HLS segment cache: bytes held at the end, segments served from it and downloaded.
         var cacheBytes: Int?
+        /// Of `cacheBytes`, those in memory (the rest spilled to a private temporary folder).
+        var cacheMemoryBytes: Int?
         var cacheHits: Int?
         var cacheMisses: Int?
         /// Seconds spent waiting for data while meant to play (a stalled stream).
@@ -43,7 +45,7 @@ struct StatsReport: Codable {
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
                              loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
-                             cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
+                             cacheMemoryBytes: item.cacheCounters?.memoryBytes, cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
                              waitingSeconds: (s.waitingSeconds * 100).rounded() / 100))
     }
 

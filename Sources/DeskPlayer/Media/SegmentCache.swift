@@ -1,42 +1,97 @@
 import CFFmpeg
 import Foundation
 
-/// Keeps the segments of a network stream (HLS) in memory, up to `limit`
-/// bytes, so the later passes of a loop are served without downloading
-/// again. When full it keeps what it has rather than evicting: a loop reads
-/// the segments in a cycle, where evicting the oldest would miss every time;
-/// kept, the first segments hit on every pass and only the rest download. It sits under FFmpeg's HLS demuxer as
-/// the input's `io_open`/`io_close2`: a segment read to its end is kept, and
-/// opened again from memory. The demux thread uses it; the counters are
-/// read from others, so everything is behind one lock.
+/// Keeps the segments of a network stream (HLS), up to `limit` bytes, so
+/// the later passes of a loop are served without downloading again. A
+/// quarter of it (at most 32 MB) is memory; the rest spills to files in a
+/// private (0700) temporary folder, removed when the cache goes. When full it
+/// keeps what it has rather than evicting: a loop reads the segments in a
+/// cycle, where evicting the oldest would miss every time; kept, the first
+/// segments hit on every pass and only the rest download. It sits under
+/// FFmpeg's HLS demuxer as the input's `io_open`/`io_close2`: a segment read
+/// to its end is kept, and opened again from the cache. The demux thread uses
+/// it; the counters are read from others, so everything is behind one lock.
 final class SegmentCache: @unchecked Sendable {  // guarded by lock
     let limit: Int
+    let memoryLimit: Int
     private let lock = NSLock()
     private var entries: [String: Data] = [:]
-    private var held = 0
+    private var spilled: [String: URL] = [:]
+    private var inMemory = 0
+    private var onDisk = 0
     private var hitCount = 0
     private var missCount = 0
+    private var folder: URL?
+    private var spillFailed = false
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, memoryLimit: Int? = nil) {
+        self.limit = limit
+        self.memoryLimit = memoryLimit ?? min(limit / 4, 32 << 20)
+    }
 
-    var bytes: Int { lock.withLock { held } }
+    deinit {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// Bytes held in all, and of them in memory.
+    var bytes: Int { lock.withLock { inMemory + onDisk } }
+    var memoryBytes: Int { lock.withLock { inMemory } }
+    /// The folder segments spill to (nil until one did).
+    var spillFolder: URL? { lock.withLock { folder } }
     var hits: Int { lock.withLock { hitCount } }
     var misses: Int { lock.withLock { missCount } }
 
     func data(for url: String) -> Data? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let data = entries[url] else { return nil }
-        hitCount += 1
+        let (memory, file) = lock.withLock { (entries[url], spilled[url]) }
+        // A spilled segment is read outside the lock (the counters stay quick to read).
+        guard let data = memory ?? file.flatMap({ try? Data(contentsOf: $0) }) else { return nil }
+        lock.withLock { hitCount += 1 }
         return data
     }
 
     func store(_ data: Data, for url: String) {
         lock.lock()
         defer { lock.unlock() }
-        guard held + data.count <= limit, entries[url] == nil else { return }
-        entries[url] = data
-        held += data.count
+        guard inMemory + onDisk + data.count <= limit, entries[url] == nil, spilled[url] == nil else { return }
+        if inMemory + data.count <= memoryLimit {
+            entries[url] = data
+            inMemory += data.count
+            return
+        }
+        guard let folder = spillFolderCreated() else { return }
+        let file = folder.appendingPathComponent("\(spilled.count).seg")
+        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        spilled[url] = file
+        onDisk += data.count
+    }
+
+    /// The private folder, made at the first spill; stale ones left by a
+    /// player that was killed are removed then.
+    private func spillFolderCreated() -> URL? {
+        if let folder { return folder }
+        if spillFailed { return nil }
+        let temp = FileManager.default.temporaryDirectory
+        SegmentCache.removeStaleFolders(in: temp)
+        let url = temp.appendingPathComponent("deskplayer-segments-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+            folder = url
+        } catch {
+            spillFailed = true  // memory only, then
+        }
+        return folder
+    }
+
+    /// Folders of players no longer running.
+    private static func removeStaleFolders(in temp: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temp.path) else { return }
+        for name in names where name.hasPrefix("deskplayer-segments-") {
+            let pid = name.dropFirst("deskplayer-segments-".count).split(separator: "-").first.flatMap { Int32($0) }
+            if let pid, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: temp.appendingPathComponent(name))
+            }
+        }
     }
 
     fileprivate func missed() { lock.withLock { missCount += 1 } }

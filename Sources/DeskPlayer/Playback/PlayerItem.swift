@@ -179,9 +179,9 @@ final class PlayerItem: Sendable {
         return cache
     }
 
-    /// What the segment cache did: bytes held, hits, misses (nil without one).
-    var cacheCounters: (bytes: Int, hits: Int, misses: Int)? {
-        state.withLock { $0.cache }.map { ($0.bytes, $0.hits, $0.misses) }
+    /// What the segment cache did: bytes held (of them in memory), hits, misses (nil without one).
+    var cacheCounters: (bytes: Int, memoryBytes: Int, hits: Int, misses: Int)? {
+        state.withLock { $0.cache }.map { ($0.bytes, $0.memoryBytes, $0.hits, $0.misses) }
     }
 
     /// The HLS variant playing (from a master playlist), if any.
