@@ -22,8 +22,31 @@ import Testing
             let bandwidth = (Int(rate.dropLast()) ?? 0) * 1000 + 64000
             master += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),RESOLUTION=\(w)x\(h),CODECS=\"avc1.64001f,mp4a.40.2\"\nv\(i)/index.m3u8\n"
         }
-        master += ""
         try? master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        // Video-only variants with their audio as alternate renditions (English: the demo's
+        // 441 Hz tone; French: 1000 Hz), as Apple's authoring tools write them.
+        var renditions = "#EXTM3U\n"
+        for (name, language, isDefault, input) in [("aen", "en", "YES", ["-i", Fixtures.asset("demo.mp4"), "-vn"]),
+                                                   ("afr", "fr", "NO", ["-f", "lavfi", "-i", "sine=f=1000:sample_rate=44100"])] {
+            let folder = dir.appendingPathComponent(name)
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard let r = try? runTool("ffmpeg", ["-v", "error", "-y"] + input + ["-t", "4", "-c:a", "aac", "-b:a", "64k",
+                                                  "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                                                  folder.appendingPathComponent("index.m3u8").path]), r.status == 0
+            else { return nil }
+            renditions += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"\(language)\",LANGUAGE=\"\(language)\",DEFAULT=\(isDefault),AUTOSELECT=YES,URI=\"\(name)/index.m3u8\"\n"
+        }
+        for (i, (w, h)) in [(320, 180), (640, 360)].enumerated() {
+            let folder = dir.appendingPathComponent("vn\(i)")
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard let r = try? runTool("ffmpeg", ["-v", "error", "-y", "-i", Fixtures.asset("demo.mp4"), "-t", "4", "-an",
+                                                  "-vf", "scale=\(w):\(h)", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30",
+                                                  "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                                                  folder.appendingPathComponent("index.m3u8").path]), r.status == 0
+            else { return nil }
+            renditions += "#EXT-X-STREAM-INF:BANDWIDTH=\((i + 1) * 400_000),RESOLUTION=\(w)x\(h),AUDIO=\"aud\"\nvn\(i)/index.m3u8\n"
+        }
+        try? renditions.write(to: dir.appendingPathComponent("renditions.m3u8"), atomically: true, encoding: .utf8)
         try? "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nfile:///etc/hostname\n"
             .write(to: dir.appendingPathComponent("local.m3u8"), atomically: true, encoding: .utf8)
         return dir
@@ -195,6 +218,31 @@ import Testing
         #expect(mode == 0o700)
         cache = nil
         #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
+    /// A variant whose audio is an alternate rendition plays with the one
+    /// rendition chosen (--alang, else the default); no other variant or
+    /// rendition is requested.
+    @Test(arguments: [([String](), "aen", "afr", 441.0), (["--alang", "fr"], "afr", "aen", 1000.0)])
+    func anAlternateAudioRenditionPlaysAlone(_ extra: [String], _ used: String, _ unused: String, _ frequency: Double) throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let server = try Server(serving: dir)
+        let audio = dir.deletingLastPathComponent().appendingPathComponent("audio-\(UUID().uuidString).raw")
+        defer { try? FileManager.default.removeItem(at: audio) }
+        let r = try runProcess(Fixtures.binary, [server.url("renditions.m3u8"), "--max-resolution", "640x360"] + extra,
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": audio.path],
+                               timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        let requests = server.requests
+        #expect(requests.contains("/vn1/index1.ts") && requests.contains("/\(used)/index1.ts"), "\(requests)")
+        #expect(!requests.contains { $0.hasPrefix("/vn0/") || $0.hasPrefix("/\(unused)/") }, "\(requests)")
+        // The rendition is heard: its tone, counted by rising zero crossings over
+        // a second from 0.5 s in (the device wrote silence while the stream opened).
+        let left = try CapturedAudio.leftChannel(audio)
+        let start = try #require(left.firstIndex { abs($0) > 1e-3 }, "nothing heard")
+        let middle = left.dropFirst(start + 24_000).prefix(48_000)
+        let crossings = zip(middle, middle.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        #expect(abs(Double(crossings) - frequency) < frequency * 0.05, "\(crossings) Hz heard")
     }
 
     @Test func theCacheKeepsWhatFitsAndCounts() {

@@ -7,11 +7,22 @@ struct HLSVariant: Sendable, Equatable {
     var bandwidth: Int
     var width: Int?
     var height: Int?
+    /// The group of alternate audio renditions it plays with (`AUDIO=`).
+    var audioGroup: String? = nil
 
     var label: String {
         let size = width.flatMap { w in height.map { "\(w)x\($0) " } } ?? ""
         return size + String(format: "%.2f Mbit/s", Double(bandwidth) / 1e6)
     }
+}
+
+/// An alternate audio rendition of an HLS master playlist (`#EXT-X-MEDIA`).
+struct HLSRendition: Sendable, Equatable {
+    var group: String
+    var name: String?
+    var language: String?
+    var isDefault: Bool
+    var uri: String
 }
 
 /// Picking a variant before FFmpeg sees the stream: FFmpeg's HLS demuxer
@@ -33,6 +44,7 @@ enum HLSMaster {
                     v.width = Int(resolution[0])
                     v.height = Int(resolution[1])
                 }
+                v.audioGroup = attributes["AUDIO"]
                 pending = v
             } else if !line.isEmpty && !line.hasPrefix("#"), var v = pending {
                 v.uri = URL(string: line, relativeTo: URL(string: base))?.absoluteString ?? line
@@ -41,6 +53,39 @@ enum HLSMaster {
             }
         }
         return variants
+    }
+
+    /// The alternate audio renditions (`#EXT-X-MEDIA:TYPE=AUDIO` with a URI).
+    static func audioRenditions(in text: String, base: String) -> [HLSRendition] {
+        text.split(whereSeparator: \.isNewline).compactMap { raw -> HLSRendition? in
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("#EXT-X-MEDIA:") else { return nil }
+            let a = parseAttributes(String(line.dropFirst("#EXT-X-MEDIA:".count)))
+            guard a["TYPE"] == "AUDIO", let group = a["GROUP-ID"], let uri = a["URI"] else { return nil }
+            return HLSRendition(group: group, name: a["NAME"], language: a["LANGUAGE"], isDefault: a["DEFAULT"] == "YES",
+                                uri: URL(string: uri, relativeTo: URL(string: base))?.absoluteString ?? uri)
+        }
+    }
+
+    /// The rendition of `group` to play: the preferred language, else the
+    /// default one, else the first.
+    static func chooseAudio(_ renditions: [HLSRendition], group: String?, languages: [String]) -> HLSRendition? {
+        let inGroup = renditions.filter { $0.group == group }
+        for wanted in languages {
+            if let r = inGroup.first(where: { LanguageCode.matches(wanted, $0.language) }) { return r }
+        }
+        return inGroup.first(where: \.isDefault) ?? inGroup.first
+    }
+
+    /// A master playlist of just `variant` and its one audio rendition, for
+    /// FFmpeg to open in place of the real one: nothing else is fetched.
+    static func playlist(for variant: HLSVariant, audio: HLSRendition) -> String {
+        var media = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(audio.group)\",NAME=\"\(audio.name ?? "audio")\",DEFAULT=YES,AUTOSELECT=YES"
+        if let language = audio.language { media += ",LANGUAGE=\"\(language)\"" }
+        media += ",URI=\"\(audio.uri)\""
+        var info = "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),AUDIO=\"\(audio.group)\""
+        if let w = variant.width, let h = variant.height { info += ",RESOLUTION=\(w)x\(h)" }
+        return "#EXTM3U\n\(media)\n\(info)\n\(variant.uri)\n"
     }
 
     /// `NAME=value,NAME="quoted, value"` as HLS writes attribute lists.

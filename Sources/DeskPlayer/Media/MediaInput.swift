@@ -77,7 +77,11 @@ final class MediaInput: @unchecked Sendable {
     /// Serves a looping stream's segments again (installed as the input's io_open).
     let cache: SegmentCache?
 
-    init(location: MediaLocation, interrupt: InterruptFlag, cache: SegmentCache? = nil) throws(MediaError) {
+    /// `playlist`: for an HLS stream, a master playlist to open in place of
+    /// `location`'s (one variant and its audio rendition), given to FFmpeg
+    /// as a data: URL so it is never fetched.
+    init(location: MediaLocation, interrupt: InterruptFlag, cache: SegmentCache? = nil,
+         playlist: String? = nil) throws(MediaError) {
         if let problem = location.localProblem() { throw MediaError(problem) }
         guard let allocated = avformat_alloc_context() else { throw MediaError("out of memory (format context)") }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
@@ -91,11 +95,12 @@ final class MediaInput: @unchecked Sendable {
             // segment's context, which is the cache's here: new requests instead.
             av_dict_set(&options, "http_persistent", "0", 0)
         }
-        av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist, 0)
+        av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist + (playlist != nil ? ",data" : ""), 0)
         if location.isNetwork {
             av_dict_set(&options, "rw_timeout", "10000000", 0)  // 10 s, in µs
         }
-        let ret = avformat_open_input(&ctx, location.url, nil, &options)
+        let url = playlist.map { "data:application/vnd.apple.mpegurl;base64," + Data($0.utf8).base64EncodedString() }
+        let ret = avformat_open_input(&ctx, url ?? location.url, nil, &options)
         av_dict_free(&options)
         guard ret >= 0, let opened = ctx else {
             throw MediaInput.describeOpenFailure(ret, local: !location.isNetwork)

@@ -100,9 +100,12 @@ final class SegmentCache: @unchecked Sendable {  // guarded by lock
     /// FFmpeg's own at close.
     fileprivate var readers: Set<UnsafeMutableRawPointer> = []
 
-    /// Segments, not playlists: a playlist may change (live) and is small.
+    /// Segments fetched over the network, not playlists: a playlist may
+    /// change (live) and is small. (The input itself may be a data: URL, and
+    /// FFmpeg closes that one as its own, so it must stay FFmpeg's.)
     static func caches(_ url: String) -> Bool {
-        !MediaLocation.isPlaylist(url)
+        let lower = url.lowercased()
+        return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && !MediaLocation.isPlaylist(url)
     }
 
     /// Puts the cache under `context`'s input (before avformat_open_input).

@@ -151,8 +151,9 @@ final class PlayerItem: Sendable {
                 pipeline = CompositionPipeline(composition, format: outputFormat,
                                                warning: { [weak self] text in self?.addWarning(text) })
             } else {
-                let source = try chooseVariant()
-                pipeline = try makePipeline(try MediaInput(location: source, interrupt: interrupt, cache: segmentCache(for: source)))
+                let (source, master) = try chooseVariant()
+                pipeline = try makePipeline(try MediaInput(location: source, interrupt: interrupt,
+                                                           cache: segmentCache(for: source), playlist: master))
             }
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
@@ -188,19 +189,26 @@ final class PlayerItem: Sendable {
     var variant: HLSVariant? { state.withLock { $0.variant } }
 
     /// For an HLS master playlist, the variant that fits the preferred
-    /// resolution and bit rate; any other location as it is.
-    private func chooseVariant() throws(MediaError) -> MediaLocation {
-        guard location.isNetworkPlaylist else { return location }
+    /// resolution and bit rate; any other location as it is. A variant whose
+    /// audio is a separate rendition is opened through a master playlist cut
+    /// down to it and its one rendition (`--alang`, else the default), which
+    /// the segment cache serves in place of the real one.
+    private func chooseVariant() throws(MediaError) -> (MediaLocation, master: String?) {
+        guard location.isNetworkPlaylist else { return (location, nil) }
         let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
         let variants = HLSMaster.variants(in: text, base: location.url)
         let p = preferences.withLock { $0 }
         guard let chosen = HLSMaster.choose(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight,
-                                            maxBitrate: p.maxBitrate) else { return location }
+                                            maxBitrate: p.maxBitrate) else { return (location, nil) }
         state.withLock { $0.variant = chosen }
-        let variantLocation = MediaLocation(chosen.uri)
+        let audio = HLSMaster.chooseAudio(HLSMaster.audioRenditions(in: text, base: location.url),
+                                          group: chosen.audioGroup, languages: p.audioLanguages)
         // A network playlist may only lead to network media.
-        guard variantLocation.isNetwork else { throw MediaError("the playlist refers to a local file: \(chosen.uri)") }
-        return variantLocation
+        for uri in [chosen.uri, audio?.uri].compactMap({ $0 }) where !MediaLocation(uri).isNetwork {
+            throw MediaError("the playlist refers to a local file: \(uri)")
+        }
+        if let audio { return (location, HLSMaster.playlist(for: chosen, audio: audio)) }
+        return (MediaLocation(chosen.uri), nil)
     }
 
     private func makePipeline(_ input: MediaInput) throws(MediaError) -> ItemPipeline {
