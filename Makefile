@@ -17,7 +17,8 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays (the issue asks for 60).
 TILE_SECONDS ?= 60
 
-.PHONY: run test build deps test-deps bench-deps bench clean assets install sanitize sanitize-thread sanitize-address
+.PHONY: run test build deps test-deps bench-deps bench clean assets install sanitize sanitize-thread \
+	sanitize-address fuzz
 
 # Installs the Debian packages given in PKGS that are missing.
 define apt_install
@@ -107,6 +108,27 @@ sanitize-thread: test-deps
 sanitize-address: test-deps
 	$(call sanitized_suite,address,.build-asan,ASAN_OPTIONS,)
 
+# libFuzzer over the open-probe-decode path (App/FuzzEntry.swift): each input
+# is opened as a PlayerItem and played through its pipeline without SDL
+# (scaler, resampler, a loop seam and a seek), built with -DDESKPLAYER_FUZZ
+# under ASan. Seeds are made from the assets at run time (bench/fuzz-seeds.sh);
+# the corpus it grows stays in .build-fuzz/corpus for the next run; crashing
+# inputs go to FUZZ_CRASHES. FUZZ_SECONDS bounds the run.
+# swiftc keeps only the last -sanitize= it is given, and SwiftPM passes one per
+# --sanitize: the -Xswiftc after them asks for both, or the Swift code would
+# get ASan without the coverage libFuzzer steers by. FuzzEntry.swift says how
+# libFuzzer's main replaces ours.
+FUZZ_SECONDS ?= 120
+FUZZ_CRASHES ?= bench/out/fuzz-crashes
+fuzz: deps
+	$(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DDESKPLAYER_FUZZ
+	rm -rf .build-fuzz/seeds && bench/fuzz-seeds.sh .build-fuzz/seeds
+	mkdir -p .build-fuzz/corpus $(FUZZ_CRASHES)
+	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/deskplayer .build-fuzz/corpus .build-fuzz/seeds \
+		-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_CRASHES)/
+
 assets:
 	sh assets/make-assets.sh
 
@@ -118,4 +140,4 @@ install: build
 	install -Dm644 assets/deskplayer.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/deskplayer.svg
 
 clean:
-	rm -rf .build .build-tsan .build-asan
+	rm -rf .build .build-tsan .build-asan .build-fuzz
