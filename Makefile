@@ -54,14 +54,20 @@ test: test-deps
 	SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build
 
 # Figures, not pass/fail: DeskPlayer beside ffplay and mpv in the same run.
+# Each bench also writes its figures to bench/out/NAME.json; bench/collect.py
+# merges them, with the commit and date, into bench/results.json (committed,
+# so runs compare between commits).
 bench: bench-deps
 	$(SWIFT) build -c release
+	rm -f bench/out/*.json
 	$(XVFB) bench/playback.sh
+	$(XVFB) bench/ttff.sh
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
-	$(XVFB) python3 bench/video_seams.py
+	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json
 	bench/composition.sh
 	bench/streams.sh
+	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in
 # its own build folder. The app binary the tests start is the sanitized one
