@@ -17,7 +17,8 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays (the issue asks for 60).
 TILE_SECONDS ?= 60
 
-.PHONY: run test build deps test-deps bench-deps bench clean assets install
+.PHONY: run test build deps test-deps bench-deps bench clean assets install sanitize sanitize-thread \
+	sanitize-address fuzz soak
 
 # Installs the Debian packages given in PKGS that are missing.
 define apt_install
@@ -53,14 +54,94 @@ test: test-deps
 	SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build
 
 # Figures, not pass/fail: DeskPlayer beside ffplay and mpv in the same run.
+# Each bench also writes its figures to bench/out/NAME.json; bench/collect.py
+# merges them, with the commit and date, into bench/results.json (committed,
+# so runs compare between commits).
 bench: bench-deps
 	$(SWIFT) build -c release
+	rm -f bench/out/*.json
 	$(XVFB) bench/playback.sh
+	$(XVFB) bench/ttff.sh
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
-	$(XVFB) python3 bench/video_seams.py
+	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json
 	bench/composition.sh
 	bench/streams.sh
+	python3 bench/collect.py
+
+# The test suite under ThreadSanitizer, then under AddressSanitizer, each in
+# its own build folder. The app binary the tests start is the sanitized one
+# (DESKPLAYER_BIN), so its reports count too: they go to files (log_path),
+# and any file there fails the target. LeakSanitizer is off: the Swift
+# runtime, Foundation, SDL and fontconfig keep memory to exit by design.
+#
+# TSan builds with -DDESKPLAYER_TSAN: Synchronization's Mutex locks with futex
+# system calls TSan cannot see, so it gets a pthread Mutex there
+# (Playback/SanitizerMutex.swift); without it every Mutex-guarded access is
+# reported. No suppressions are needed (none of the reports is in SDL,
+# FFmpeg or X11).
+#
+# The suite runs whole except SANITIZE_TIMED: tests that assert real-time
+# figures (frames presented in N s, A/V offset < 20 ms, sync error < 17 ms,
+# RSS after closing tiles, a window manager starting in time), which a debug
+# build slowed 2-10x by the sanitizer cannot meet on 2 cores. They then run
+# on their own for the sanitizer's sake only: their reports count, their
+# timing assertions do not.
+SANITIZE_TIMED := audioAndVideoStayInSyncOverTenSeconds|aFailingTileDoesNotDisturbTheOthers|syncedTilesFollowOneClock|aVideoQueueShowsEveryFrameOfEachItem|aGoodTilePlaysBesideTheBrokenOnes|closingTilesGivesTheirMemoryBack|pictureInPictureStartsAndRestoresWithoutAGap|pipStaysOnTopOfAFullscreenMainWindowAndRestores
+# sanitizer name, scratch folder, options variable, extra build flags
+define sanitized_suite
+	$(SWIFT) build --build-tests --sanitize=$(1) --scratch-path $(2) $(4)
+	rm -rf $(2)/reports && mkdir -p $(2)/reports
+	@echo "== $(1): the suite without the timed tests"
+	time DESKPLAYER_BIN=$(CURDIR)/$(2)/debug/deskplayer $(3)="log_path=$(CURDIR)/$(2)/reports/report $($(3)_EXTRA)" \
+		SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build --sanitize=$(1) --scratch-path $(2) --skip '$(SANITIZE_TIMED)'
+	@echo "== $(1): the timed tests, for their sanitizer reports only"
+	-DESKPLAYER_BIN=$(CURDIR)/$(2)/debug/deskplayer $(3)="log_path=$(CURDIR)/$(2)/reports/report $($(3)_EXTRA)" \
+		SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build --sanitize=$(1) --scratch-path $(2) --filter '$(SANITIZE_TIMED)' \
+		> $(2)/timed-tests.log 2>&1
+	@if ls $(2)/reports/report* >/dev/null 2>&1; then \
+		echo "$(1): $$(ls $(2)/reports/report* | wc -l) report(s):"; head -n 40 $(2)/reports/report*; exit 1; \
+	else echo "$(1): clean (no reports)"; fi
+endef
+TSAN_OPTIONS_EXTRA := halt_on_error=0 exitcode=0 second_deadlock_stack=1
+ASAN_OPTIONS_EXTRA := detect_leaks=0 halt_on_error=0 exitcode=0
+
+sanitize: sanitize-thread sanitize-address
+
+sanitize-thread: test-deps
+	$(call sanitized_suite,thread,.build-tsan,TSAN_OPTIONS,-Xswiftc -DDESKPLAYER_TSAN)
+
+sanitize-address: test-deps
+	$(call sanitized_suite,address,.build-asan,ASAN_OPTIONS,)
+
+# libFuzzer over the open-probe-decode path (App/FuzzEntry.swift): each input
+# is opened as a PlayerItem and played through its pipeline without SDL
+# (scaler, resampler, a loop seam and a seek), built with -DDESKPLAYER_FUZZ
+# under ASan. Seeds are made from the assets at run time (bench/fuzz-seeds.sh);
+# the corpus it grows stays in .build-fuzz/corpus for the next run; crashing
+# inputs go to FUZZ_CRASHES. FUZZ_SECONDS bounds the run.
+# swiftc keeps only the last -sanitize= it is given, and SwiftPM passes one per
+# --sanitize: the -Xswiftc after them asks for both, or the Swift code would
+# get ASan without the coverage libFuzzer steers by. FuzzEntry.swift says how
+# libFuzzer's main replaces ours.
+FUZZ_SECONDS ?= 120
+FUZZ_CRASHES ?= bench/out/fuzz-crashes
+fuzz: deps
+	$(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DDESKPLAYER_FUZZ
+	rm -rf .build-fuzz/seeds && bench/fuzz-seeds.sh .build-fuzz/seeds
+	mkdir -p .build-fuzz/corpus $(FUZZ_CRASHES)
+	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/deskplayer .build-fuzz/corpus .build-fuzz/seeds \
+		-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_CRASHES)/
+
+# A short clip looping in 4 tiles for SOAK_LOOPS passes (1000: 25 minutes)
+# with seeks, pauses and PiP switches through the control socket; fails when
+# RSS grows past 5 % or fds/threads do not come back (bench/soak.sh).
+SOAK_LOOPS ?= 240
+soak: bench-deps
+	$(SWIFT) build -c release
+	$(XVFB) bench/soak.sh $(SOAK_LOOPS)
 
 assets:
 	sh assets/make-assets.sh
@@ -73,4 +154,4 @@ install: build
 	install -Dm644 assets/deskplayer.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/deskplayer.svg
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-tsan .build-asan .build-fuzz

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # CPU seconds and peak RSS for playing the bundled 720p demo (10 s) in one
 # window under the same Xvfb, DeskPlayer beside ffplay and mpv, in one run.
+# Writes the figures to bench/out/playback.json too (BENCH_OUT sets the folder).
 # Usage: bench/playback.sh [seconds]   (run from the repository root; `make bench`)
 set -euo pipefail
 SECS=${1:-10}
 FILE=assets/demo.mp4
 BIN=.build/release/deskplayer
+OUTDIR=${BENCH_OUT:-bench/out}
+mkdir -p "$OUTDIR"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
@@ -34,3 +37,21 @@ done
 if [ -f "$OUT/stats.json" ]; then
     echo "DeskPlayer stats:"; grep -E "timeToFirstFrameMs|framesDropped|framesPresented|maxAVOffsetMs|renderer" "$OUT/stats.json"
 fi
+echo "$results" > "$OUT/results"
+python3 - "$OUTDIR/playback.json" "$SECS" "$OUT/results" "$OUT/stats.json" <<'EOF'
+import json, os, sys
+path, secs, results, stats = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+rows = {}
+for line in open(results):
+    name, cpu, rss = line.split()
+    rows[name] = {"cpu_s": round(float(cpu), 2), "peak_rss_mb": round(int(rss) / 1024, 1)}
+base = rows["deskplayer"]["cpu_s"]
+for row in rows.values():
+    row["cpu_ratio_to_deskplayer"] = round(row["cpu_s"] / base, 2) if base else None
+out = {"file": "assets/demo.mp4", "seconds": secs, "window": "1280x720", "players": rows}
+if os.path.exists(stats):
+    entry = json.load(open(stats))["players"][0]
+    out["deskplayer_stats"] = {k: entry.get(k) for k in
+                               ("framesPresented", "framesDropped", "maxAVOffsetMs", "timeToFirstFrameMs")}
+json.dump({"playback": out}, open(path, "w"), indent=2)
+EOF

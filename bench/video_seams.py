@@ -2,8 +2,8 @@
 """Video at the loop seam: presentation intervals of the demo looped 3 times,
 from DeskPlayer's --frame-log (host time each frame went on screen).
 Prints the interval at each seam and the worst interval elsewhere, against the
-nominal frame duration. Usage: bench/video_seams.py (run by `make bench`)."""
-import csv, os, subprocess, tempfile
+nominal frame duration. Usage: bench/video_seams.py [--json PATH] (run by `make bench`)."""
+import csv, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with tempfile.TemporaryDirectory() as tmp:
@@ -24,3 +24,14 @@ for pts, iv in seams:
 if other:
     worst = max(other, key=lambda v: abs(v - nominal))
     print(f"  elsewhere (after the first frame): worst interval {worst:.2f} ms (error {worst - nominal:+.2f} ms)")
+if "--json" in sys.argv:
+    path = sys.argv[sys.argv.index("--json") + 1]
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    worst_other = max(other, key=lambda v: abs(v - nominal)) if other else None
+    with open(path, "w") as f:
+        json.dump({"video_seams": {"file": "assets/demo.mp4", "passes": 3, "frames_presented": len(rows),
+                                   "nominal_interval_ms": round(nominal, 2),
+                                   "seams": [{"pts_s": pts, "interval_ms": round(iv, 2), "error_ms": round(iv - nominal, 2)}
+                                             for pts, iv in seams],
+                                   "worst_other_interval_ms": round(worst_other, 2) if worst_other is not None else None},
+                  }, f, indent=2)

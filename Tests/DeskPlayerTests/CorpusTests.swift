@@ -60,7 +60,14 @@ import Testing
         try? "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nself.m3u8\n#EXT-X-ENDLIST\n"
             .write(toFile: path("self.m3u8"), atomically: true, encoding: .utf8)
         names.append("self.m3u8")
-        return names.map(path)
+        return names.map(path) + found
+    }()
+
+    /// Inputs `make fuzz` found, kept byte for byte in corpus/ (see its README).
+    static let found: [String] = {
+        let dir = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/corpus")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.filter { $0 != "README.md" }.sorted().map { dir.appendingPathComponent($0).path }
     }()
 
     static let headless = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
@@ -76,6 +83,21 @@ import Testing
             #expect(lines.count == 1 && lines.first?.contains((file as NSString).lastPathComponent) == true,
                     "one clear line naming the file: \(r.stderr)")
         }
+    }
+
+    /// FFmpeg opens it (an MPEG-TS header) but cannot read its stream
+    /// information: MediaInput closed the input and then its deinit closed it
+    /// again, a double free that crashed the player (found by `make fuzz`).
+    @Test func anInputThatOpensButCannotBeProbedIsRefusedOnce() throws {
+        let file = try #require(CorpusTests.found.first { $0.hasSuffix("probe-fails.ts") })
+        #expect(throws: MediaError.self) { try MediaInput(location: MediaLocation(file), interrupt: InterruptFlag()) }
+        let item = PlayerItem(file)
+        item.load()
+        guard case .failed(let error) = item.waitUntilLoaded() else {
+            Issue.record("opened: \(item.status)")
+            return
+        }
+        #expect(error.message.contains("stream information"), "\(error)")
     }
 
     @Test func aGoodTilePlaysBesideTheBrokenOnes() throws {

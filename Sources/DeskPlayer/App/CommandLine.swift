@@ -232,7 +232,7 @@ struct Geometry: ExpressibleByArgument, Equatable {
 
 /// Entry point: parse, run, and map failures to exit codes
 /// (0 played, 1 nothing could be played, 2 bad command line).
-@main
+/// (`@main` is in EntryPoint.swift, so the fuzzer build can leave it out.)
 enum Main {
     static func main() {
         // A parent may hand us a blocked signal mask (Foundation's Process

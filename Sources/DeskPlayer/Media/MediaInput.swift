@@ -109,8 +109,8 @@ final class MediaInput: @unchecked Sendable {
         self.interrupt = interrupt
         let probe = avformat_find_stream_info(opened, nil)
         if probe < 0 {
-            var c: UnsafeMutablePointer<AVFormatContext>? = opened
-            avformat_close_input(&c)
+            // Every property is set, so throwing runs deinit, which closes the
+            // input: closing it here too freed it twice (found by `make fuzz`).
             throw MediaError(code: probe, context: "cannot read stream information")
         }
     }

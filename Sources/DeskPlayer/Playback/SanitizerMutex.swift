@@ -1,0 +1,34 @@
+#if DESKPLAYER_TSAN
+import Foundation
+
+/// Only in `make sanitize`'s ThreadSanitizer build (-DDESKPLAYER_TSAN).
+///
+/// On Linux, Synchronization's `Mutex` locks with futex system calls inside
+/// the uninstrumented standard library, so ThreadSanitizer never sees it
+/// taken: every access it guards (the audio ring between a decode thread and
+/// the SDL callback, an item's state, ...) is reported as a race. Declared in
+/// this module, this `Mutex` (the same calls the project makes: `init`,
+/// `withLock`) takes its place there, on a pthread mutex, which TSan
+/// intercepts; so a TSan report is a real missing lock. Normal builds never
+/// compile it and use Synchronization's.
+final class Mutex<Value>: @unchecked Sendable {  // `value` is only touched with `mutex` held
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var value: Value
+
+    init(_ initialValue: Value) {
+        value = initialValue
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+#endif
