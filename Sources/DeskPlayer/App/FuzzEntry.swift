@@ -33,6 +33,8 @@ enum FuzzEntry {
         defer { item.cancel() }
         guard item.waitUntilLoaded(timeout: 5) == .readyToPlay, let pipeline = item.pipeline else { return }
         pipeline.setDisplaySize(width: 64, height: 48)
+        // Subtitles drawn onto the pictures (text through libass, or bitmaps).
+        if let subtitle = item.tracks.first(where: { $0.kind == .subtitle }) { item.selectSubtitleTrack(subtitle.id) }
         let channels = pipeline.audioRing.format.channels
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 1024 * channels)
         defer { buffer.deallocate() }
@@ -54,6 +56,10 @@ enum FuzzEntry {
             if !seeked && (videoFrames >= 8 || audioFrames >= 9600) {
                 seeked = true
                 pipeline.seek(to: MediaTime(value: 1, timescale: 2), pass: 0)
+                // And an audio track switch, where there is another track.
+                if let other = item.tracks.first(where: { $0.kind == .audio && $0.id != item.selectedAudioTrack }) {
+                    _ = pipeline.selectAudioTrack(other.id, playhead: MediaTime(value: 1, timescale: 2))
+                }
             }
             let videoDone = !pipeline.hasVideo || pipeline.frames.isDrained
             let audioDone = !pipeline.hasAudio || pipeline.audioRing.isDrained
