@@ -55,13 +55,40 @@ run ffplay "SDL_AUDIODRIVER=dummy timeout 60 ffplay -v error -nodisp -autoexit '
     "SDL_AUDIODRIVER=dummy timeout 120 ffplay -v error -nodisp -autoexit -loop 10 '$URL'"
 echo "(no cache: DeskPlayer with --stream-cache-size 0, the naive seek-to-zero loop. ffplay -loop fails to seek back in"
 echo " HLS (FFmpeg 5.1 refuses a time before the first packet read), so it plays one pass; it also probes every variant.)"
-python3 - "$OUTDIR/streams.json" "$OUT/rows" <<'EOF'
+
+# Faults on the second segment of the chosen variant, injected by the server,
+# played in real time: what was lost, how long playback waited, what was said.
+echo
+echo "Faults on segment 1 of 4 (1 s each), DeskPlayer in real time (120 frames in all):"
+printf "%-10s %8s %10s %8s  %s\n" fault frames "waited s" "wall s" "what the user saw (stderr and OSD)"
+: > "$OUT/faults"
+for fault in none 404 500x2 500 reset truncate stall5; do
+    spec=""; [ "$fault" != none ] && spec="/v1/index1.ts=$fault"
+    python3 Tests/DeskPlayerTests/hls_server.py "$OUT/hls" "$OUT/faultlog" "$spec" > "$OUT/fport" &
+    fserver=$!
+    for _ in $(seq 50); do [ -s "$OUT/fport" ] && break; sleep 0.1; done
+    start=$(date +%s.%N)
+    SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy timeout 60 $BIN "http://127.0.0.1:$(cat "$OUT/fport")/master.m3u8" \
+        --max-resolution 640x360 --stats-json "$OUT/fault.json" 2> "$OUT/fault.err" >/dev/null || true
+    wall=$(echo "$(date +%s.%N) - $start" | bc -l)
+    kill -9 $fserver 2>/dev/null || true; wait $fserver 2>/dev/null || true; rm -f "$OUT/fport"
+    read -r frames waited < <(python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['players'][0]; print(p['framesPresented'], p.get('waitingSeconds', 0))" "$OUT/fault.json")
+    said=$( (grep -v CRITICAL "$OUT/fault.err" || true) | head -1 | cut -c1-80); [ -z "$said" ] && said="-"
+    [ "$fault" = stall5 ] && said="Waiting for data… (OSD) for ${waited} s"
+    printf "%-10s %8s %10s %8.1f  %s\n" "$fault" "$frames" "$waited" "$wall" "$said"
+    echo "$fault|$frames|$waited|$wall|$said" >> "$OUT/faults"
+done
+python3 - "$OUTDIR/streams.json" "$OUT/rows" "$OUT/faults" <<'EOF'
 import json, sys
 players = {}
 for line in open(sys.argv[2]):
     name, one, ten, other = line.strip().split("|")
     players[name] = {"one_pass_bytes": int(one), "ten_pass_bytes": int(ten),
                      "ratio": round(int(ten) / int(one), 2) if int(one) else None, "other_variant_bytes": int(other)}
+faults = {}
+for line in open(sys.argv[3]):
+    fault, frames, waited, wall, said = line.rstrip("\n").split("|", 4)
+    faults[fault] = {"frames": int(frames), "waited_s": float(waited), "wall_s": round(float(wall), 2), "said": said}
 json.dump({"streams": {"what": "HLS, 3 variants, 640x360 preferred, 10 passes of 4 s from a local server",
-                       "players": players}}, open(sys.argv[1], "w"), indent=2)
+                       "players": players, "faults": faults}}, open(sys.argv[1], "w"), indent=2)
 EOF
