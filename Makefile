@@ -83,11 +83,12 @@ bench: bench-deps
 #
 # The suite runs whole except SANITIZE_TIMED: tests that assert real-time
 # figures (frames presented in N s, A/V offset < 20 ms, sync error < 17 ms,
-# RSS after closing tiles, a window manager starting in time), which a debug
-# build slowed 2-10x by the sanitizer cannot meet on 2 cores. They then run
-# on their own for the sanitizer's sake only: their reports count, their
-# timing assertions do not.
-SANITIZE_TIMED := audioAndVideoStayInSyncOverTenSeconds|aFailingTileDoesNotDisturbTheOthers|syncedTilesFollowOneClock|aVideoQueueShowsEveryFrameOfEachItem|aGoodTilePlaysBesideTheBrokenOnes|closingTilesGivesTheirMemoryBack|pictureInPictureStartsAndRestoresWithoutAGap|pipStaysOnTopOfAFullscreenMainWindowAndRestores
+# RSS after closing tiles, a window manager starting in time, every sample
+# through the real-time disk audio device with no underrun), which a debug
+# build slowed 2-10x by the sanitizer cannot be sure to meet on 2 shared
+# cores. They then run on their own for the sanitizer's sake only: their
+# reports count, their timing assertions do not.
+SANITIZE_TIMED := audioAndVideoStayInSyncOverTenSeconds|aFailingTileDoesNotDisturbTheOthers|syncedTilesFollowOneClock|aVideoQueueShowsEveryFrameOfEachItem|aGoodTilePlaysBesideTheBrokenOnes|closingTilesGivesTheirMemoryBack|pictureInPictureStartsAndRestoresWithoutAGap|pipStaysOnTopOfAFullscreenMainWindowAndRestores|playingGivesExactlyTheExportedSamples
 # sanitizer name, scratch folder, options variable, extra build flags
 define sanitized_suite
 	$(SWIFT) build --build-tests --sanitize=$(1) --scratch-path $(2) $(4)
@@ -96,9 +97,9 @@ define sanitized_suite
 	time DESKPLAYER_BIN=$(CURDIR)/$(2)/debug/deskplayer $(3)="log_path=$(CURDIR)/$(2)/reports/report $($(3)_EXTRA)" \
 		SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build --sanitize=$(1) --scratch-path $(2) --skip '$(SANITIZE_TIMED)'
 	@echo "== $(1): the timed tests, for their sanitizer reports only"
-	-DESKPLAYER_BIN=$(CURDIR)/$(2)/debug/deskplayer $(3)="log_path=$(CURDIR)/$(2)/reports/report $($(3)_EXTRA)" \
+	DESKPLAYER_BIN=$(CURDIR)/$(2)/debug/deskplayer $(3)="log_path=$(CURDIR)/$(2)/reports/report $($(3)_EXTRA)" \
 		SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build --sanitize=$(1) --scratch-path $(2) --filter '$(SANITIZE_TIMED)' \
-		> $(2)/timed-tests.log 2>&1
+		> $(2)/timed-tests.log 2>&1 || echo "$(1): timed tests missed figures (expected here; $(2)/timed-tests.log)"
 	@if ls $(2)/reports/report* >/dev/null 2>&1; then \
 		echo "$(1): $$(ls $(2)/reports/report* | wc -l) report(s):"; head -n 40 $(2)/reports/report*; exit 1; \
 	else echo "$(1): clean (no reports)"; fi
