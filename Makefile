@@ -56,10 +56,12 @@ test: test-deps
 # Figures, not pass/fail: DeskPlayer beside ffplay and mpv in the same run.
 # Each bench also writes its figures to bench/out/NAME.json; bench/collect.py
 # merges them, with the commit and date, into bench/results.json (committed,
-# so runs compare between commits).
+# so runs compare between commits). The figures of the last `make soak`, if
+# any, go in too, with the time they were measured.
+BENCH_JSON := playback ttff tiles seams video_seams composition streams
 bench: bench-deps
 	$(SWIFT) build -c release
-	rm -f bench/out/*.json
+	rm -f $(BENCH_JSON:%=bench/out/%.json)
 	$(XVFB) bench/playback.sh
 	$(XVFB) bench/ttff.sh
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS)
