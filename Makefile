@@ -122,10 +122,11 @@ sanitize-address: test-deps
 # (scaler, resampler, a loop seam and a seek), built with -DDESKPLAYER_FUZZ
 # under ASan. Seeds are made from the assets at run time (bench/fuzz-seeds.sh);
 # the corpus it grows stays in .build-fuzz/corpus for the next run; crashing
-# inputs go to FUZZ_CRASHES. FUZZ_SECONDS bounds the run.
+# inputs go to FUZZ_CRASHES (the run stops at the first: fix it, then keep the
+# input in Tests/DeskPlayerTests/corpus/). FUZZ_SECONDS bounds the run.
 # swiftc keeps only the last -sanitize= it is given, and SwiftPM passes one per
 # --sanitize: the -Xswiftc after them asks for both, or the Swift code would
-# get ASan without the coverage libFuzzer steers by. FuzzEntry.swift says how
+# get ASan without the coverage libFuzzer steers by. EntryPoint.swift says how
 # libFuzzer's main replaces ours.
 FUZZ_SECONDS ?= 120
 FUZZ_CRASHES ?= bench/out/fuzz-crashes
