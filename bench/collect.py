@@ -46,6 +46,9 @@ def main():
             except json.JSONDecodeError as error:
                 print(f"collect: {name}: {error}; left out", file=sys.stderr)
                 continue
+        for figures_of in figures.values():  # series stay in bench/out; results.json keeps the figures
+            if isinstance(figures_of, dict):
+                figures_of.pop("samples", None)
         sections.update(figures)
         when = datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc).replace(microsecond=0)
         measured.update({key: when.isoformat() for key in figures})
