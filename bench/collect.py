@@ -35,15 +35,23 @@ def tool_version(cmd):
 def main():
     source = arg("--from", os.path.join(ROOT, "bench/out"))
     out = arg("--out", os.path.join(ROOT, "bench/results.json"))
-    sections = {}
+    sections, measured = {}, {}
     for name in sorted(os.listdir(source)) if os.path.isdir(source) else []:
         if not name.endswith(".json") or name == "results.json":
             continue
-        with open(os.path.join(source, name)) as f:
+        path = os.path.join(source, name)
+        with open(path) as f:
             try:
-                sections.update(json.load(f))
+                figures = json.load(f)
             except json.JSONDecodeError as error:
                 print(f"collect: {name}: {error}; left out", file=sys.stderr)
+                continue
+        for figures_of in figures.values():  # series stay in bench/out; results.json keeps the figures
+            if isinstance(figures_of, dict):
+                figures_of.pop("samples", None)
+        sections.update(figures)
+        when = datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc).replace(microsecond=0)
+        measured.update({key: when.isoformat() for key in figures})
     if not sections:
         print(f"collect: no figures in {source}", file=sys.stderr)
         return 1
@@ -53,6 +61,7 @@ def main():
         "commit_subject": git("log", "-1", "--format=%s"),
         "uncommitted_changes": bool(dirty) if dirty is not None else None,
         "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+        "measured_at": {key: measured[key] for key in ORDER + sorted(measured) if key in measured},
         "machine": {"cpus": os.cpu_count(), "system": platform.platform(),
                     "ffmpeg": tool_version(["ffmpeg", "-version"]), "mpv": tool_version(["mpv", "--version"])},
     }
