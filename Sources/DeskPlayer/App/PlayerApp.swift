@@ -302,7 +302,7 @@ final class PlayerApp {
             }
             for problem in FFmpegLog.takeStreamProblems() {
                 // A segment that could not be read is skipped (a short gap): say so.
-                let line = "stream: " + problem.trimmingCharacters(in: .whitespacesAndNewlines) + "; skipped"
+                let line = "stream: " + problem
                 PlayerApp.printError(line)
                 window.showMessage(line, seconds: 3)
             }

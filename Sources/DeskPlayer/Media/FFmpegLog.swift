@@ -13,7 +13,8 @@ enum FFmpegLog {
         dp_set_log_sink(logSink)
     }
 
-    /// Lines about stream segments that failed, since the last call.
+    /// What went wrong with stream segments since the last call, each in
+    /// the words the user sees ("Failed to open segment 1 …; skipped").
     static func takeStreamProblems() -> [String] { LogHook.shared.take() }
 }
 
@@ -29,12 +30,25 @@ final class LogHook: @unchecked Sendable {  // guarded by lock
     }
 
     func add(_ line: String, level: Int32) {
-        let isStreamProblem = line.contains("segment") && (line.contains("Failed") || line.contains("failed"))
+        let problem = LogHook.streamProblem(line.trimmingCharacters(in: .whitespacesAndNewlines))
         lock.lock()
         let verbose = verboseFlag
-        if isStreamProblem && lines.count < 100 { lines.append(line) }
+        if let problem, lines.count < 100 { lines.append(problem) }
         lock.unlock()
         if verbose && level <= AV_LOG_WARNING { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    /// A segment FFmpeg gave up on (it is skipped), or one the server cut
+    /// short (the part received plays); nil for any other line.
+    static func streamProblem(_ line: String) -> String? {
+        if line.contains("segment") && (line.contains("Failed") || line.contains("failed")) { return line + "; skipped" }
+        // FFmpeg's http protocol: "Stream ends prematurely at 60442, should be 120884".
+        if line.hasPrefix("Stream ends prematurely at ") {
+            let numbers = line.split { !$0.isNumber }.map(String.init)
+            if numbers.count == 2 { return "a segment was cut short (\(numbers[0]) of \(numbers[1]) bytes); the part received plays" }
+            return line
+        }
+        return nil
     }
 
     func take() -> [String] {
