@@ -261,8 +261,11 @@ import Testing
         // Goal of the issue: tiles within half a frame of the group clock.
         let syncError = try #require(report.maxSyncErrorMs)
         #expect(syncError < 1000.0 / 60, "a tile lagged the group clock by \(syncError) ms")
-        // 4 s at 30 and 25 fps.
-        #expect(report.players.map(\.framesPresented).map { $0 / 10 } == [12, 10])
+        // 4 s at 30 and 25 fps: 120 and 100 frames. --quit-after counts from the
+        // ready event, not the first frame, so a slow start costs a few frames;
+        // a wrong rate would be off by far more (25 fps shown at 30: +20).
+        let presented = report.players.map(\.framesPresented)
+        #expect(presented.count == 2 && (114...121).contains(presented[0]) && (95...101).contains(presented[1]), "\(presented)")
     }
 
     /// A tile that fails shows its error; the other tiles play on untouched.
