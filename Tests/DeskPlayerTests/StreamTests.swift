@@ -191,19 +191,21 @@ import Testing
 
     /// A server that stalls 5 s on a segment: the stream's tile waits (the
     /// time is counted, the OSD says "Waiting for data…"), nothing is lost,
-    /// and a file playing in another tile never waits.
+    /// and a file looping in another tile never waits (an audio file: cheap,
+    /// and its clock is the one a stall would stop).
     @Test func aStalledSegmentIsWaitedForWhileOtherTilesPlayOn() throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
         let server = try Server(serving: dir, faults: "/v1/index2.ts=stall5")
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
-        let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), Fixtures.asset("demo.mp4"), "--layout", "grid",
-                                                 "--max-resolution", "640x360", "--stats-json", stats.path, "--quit-after", "9"],
+        let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), Fixtures.asset("tone.flac"), "--layout", "grid",
+                                                 "--loop", "inf", "--max-resolution", "640x360", "--stats-json", stats.path,
+                                                 "--quit-after", "9"],
                                environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 60)
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         let stream = try #require(report.players.first { $0.item.hasPrefix("http") })
-        let file = try #require(report.players.first { $0.item.hasSuffix("demo.mp4") })
+        let file = try #require(report.players.first { $0.item.hasSuffix("tone.flac") })
         // The demuxer reads 3 s ahead: a 5 s stall on the third second leaves about 2 s to wait.
         #expect((1.0...5.0).contains(stream.waitingSeconds ?? 0), "waited \(stream.waitingSeconds ?? 0) s")
         #expect(stream.framesPresented >= 110, "nothing lost: \(stream.framesPresented) frames")

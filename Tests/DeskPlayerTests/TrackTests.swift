@@ -212,7 +212,7 @@ import Testing
         let spans = ([3: Self.srtSpans, 4: Self.assSpans, 5: Self.pgsSpans][track] ?? []).map { ($0.0 + shift, $0.1 + shift) }
         let (item, pipeline) = try open(m.movie) { $0.autoloadSubtitles = false }
         #expect(item.selectSubtitleTrack(track))
-        pipeline.setDisplaySize(width: 640, height: 360)
+        pipeline.setDisplaySize(width: 320, height: 180)  // small: the other suites run meanwhile
         item.setPasses(2)
         // Two passes: the second pass's frames follow the first on the timeline.
         let frames = subtitleFrames(pipeline)
@@ -250,7 +250,7 @@ import Testing
         #expect(subtitles.activeText(at: MediaTime(seconds: 1)) == ["Été — naïve café ✓"])
         #expect(subtitles.activeText(at: MediaTime(seconds: 3)) == [])
         #expect(subtitles.activeText(at: MediaTime(seconds: 5)) == ["Zweite Zeile"])
-        pipeline.setDisplaySize(width: 640, height: 360)
+        pipeline.setDisplaySize(width: 320, height: 180)  // small: the other suites run meanwhile
         expectFrames(subtitleFrames(pipeline), match: Self.externalSpans, "external SRT")
         #expect(item.takeWarnings().isEmpty)
     }

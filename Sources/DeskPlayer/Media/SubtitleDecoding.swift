@@ -93,9 +93,8 @@ extension SubtitleBitmap {
         let stride = Int(rect.linesize.0)
         var indices = [UInt8](repeating: 0, count: w * h)
         indices.withUnsafeMutableBufferPointer { out in
-            for row in 0..<h {
-                (out.baseAddress! + row * w).update(from: pixels + row * stride, count: w)
-            }
+            guard let base = out.baseAddress else { return }
+            for row in 0..<h { (base + row * w).update(from: pixels + row * stride, count: w) }
         }
         let colorsPointer = UnsafeRawPointer(palette).assumingMemoryBound(to: UInt32.self)
         self.init(x: Int(rect.x), y: Int(rect.y), width: w, height: h, indices: indices,
