@@ -107,13 +107,18 @@ final class ASSRenderer: @unchecked Sendable {  // used under its owner's lock o
             for x in x0..<x1 {
                 let a = (Int(src[x]) * opacity + 127) / 255
                 if a == 0 { continue }
-                let p = row + x * 4  // BGRA
-                p[0] = UInt8((Int(p[0]) * (255 - a) + b * a + 127) / 255)
-                p[1] = UInt8((Int(p[1]) * (255 - a) + g * a + 127) / 255)
-                p[2] = UInt8((Int(p[2]) * (255 - a) + r * a + 127) / 255)
+                blendPixel(row + x * 4, r: r, g: g, b: b, alpha: a)
             }
         }
     }
+}
+
+/// Puts colour (r, g, b) with opacity `alpha` (0...255) over one BGRA pixel.
+@inline(__always)
+private func blendPixel(_ p: UnsafeMutablePointer<UInt8>, r: Int, g: Int, b: Int, alpha a: Int) {
+    p[0] = UInt8((Int(p[0]) * (255 - a) + b * a + 127) / 255)
+    p[1] = UInt8((Int(p[1]) * (255 - a) + g * a + 127) / 255)
+    p[2] = UInt8((Int(p[2]) * (255 - a) + r * a + 127) / 255)
 }
 
 extension SubtitleBitmap {
@@ -136,10 +141,7 @@ extension SubtitleBitmap {
                 let argb = palette[index]
                 let a = Int(argb >> 24)
                 if a == 0 { continue }
-                let p = row + px * 4
-                p[0] = UInt8((Int(p[0]) * (255 - a) + Int(argb & 0xff) * a + 127) / 255)
-                p[1] = UInt8((Int(p[1]) * (255 - a) + Int((argb >> 8) & 0xff) * a + 127) / 255)
-                p[2] = UInt8((Int(p[2]) * (255 - a) + Int((argb >> 16) & 0xff) * a + 127) / 255)
+                blendPixel(row + px * 4, r: Int((argb >> 16) & 0xff), g: Int((argb >> 8) & 0xff), b: Int(argb & 0xff), alpha: a)
             }
         }
     }

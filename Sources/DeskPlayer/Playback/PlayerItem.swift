@@ -248,9 +248,6 @@ final class PlayerItem: Sendable {
                 let opened = ItemPipeline.Stream(index: track.id, timeBase: stream.pointee.time_base, decoder: decoder)
                 if track.id == chosenAudio {
                     audio = opened
-                    info.audioCodec = decoder.codecName
-                    info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
-                    info.audioChannels = Int(decoder.context.pointee.ch_layout.nb_channels)
                 } else {
                     otherAudio.append(opened)
                 }
@@ -259,13 +256,14 @@ final class PlayerItem: Sendable {
                 if track.id == chosenAudio { problems.append("audio: \(error)") }
             }
         }
-        if audio == nil, let first = otherAudio.first {
+        if audio == nil, !otherAudio.isEmpty {
             // The chosen track cannot play: the next one that can.
-            audio = first
-            otherAudio.removeFirst()
-            info.audioCodec = first.decoder.codecName
-            info.audioSampleRate = Int(first.decoder.context.pointee.sample_rate)
-            info.audioChannels = Int(first.decoder.context.pointee.ch_layout.nb_channels)
+            audio = otherAudio.removeFirst()
+        }
+        if let decoder = audio?.decoder {
+            info.audioCodec = decoder.codecName
+            info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
+            info.audioChannels = Int(decoder.context.pointee.ch_layout.nb_channels)
         }
         if video == nil && audio == nil {
             if problems.count == 1, let only = problems.first {

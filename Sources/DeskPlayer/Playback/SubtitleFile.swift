@@ -65,10 +65,9 @@ enum SubtitleFile {
         }
         // FFmpeg wants UTF-8 text; older files are often Windows-1252.
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        let isText = !MediaTrack(stream: stream, id: id).isBitmap
-        let options = isText && !looksLikeUTF8(bytes) ? ["sub_charenc": "WINDOWS-1252"] : [:]
-        let decoder = try Decoder(stream: stream, threads: 1, options: options)
         let found = MediaTrack(stream: stream, id: id)
+        let options = !found.isBitmap && !looksLikeUTF8(bytes) ? ["sub_charenc": "WINDOWS-1252"] : [:]
+        let decoder = try Decoder(stream: stream, threads: 1, options: options)
         let track = MediaTrack(id: id, kind: .subtitle, codec: found.codec, language: found.language ?? language(of: path),
                                title: found.title, isBitmap: found.isBitmap, externalPath: path)
         guard tracks.addTrack(track, header: decoder.subtitleHeader, canvas: decoder.subtitleCanvas) else {

@@ -105,8 +105,7 @@ final class SubtitleTracks: Sendable {
                     track.ass.addEvent("\(track.order)\(body)", startMs: startMs, durationMs: max(endMs - startMs, 1))
                 }
             case .bitmap(let track)?:
-                guard case .bitmaps(let pictures) = subtitle.content else { return }
-                let size = pictures.reduce(0) { $0 + $1.indices.count + $1.palette.count * 4 }
+                guard case .bitmaps = subtitle.content else { return }
                 if let same = track.events.firstIndex(where: { $0.start == subtitle.start }) {
                     track.bytes -= Self.size(of: track.events[same])
                     track.events[same] = subtitle
@@ -114,7 +113,7 @@ final class SubtitleTracks: Sendable {
                     let at = track.events.firstIndex { $0.start > subtitle.start } ?? track.events.count
                     track.events.insert(subtitle, at: at)
                 }
-                track.bytes += size
+                track.bytes += Self.size(of: subtitle)
                 // Over the bound: drop what lies furthest before the newest.
                 while track.bytes > Self.bitmapBytesLimit, track.events.count > 1 {
                     track.bytes -= Self.size(of: track.events.removeFirst())
