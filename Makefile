@@ -9,7 +9,9 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, xdotool to drive the window, and openbox: a window
 # manager for the Picture in Picture stacking test.
-TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox
+TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat
+# Clients written by others that the tests drive DeskPlayer with (PyPI).
+TEST_PYPI := python-mpv-jsonipc==1.5.0
 # What the benchmarks compare against.
 BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc python3-numpy
 
@@ -34,6 +36,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES))
+	@python3 -c "import python_mpv_jsonipc" 2>/dev/null || python3 -m pip install --quiet $(TEST_PYPI)
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))

@@ -48,8 +48,10 @@ let package = Package(
         .testTarget(
             name: "DeskPlayerTests",
             dependencies: ["DeskPlayer"],
-            // corpus/: inputs `make fuzz` found, read by path
-            exclude: ["hls_server.py", "make_pgs.py", "corpus"]
+            // corpus/: inputs `make fuzz` found, read by path; the Python
+            // files are helpers the tests run (a test server, a subtitle
+            // maker, an mpv IPC client).
+            exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "corpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -203,6 +203,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed at exit")
     }
 
+    /// Clients written by others: python-mpv-jsonipc (from PyPI, installed by
+    /// `make test-deps`) attaches as it does to mpv, and socat speaks the raw
+    /// protocol.
+    @Test func mpvClientLibrariesAndSocatDriveIt() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        #expect(client.waitFor("duration") == .number(10))
+
+        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/mpv_client.py").path
+        let r = try runTool("python3", [script, path, Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4")], timeout: 90)
+        #expect(r.status == 0 && r.stdout.contains("all checks passed"), "\(r.stdout)\(r.stderr)")
+
+        // The raw protocol from a shell: one line in, the reply line out.
+        let line = #"{"command": ["get_property", "volume"], "request_id": 7}"#
+        let raw = try runProcess("/bin/sh", ["-c", "printf '%s\\n' '\(line)' | socat -t 2 - UNIX-CONNECT:\(path)"], timeout: 20)
+        let reply = raw.stdout.split(separator: "\n").compactMap { JSONValue.parse(String($0)) }.first { $0["request_id"] != nil }
+        #expect(reply?["request_id"] == .number(7) && reply?["error"] == .string("success"), "\(raw.stdout)")
+        #expect(reply?["data"] == .number(40), "the volume the library left")
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(waitForExit(player))
+    }
+
     @Test func tilesAndPictureInPictureAreDrivenBySocket() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

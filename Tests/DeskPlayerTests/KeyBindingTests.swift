@@ -4,16 +4,37 @@ import Testing
 
 /// The one binding table: input.conf over it, and the help made from it.
 @Suite struct KeyBindingTests {
-    @Test func everyCommandReadsBackFromItsName() {
+    static let pause = Command.cycle(property: "pause", down: false)
+
+    @Test func everyCommandReadsBackFromItsName() throws {
         for binding in KeyBindings.defaults {
-            #expect(Command(parsing: binding.command.name) == binding.command, "\(binding.command.name)")
+            #expect(binding.command != .ignore, "\(binding.key)'s default command reads")
+            #expect(try Command(parsing: binding.command.text) == binding.command, "\(binding.command.text)")
             #expect(KeyBindings.isKeyName(binding.key), "\(binding.key)")
         }
-        #expect(Command(parsing: "seek  -5   relative") == .seek(-5))
-        #expect(Command(parsing: "add volume -3") == .adjustVolume(-3))
-        #expect(Command(parsing: "seek ten") == nil)
-        #expect(Command(parsing: "add brightness 3") == nil)
-        #expect(Command(parsing: "frobnicate") == nil)
+        #expect(try Command(parsing: "seek  -5   relative") == .seek(-5, .relative))
+        #expect(try Command(parsing: "add volume -3") == .add(property: "volume", by: -3))
+        #expect(try Command(parsing: "multiply speed 1/1.1") == .multiply(property: "speed", by: 1 / 1.1))
+        #expect(try Command(parsing: "cycle-values loop-file \"inf\" \"no\"") == .cycleValues(property: "loop-file", values: ["inf", "no"]))
+        #expect(try Command(parsing: "seek 5 absolute+exact") == .seek(5, .absolute))
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "seek ten") }
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "seek 5 sideways") }
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "frobnicate") }
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "cycle") }
+        // Every command in the table has a name a client can call, and reads from it.
+        for spec in CommandSpec.all {
+            #expect(CommandSpec.named(spec.name)?.name == spec.name)
+        }
+    }
+
+    @Test func everyPropertyInTheTableIsNamedOnceAndListed() {
+        let names = PropertyTable.all.map(\.name)
+        #expect(Set(names).count == names.count, "a property is one entry")
+        for name in ["pause", "time-pos", "volume", "mute", "loop-file", "aid", "sid", "sub-delay", "sub-visibility",
+                     "fullscreen", "playlist-pos", "property-list", "command-list"] {
+            #expect(PropertyTable.named(name) != nil, "\(name)")
+        }
+        #expect(PropertyTable.named("sub")?.name == "sid", "mpv's alias")
     }
 
     @Test func inputConfRebindsUnbindsAndReportsBadLines() {
@@ -29,14 +50,28 @@ import Testing
             z
             """
         let (table, problems) = KeyBindings.applying(inputConf: text, file: "input.conf", to: KeyBindings.defaults)
-        #expect(KeyBindings.command(forKey: "x", in: table) == .togglePause)
-        #expect(KeyBindings.command(forKey: "RIGHT", in: table) == .seek(10))
+        #expect(KeyBindings.command(forKey: "x", in: table) == Self.pause)
+        #expect(KeyBindings.command(forKey: "RIGHT", in: table) == .seek(10, .relative))
         #expect(KeyBindings.command(forKey: "Ctrl+q", in: table) == .quit)
         #expect(KeyBindings.command(forKey: "q", in: table) == nil)
-        #expect(KeyBindings.command(forKey: "SPACE", in: table) == .togglePause, "the rest of the defaults stay")
+        #expect(KeyBindings.command(forKey: "SPACE", in: table) == Self.pause, "the rest of the defaults stay")
         #expect(problems == ["input.conf:7: unknown key 'WHAT'", "input.conf:8: unknown command 'frobnicate'",
                              "input.conf:9: 'z' has no command"])
         #expect(table.filter { $0.key == "RIGHT" }.count == 1, "a key has one binding")
+    }
+
+    /// mpv's `{section}` prefix binds a key in the Picture in Picture window
+    /// only; there the main section's keys still work unless overridden.
+    @Test func thePipSectionOverridesTheMainOneInItsWindow() {
+        let text = "{pip} ESC quit\n{pip} m cycle pause\n{nowhere} x quit\nSHARP cycle sub  # audio was here\n"
+        let (table, problems) = KeyBindings.applying(inputConf: text, file: "input.conf", to: KeyBindings.defaults)
+        #expect(KeyBindings.command(forKey: "ESC", in: table, section: .pip) == .quit)
+        #expect(KeyBindings.command(forKey: "ESC", in: table) == .set(property: "fullscreen", value: .string("no")))
+        #expect(KeyBindings.command(forKey: "m", in: table, section: .pip) == Self.pause)
+        #expect(KeyBindings.command(forKey: "m", in: table) == .cycle(property: "mute", down: false))
+        #expect(KeyBindings.command(forKey: "f", in: table, section: .pip) == .cycle(property: "fullscreen", down: false))
+        #expect(KeyBindings.command(forKey: "SHARP", in: table) == .cycle(property: "sub", down: false))
+        #expect(problems == ["input.conf:3: unknown section '{nowhere}'"])
     }
 
     @Test func helpListsEveryBindingOnce() {
@@ -44,10 +79,11 @@ import Testing
                                               to: KeyBindings.defaults)
         let lines = KeyBindings.helpLines(table)
         for binding in table {
+            let shown = KeyBindings.displayName(binding.key, binding.section)
             let holding = lines.filter { $0.keys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .contains(binding.key) }
-            #expect(holding.count == 1, "\(binding.key) is listed once")
-            #expect(holding.first?.help == table.first { $0.command == binding.command }?.help)
+                .contains(shown) }
+            #expect(holding.count == 1, "\(shown) is listed once")
+            #expect(holding.first?.help == table.first { $0.command == binding.command && $0.section == binding.section }?.help)
         }
         #expect(lines.contains { $0.keys == "SPACE, p, x" && $0.help == "pause / play" })
         #expect(lines.contains { $0.keys == "F5" && $0.help == "seek 30" })

@@ -1,14 +1,13 @@
-import CSDL2
 import Foundation
+import Synchronization
 
 /// `s` saves the focused tile's video frame at the file's own size, `S` the
 /// whole window, as PNG, to `--screenshot-dir` or the XDG pictures folder.
 /// Keys work in the background and report when done; the control socket's
 /// `screenshot-to-file` waits for the file.
-final class Screenshots: @unchecked Sendable {  // finished guarded by lock
+final class Screenshots: Sendable {
     let directory: URL
-    private let lock = NSLock()
-    private var finished: [Result<URL, MediaError>] = []
+    private let finished = Mutex<[Result<URL, MediaError>]>([])
     private let queue = DispatchQueue(label: "screenshots")
 
     init(directory: String?) {
@@ -44,18 +43,9 @@ final class Screenshots: @unchecked Sendable {  // finished guarded by lock
     }
 
     /// What the window shows now.
-    static func writeWindow(_ window: Window, to url: URL) throws(MediaError) {
-        let (w, h) = window.size
-        let pitch = w * 4
-        var pixels = [UInt8](repeating: 0, count: pitch * h)
-        let ok = pixels.withUnsafeMutableBytes {
-            SDL_RenderReadPixels(window.renderer, nil, DP_SDL_PIXELFORMAT_ARGB8888, $0.baseAddress, Int32(pitch))
-        }
-        guard ok == 0 else { throw MediaError(SDLError("cannot read the window's pixels").message) }
-        let png = try pixels.withUnsafeBufferPointer { buffer throws(MediaError) -> Data in
-            guard let base = buffer.baseAddress else { throw MediaError("empty window") }
-            return try PNGEncoder(width: w, height: h).encode(bgra: base, pitch: pitch)
-        }
+    static func writeWindow(_ screen: any PlayerScreen, to url: URL) throws(MediaError) {
+        let picture = try screen.capture()
+        let png = try PNGEncoder(width: picture.width, height: picture.height).encode(bgra: picture.pixels, pitch: picture.pitch)
         try write(png, to: url)
     }
 
@@ -74,27 +64,22 @@ final class Screenshots: @unchecked Sendable {  // finished guarded by lock
                 try Screenshots.writeVideo(item, at: time, to: url)
                 result = .success(url)
             } catch { result = .failure(error) }
-            lock.lock()
-            finished.append(result)
-            lock.unlock()
+            finished.withLock { $0.append(result) }
         }
     }
 
-    func takeWindow(_ window: Window) {
+    func takeWindow(_ screen: any PlayerScreen) {
         let url = nextURL(for: "window")
         let result: Result<URL, MediaError>
-        do { try Screenshots.writeWindow(window, to: url); result = .success(url) } catch { result = .failure(error) }
-        lock.lock()
-        finished.append(result)
-        lock.unlock()
+        do { try Screenshots.writeWindow(screen, to: url); result = .success(url) } catch { result = .failure(error) }
+        finished.withLock { $0.append(result) }
     }
 
     /// Screenshots finished since the last call.
     func takeFinished() -> [Result<URL, MediaError>] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = finished
-        finished.removeAll()
-        return taken
+        finished.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
     }
 }

@@ -86,38 +86,48 @@ enum JSONValue: Sendable, Equatable {
     }
 }
 
-/// mpv's error strings, which its clients compare against.
-enum IPCError: String, Error, Sendable {
-    case invalidParameter = "invalid parameter"
-    case propertyNotFound = "property not found"
-    case propertyUnavailable = "property unavailable"
-    case commandFailed = "error running command"
-}
-
-/// One request line from a client: `{"command": ["name", args...], "request_id": N}`.
+/// One request line from a client: `{"command": ["name", args...], "request_id": N}`,
+/// or mpv's named form `{"command": {"name": "seek", "target": 5}}`.
 struct IPCRequest: Sendable {
+    enum Body: Sendable {
+        /// The command's name and arguments, by position.
+        case positional([JSONValue])
+        /// mpv's named arguments, with the name under "name".
+        case named(JSONValue)
+    }
+
     let connection: Int
-    /// The command and its arguments, or why the line could not be read.
-    let command: Result<[JSONValue], IPCError>
+    /// The command, or why the line could not be read.
+    let body: Result<Body, CommandError>
     let requestID: JSONValue
 
     init(connection: Int, line: String) {
         self.connection = connection
         guard let value = JSONValue.parse(line) else {
-            command = .failure(.invalidParameter)
+            body = .failure(.invalidParameter)
             requestID = .number(0)
             return
         }
         requestID = value["request_id"] ?? .number(0)
-        if case .array(let parts)? = value["command"], parts.first?.string != nil {
-            command = .success(parts)
-        } else {
-            command = .failure(.invalidParameter)
+        switch value["command"] {
+        case .array(let parts)? where parts.first?.string != nil: body = .success(.positional(parts))
+        case .object? where value["command"]?["name"]?.string != nil:
+            body = .success(.named(value["command"] ?? .null))
+        default: body = .failure(.invalidParameter)
+        }
+    }
+
+    /// The command's name ("" when unreadable).
+    var name: String {
+        switch body {
+        case .success(.positional(let parts)): return parts.first?.string ?? ""
+        case .success(.named(let object)): return object["name"]?.string ?? ""
+        case .failure: return ""
         }
     }
 
     /// The reply line for this request.
-    func reply(_ result: Result<JSONValue, IPCError>) -> String {
+    func reply(_ result: Result<JSONValue, CommandError>) -> String {
         switch result {
         case .success(let data):
             return JSONValue.object([("data", data), ("request_id", requestID), ("error", .string("success"))]).text

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `--input-ipc-server PATH`: a Unix socket speaking mpv's JSON IPC, one
 /// message per line. A thread accepts clients and reads their lines; the main
@@ -10,13 +11,23 @@ final class IPCServer {
     private let shared = Shared()
     private var thread: Thread?
 
-    /// What the socket thread and the main thread share, behind one lock.
-    private final class Shared: @unchecked Sendable {  // guarded by lock
-        let lock = NSLock()
-        var connections: [Int: Int32] = [:]
-        var inbox: [IPCRequest] = []
-        var nextID = 1
-        var stopping = false
+    /// What the socket thread and the main thread share.
+    private final class Shared: Sendable {
+        struct Connection {
+            let fd: Int32
+            /// Requests read but not yet answered.
+            var unanswered = 0
+            /// The client finished sending (`echo … | socat`): it is closed
+            /// once its last request is answered.
+            var doneSending = false
+        }
+        struct State {
+            var connections: [Int: Connection] = [:]
+            var inbox: [IPCRequest] = []
+            var nextID = 1
+            var stopping = false
+        }
+        let state = Mutex(State())
     }
 
     init(path: String) throws {
@@ -57,40 +68,54 @@ final class IPCServer {
     }
 
     deinit {
-        shared.lock.lock()
-        shared.stopping = true
-        shared.lock.unlock()
+        shared.state.withLock { $0.stopping = true }
         while thread?.isFinished == false { Thread.sleep(forTimeInterval: 0.01) }
-        for fd in shared.connections.values { close(fd) }
+        for connection in shared.state.withLock({ $0.connections.values }) { close(connection.fd) }
         close(listener)
         unlink(path)
     }
 
     /// The requests received since the last call, oldest first.
     func takeRequests() -> [IPCRequest] {
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
-        let taken = shared.inbox
-        shared.inbox.removeAll()
-        return taken
+        shared.state.withLock { s in
+            defer { s.inbox.removeAll() }
+            return s.inbox
+        }
     }
 
+    /// An event for one client.
     func send(_ line: String, to connection: Int) {
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
-        if let fd = shared.connections[connection] { write(line, to: fd) }
+        shared.state.withLock { s in
+            if let c = s.connections[connection] { IPCServer.write(line, to: c.fd) }
+        }
+    }
+
+    /// The reply to `request`; a client that finished sending is closed
+    /// after its last reply.
+    func reply(_ line: String, to request: IPCRequest) {
+        shared.state.withLock { s in
+            guard var c = s.connections[request.connection] else { return }
+            IPCServer.write(line, to: c.fd)
+            c.unanswered -= 1
+            if c.doneSending && c.unanswered <= 0 {
+                close(c.fd)
+                s.connections[request.connection] = nil
+            } else {
+                s.connections[request.connection] = c
+            }
+        }
     }
 
     /// An event goes to every client.
     func broadcast(_ line: String) {
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
-        for fd in shared.connections.values { write(line, to: fd) }
+        shared.state.withLock { s in
+            for c in s.connections.values { IPCServer.write(line, to: c.fd) }
+        }
     }
 
     /// Called with the lock held. A client that stopped reading loses the line
     /// rather than stalling the player: the socket is non-blocking.
-    private func write(_ line: String, to fd: Int32) {
+    private static func write(_ line: String, to fd: Int32) {
         let bytes = Array((line + "\n").utf8)
         var sent = 0
         while sent < bytes.count {
@@ -105,24 +130,21 @@ final class IPCServer {
         var pending: [Int: [UInt8]] = [:]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            shared.lock.lock()
-            let done = shared.stopping
-            let clients = shared.connections
-            shared.lock.unlock()
+            let (done, clients) = shared.state.withLock { s in (s.stopping, s.connections.filter { !$0.value.doneSending }) }
             if done { return }
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             let ids = Array(clients.keys)
-            for id in ids { fds.append(pollfd(fd: clients[id] ?? -1, events: Int16(POLLIN), revents: 0)) }
+            for id in ids { fds.append(pollfd(fd: clients[id]?.fd ?? -1, events: Int16(POLLIN), revents: 0)) }
             // A short timeout so the thread notices it should stop.
             guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let client = accept(listener, nil, nil)
                 if client >= 0 {
                     _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                    shared.lock.lock()
-                    shared.connections[shared.nextID] = client
-                    shared.nextID += 1
-                    shared.lock.unlock()
+                    shared.state.withLock { s in
+                        s.connections[s.nextID] = Shared.Connection(fd: client)
+                        s.nextID += 1
+                    }
                 }
             }
             for (i, id) in ids.enumerated() where fds[i + 1].revents != 0 {
@@ -130,10 +152,15 @@ final class IPCServer {
                 let n = read(fd, &buffer, buffer.count)
                 if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
                 if n <= 0 {
-                    shared.lock.lock()
-                    shared.connections[id] = nil
-                    close(fd)
-                    shared.lock.unlock()
+                    // Gone, or done sending: its requests still get their replies.
+                    shared.state.withLock { s in
+                        if s.connections[id]?.unanswered ?? 0 > 0 {
+                            s.connections[id]?.doneSending = true
+                        } else {
+                            s.connections[id] = nil
+                            close(fd)
+                        }
+                    }
                     pending[id] = nil
                     continue
                 }
@@ -147,9 +174,10 @@ final class IPCServer {
                 }
                 // A client sending megabytes without a newline is cut off.
                 pending[id] = bytes.count > 1 << 20 ? [] : bytes
-                shared.lock.lock()
-                shared.inbox.append(contentsOf: requests)
-                shared.lock.unlock()
+                shared.state.withLock { s in
+                    s.inbox.append(contentsOf: requests)
+                    s.connections[id]?.unanswered += requests.count
+                }
             }
         }
     }

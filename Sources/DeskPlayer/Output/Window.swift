@@ -41,6 +41,16 @@ final class Window {
 
     func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
 
+    /// What the window shows now (the last frame drawn), as a BGRA picture.
+    func capture() throws(MediaError) -> PictureBuffer {
+        let (w, h) = size
+        let picture = PictureBuffer(width: w, height: h)
+        guard SDL_RenderReadPixels(renderer, nil, DP_SDL_PIXELFORMAT_ARGB8888, picture.pixels, Int32(picture.pitch)) == 0 else {
+            throw MediaError(SDLError("cannot read the window's pixels").message)
+        }
+        return picture
+    }
+
     var rendererName: String {
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(renderer, &info)

@@ -19,10 +19,7 @@ enum PlayerEvent: Sendable {
     case readyToPlay
     case failed(MediaError)
     case didPlayToEnd
-    case stalled
     case warning(String)
-    /// The item looped back to zero; the count of seams so far.
-    case looped(Int)
     /// The finished item (with its statistics) gave way, gaplessly, to the
     /// upcoming one, which is now `currentItem`.
     case advanced(from: PlayerItem, stats: PlayerStats)
@@ -88,7 +85,6 @@ final class Player {
     private var lastPresentedTime: MediaTime?
     /// Loop passes of the current serial already counted in `stats.loopCount`.
     private var passesSeen = 0
-    private var lastUnderruns = 0
     /// Since when the player has been starved of data (nil: it is not).
     private var waitingSince: UInt64?
     private var lastUpdate: UInt64?
@@ -338,15 +334,10 @@ final class Player {
         lastUpdate = now
         let counters = audio.counters
         stats.audioUnderruns = counters.underruns
-        if counters.underruns > lastUnderruns {
-            lastUnderruns = counters.underruns
-            events.append(.stalled)
-        }
         let passIndex = pass(at: clock.time(at: now)).index
         if passIndex > passesSeen {
             stats.loopCount += passIndex - passesSeen
             passesSeen = passIndex
-            events.append(.looped(stats.loopCount))
         }
         checkEnd(pipeline, at: now)
         return shown
@@ -428,7 +419,6 @@ final class Player {
         currentItem = next
         upcomingItem = nil
         stats = PlayerStats()
-        lastUnderruns = audio.counters.underruns
         resetItemState()
         guard let pipeline = next.pipeline else { return }
         serial = pipeline.serial

@@ -41,6 +41,18 @@ final class QueuePlayer {
         start()
     }
 
+    /// Plays entry `index` of the whole list (history, then the queue) now,
+    /// as mpv's `set playlist-pos`. False when there is no such entry.
+    @discardableResult
+    func play(at index: Int) -> Bool {
+        let all = history + items
+        guard all.indices.contains(index) else { return false }
+        history = Array(all[..<index])
+        items = [makeItem(all[index])] + all[(index + 1)...]
+        start()
+        return true
+    }
+
     func insert(_ item: PlayerItem, after existing: PlayerItem?) {
         if let existing, let index = items.firstIndex(where: { $0 === existing }) {
             items.insert(item, at: index + 1)

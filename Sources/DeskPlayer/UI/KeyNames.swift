@@ -28,11 +28,12 @@ enum KeyNames {
             // the common symbols, so "Shift+8" reads as "*".
             let shift = key.mod & UInt16(KMOD_SHIFT.rawValue) != 0
             let c = Character(UnicodeScalar(UInt8(sym)))
-            if shift { base = shifted(c) } else { base = String(c) }
+            base = shift ? shifted(c) : String(c)
         default:
             return nil
         }
-        var name = base
+        // mpv names the '#' key SHARP: in input.conf '#' starts a comment.
+        var name = base == "#" ? "SHARP" : base
         if key.mod & UInt16(KMOD_ALT.rawValue) != 0 { name = "Alt+" + name }
         if key.mod & UInt16(KMOD_CTRL.rawValue) != 0 { name = "Ctrl+" + name }
         return name

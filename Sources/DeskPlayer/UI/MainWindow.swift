@@ -1,10 +1,27 @@
 import CSDL2
 import Foundation
 
-/// The main window: lays out its player views, turns input into commands
-/// (handed to the App through `onCommand`, never by importing it), and
-/// redraws only when something changed.
-final class MainWindow {
+/// What the user did in the main window, for the App to turn into commands
+/// (keys through its binding table): the window knows no command.
+enum WindowAction: Equatable {
+    /// A key by mpv's name ("SPACE", "Ctrl+p").
+    case key(String)
+    /// A click on a tile.
+    case focus(tile: Int)
+    case playButton(tile: Int)
+    /// The seek bar clicked or dragged, as a fraction of the item.
+    case seekBar(tile: Int, fraction: Double)
+    case volumeBar(tile: Int, percent: Int)
+    case pipButton(tile: Int)
+    /// A file dropped on a tile (nil: elsewhere).
+    case drop(path: String, tile: Int?)
+    /// A key or click on the list overlay.
+    case list(ListOverlay.Action)
+}
+
+/// The main window: lays out its player views, turns input into
+/// `WindowAction`s for the App, and redraws only when something changed.
+final class MainWindow: PlayerScreen {
     let window: Window
     let text: TextRenderer
     private(set) var views: [PlayerView] = []
@@ -17,14 +34,15 @@ final class MainWindow {
     /// The divider, as a fraction of the window width.
     private(set) var wipePosition = 0.5
     private var draggingWipe = false
-    /// The tile keys act on; clicking or Tab moves it.
+    /// The tile keys act on (the App decides; the window draws its outline).
     private(set) var focusedIndex = 0
-    var bindings = KeyBindings.defaults
-    /// A command and whether it is for the focused tile or all of them.
-    var onCommand: (Command, CommandScope) -> Void = { _, _ in }
+    /// What the user did, for the App.
+    var onAction: (WindowAction) -> Void = { _ in }
+    /// The key bindings overlay's lines (from the App's table).
+    var helpLines: [(keys: String, help: String)] = []
     /// Events of other windows (Picture in Picture), by window id.
     var onOtherWindowEvent: (UInt32, SDL_Event) -> Void = { _, _ in }
-    private var messages: [(text: String, until: UInt64)] = []
+    private var messages: [(text: String, topic: String?, until: UInt64)] = []
     private var needsRedraw = true
     /// The tile under the mouse shows its Picture in Picture button until
     /// the mouse rests for this long.
@@ -38,9 +56,6 @@ final class MainWindow {
     /// A list to pick from over everything (file browser, recent files);
     /// while it shows, keys and clicks go to it.
     var list: ListOverlay? { didSet { needsRedraw = true } }
-    var onListAction: (ListOverlay.Action) -> Void = { _ in }
-    /// A file dropped on the window, and the tile under the mouse then.
-    var onDrop: (String, Int?) -> Void = { _, _ in }
     /// The key bindings overlay (F1 or ?).
     var showsHelp = false { didSet { needsRedraw = true } }
     private static let hoverSeconds = 2.0
@@ -54,26 +69,11 @@ final class MainWindow {
         render()
     }
 
-    func add(_ view: PlayerView) {
-        views.append(view)
-        needsRedraw = true
-    }
-
-    func remove(_ view: PlayerView) {
-        guard let index = views.firstIndex(where: { $0 === view }) else { return }
-        views.remove(at: index)
-        if focusedIndex >= views.count { focusedIndex = max(0, views.count - 1) } else if index < focusedIndex {
-            focusedIndex -= 1
-        }
-        needsRedraw = true
-    }
-
-    var focusedView: PlayerView? { views.indices.contains(focusedIndex) ? views[focusedIndex] : nil }
-
-    /// Puts `view` where `old` is (restoring a PiP player into a tile).
-    func replace(_ old: PlayerView, with view: PlayerView) {
-        guard let index = views.firstIndex(where: { $0 === old }) else { return }
-        views[index] = view
+    func show(_ views: [PlayerView], focused: Int) {
+        guard views.count != self.views.count || zip(views, self.views).contains(where: { $0 !== $1 }) || focused != focusedIndex
+        else { return }
+        self.views = views
+        focusedIndex = focused
         needsRedraw = true
     }
 
@@ -84,23 +84,26 @@ final class MainWindow {
         SDL_RaiseWindow(window.window)
     }
 
-    func focus(_ index: Int) {
-        guard views.indices.contains(index), index != focusedIndex else { return }
-        focusedIndex = index
-        needsRedraw = true
+    var isFullscreen: Bool {
+        get { window.isFullscreen }
+        set { window.setFullscreen(newValue) }
     }
+
+    func setTitle(_ title: String) { window.setTitle(title) }
+
+    func capture() throws(MediaError) -> PictureBuffer { try window.capture() }
 
     var bounds: Rect {
         let (w, h) = window.size
         return Rect(x: 0, y: 0, width: w, height: h)
     }
 
-    /// A short line at the bottom of the window (errors, actions).
-    /// Shows a line on the OSD for `seconds`. A line with a `topic` (a
-    /// setting: "Volume", "Subtitle delay") replaces the one before on it.
-    func showMessage(_ message: String, seconds: Double = 3, topic: String? = nil) {
-        if let topic { messages.removeAll { $0.text.hasPrefix(topic) } }
-        messages.append((message, HostTime.now() + UInt64(seconds * 1e9)))
+    /// Shows a line on the OSD for `seconds`, at the bottom of the window.
+    /// A line with a `topic` (a setting: "volume", "sub-delay") replaces
+    /// the one before on it.
+    func showMessage(_ message: String, seconds: Double, topic: String?) {
+        if let topic { messages.removeAll { $0.topic == topic } }
+        messages.append((message, topic, HostTime.now() + UInt64(seconds * 1e9)))
         needsRedraw = true
     }
 
@@ -156,33 +159,26 @@ final class MainWindow {
                 SDL_free(file)
                 var x: Int32 = 0, y: Int32 = 0
                 SDL_GetMouseState(&x, &y)
-                onDrop(path, tileIndex(x: Int(x), y: Int(y)))
+                onAction(.drop(path: path, tile: tileIndex(x: Int(x), y: Int(y))))
             }
         case SDL_KEYDOWN where list != nil:
-            if let name = KeyNames.name(for: event.key.keysym), let action = list?.handleKey(name) { onListAction(action) }
+            if let name = KeyNames.name(for: event.key.keysym), let action = list?.handleKey(name) { onAction(.list(action)) }
             needsRedraw = true
         case SDL_MOUSEBUTTONDOWN where list != nil:
             if let list, let index = list.index(atX: Int(event.button.x), y: Int(event.button.y), in: bounds,
                                                  lineHeight: text.lineHeight) {
                 list.select(index)
-                if event.button.clicks >= 2 { onListAction(.pick(index)) }
+                if event.button.clicks >= 2 { onAction(.list(.pick(index))) }
             }
             needsRedraw = true
         case SDL_KEYDOWN:
             guard let name = KeyNames.name(for: event.key.keysym) else { break }
             // A key shows the focused tile's controls a moment, as a mouse move does.
             showControls(focusedIndex)
-            if let command = KeyBindings.command(forKey: name, in: bindings) {
-                onCommand(command, .focused)
-            } else if name.hasPrefix("Ctrl+"),
-                      let command = KeyBindings.command(forKey: String(name.dropFirst(5)), in: bindings) {
-                // Ctrl with a tile's key: the same for every tile.
-                onCommand(command, .all)
-            }
+            onAction(.key(name))
         case SDL_MOUSEBUTTONDOWN where !wipe && pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) != nil:
             if let index = pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) {
-                focus(index)
-                onCommand(.startPiP, .focused)
+                onAction(.pipButton(tile: index))
                 hover = nil
                 needsRedraw = true
             }
@@ -213,7 +209,7 @@ final class MainWindow {
         case SDL_MOUSEBUTTONUP:
             draggingWipe = false
         case SDL_MOUSEBUTTONDOWN:
-            if let index = tileIndex(x: Int(event.button.x), y: Int(event.button.y)) { focus(index) }
+            if let index = tileIndex(x: Int(event.button.x), y: Int(event.button.y)) { onAction(.focus(tile: index)) }
         case SDL_WINDOWEVENT:
             needsRedraw = true
         default:
@@ -254,10 +250,9 @@ final class MainWindow {
     }
 
     private func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
-        focus(index)
         showControls(index)
         if bar.playButton.contains(x: x, y: y) {
-            onCommand(.togglePause, .focused)
+            onAction(.playButton(tile: index))
         } else if bar.seekTrack.contains(x: x, y: y) {
             dragging = (index, false, 0)
             dragBar((index, false, 0), x: x, final: true)
@@ -276,13 +271,12 @@ final class MainWindow {
         pointer = (x, bar.seekTrack.y)
         needsRedraw = true
         if drag.volume {
-            onCommand(.setVolume(Int((ControlBar.fraction(x: x, along: bar.volumeTrack) * 100).rounded())), .focused)
+            onAction(.volumeBar(tile: drag.index, percent: Int((ControlBar.fraction(x: x, along: bar.volumeTrack) * 100).rounded())))
             return
         }
         let now = HostTime.now()
-        guard final || now - drag.lastSeek > 100_000_000,
-              let duration = views[drag.index].player.currentItem?.duration?.seconds else { return }
-        onCommand(.seekTo(ControlBar.fraction(x: x, along: bar.seekTrack) * duration), .focused)
+        guard final || now - drag.lastSeek > 100_000_000 else { return }
+        onAction(.seekBar(tile: drag.index, fraction: ControlBar.fraction(x: x, along: bar.seekTrack)))
         if dragging != nil { dragging?.lastSeek = now }
     }
 
@@ -339,7 +333,7 @@ final class MainWindow {
     /// Every binding of the table in use, keys in a column, on a dark panel.
     private func drawHelp() {
         let r = window.renderer
-        let lines = KeyBindings.helpLines(bindings)
+        let lines = helpLines
         let keyWidth = lines.map { text.width(of: $0.keys) }.max() ?? 0
         let helpWidth = lines.map { text.width(of: $0.help) }.max() ?? 0
         let step = text.lineHeight + 2, pad = 16, gap = 24

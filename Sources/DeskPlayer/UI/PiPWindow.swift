@@ -12,6 +12,9 @@ final class PiPWindow {
         case close
         /// A file dropped on the mini window: it plays there instead.
         case play(String)
+        /// A key by mpv's name: the App looks it up in its binding table
+        /// (the `{pip}` section first), as it does the main window's.
+        case key(String)
     }
 
     let window: Window
@@ -101,7 +104,7 @@ final class PiPWindow {
             case .togglePause: label = player.isPaused ? "▶" : "❚❚"
             case .restore: label = "↩"
             case .close: label = "✕"
-            case .play: label = ""
+            case .play, .key: label = ""
             }
             text.drawCentered(label, renderer: r, cx: rect.x + rect.width / 2, cy: rect.y + rect.height / 2,
                               maxWidth: rect.width + 20)
@@ -131,8 +134,7 @@ final class PiPWindow {
             defer { SDL_free(file) }
             return .play(String(cString: file))
         case SDL_KEYDOWN:
-            if event.key.keysym.sym == Int32(SDLK_SPACE.rawValue) { return .togglePause }
-            if event.key.keysym.sym == Int32(SDLK_ESCAPE.rawValue) { return .restore }
+            return KeyNames.name(for: event.key.keysym).map { .key($0) }
         default:
             break
         }

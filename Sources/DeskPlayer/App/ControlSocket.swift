@@ -1,0 +1,118 @@
+/// The control socket's side of mpv's JSON IPC (`--input-ipc-server`):
+/// requests that only a client makes (get, observe, client_name) are
+/// answered here; every command goes to the one `CommandController`, as a
+/// key's would. Main thread only.
+final class ControlSocket {
+    /// What a client watches with `observe_property`: sent again when it changes.
+    private struct Observation {
+        let connection: Int
+        let id: JSONValue
+        let name: String
+        /// As text (`observe_property_string`).
+        let asText: Bool
+        var last: JSONValue?
+    }
+
+    private let server: IPCServer
+    private var observations: [Observation] = []
+    private var lastReportedPause: Bool?
+
+    init(path: String) throws {
+        server = try IPCServer(path: path)
+    }
+
+    /// An event to every client (`{"event": "file-loaded"}`).
+    func broadcast(_ name: String, _ fields: [(String, JSONValue)] = []) {
+        server.broadcast(ipcEvent(name, fields))
+    }
+
+    /// Answers every request that arrived, then sends this tick's events.
+    func serve(_ controller: CommandController) {
+        for request in server.takeRequests() {
+            let result: Result<JSONValue, CommandError>
+            do { result = .success(try answer(request, controller)) } catch { result = .failure(error) }
+            server.reply(request.reply(result), to: request)
+        }
+        if let focused = controller.tiles.focused {
+            let paused = focused.player.isPaused
+            if let last = lastReportedPause, last != paused { broadcast(paused ? "pause" : "unpause") }
+            lastReportedPause = paused
+        }
+        for index in observations.indices {
+            let observation = observations[index]
+            var value = try? ControlSocket.property(observation.name, controller)
+            if observation.asText { value = value.map { .string($0.plainText) } }
+            guard value != observation.last else { continue }
+            observations[index].last = value
+            var fields: [(String, JSONValue)] = [("id", observation.id), ("name", .string(observation.name))]
+            // mpv leaves `data` out while the property is unavailable.
+            if let value { fields.append(("data", value)) }
+            server.send(ipcEvent("property-change", fields), to: observation.connection)
+        }
+    }
+
+    private func answer(_ request: IPCRequest, _ controller: CommandController) throws(CommandError) -> JSONValue {
+        let body = try request.body.get()
+        guard case .positional(let parts) = body else {
+            if case .named(let object) = body { return try controller.apply(try CommandSpec.parse(named: object), from: .socket) }
+            throw .invalidParameter
+        }
+        func text(_ i: Int) throws(CommandError) -> String {
+            guard parts.indices.contains(i) else { throw .invalidParameter }
+            return parts[i].plainText
+        }
+        switch request.name {
+        case "get_property":
+            return try ControlSocket.property(try text(1), controller)
+        case "get_property_string":
+            return .string(try ControlSocket.property(try text(1), controller).plainText)
+        case "observe_property", "observe_property_string":
+            guard parts.count >= 3 else { throw .invalidParameter }
+            let name = try text(2)
+            // An unknown name is an error now, not silence later (mpv checks it too).
+            guard PropertyTable.named(ControlSocket.path(name).name) != nil else { throw .propertyNotFound }
+            observations.append(Observation(connection: request.connection, id: parts[1], name: name,
+                                            asText: request.name == "observe_property_string", last: nil))
+        case "unobserve_property":
+            guard parts.count >= 2 else { throw .invalidParameter }
+            observations.removeAll { $0.connection == request.connection && $0.id == parts[1] }
+        case "client_name":
+            return .string("ipc-\(request.connection)")
+        case "get_version":
+            // mpv's client API version (2.1), which clients compare numerically.
+            return .number(Double(2 << 16 | 1))
+        case "enable_event", "disable_event", "request_log_messages":
+            // Every event goes to every client; DeskPlayer writes no log messages to clients.
+            break
+        default:
+            return try controller.apply(try CommandSpec.parse(parts), from: .socket)
+        }
+        return .null
+    }
+
+    /// A property, or a part of one as mpv addresses it: `track-list/count`,
+    /// `playlist/0/filename`, `metadata/by-key/title`.
+    static func property(_ name: String, _ controller: CommandController) throws(CommandError) -> JSONValue {
+        let (base, rest) = path(name)
+        var value = try controller.value(of: base)
+        for key in rest where key != "by-key" {
+            switch value {
+            case .array(let elements):
+                if key == "count" { value = .number(Double(elements.count)); continue }
+                guard let i = Int(key), elements.indices.contains(i) else { throw .propertyUnavailable }
+                value = elements[i]
+            case .object:
+                guard let field = value[key] else { throw .propertyUnavailable }
+                value = field
+            default:
+                throw .propertyUnavailable
+            }
+        }
+        return value
+    }
+
+    private static func path(_ name: String) -> (name: String, rest: [String]) {
+        let parts = name.split(separator: "/").map(String.init)
+        return (parts.first ?? name, Array(parts.dropFirst()))
+    }
+}

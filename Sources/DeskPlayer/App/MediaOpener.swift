@@ -1,0 +1,102 @@
+import Foundation
+
+/// Opening media as a desktop app does: the desktop's file dialog (zenity
+/// or kdialog) or the built-in browser, recent files. What is chosen plays
+/// in the focused tile (the rest queue behind it), or a new one. Main thread only.
+final class MediaOpener {
+    /// What the built-in list shows.
+    private enum ListMode {
+        case browser(FileBrowser)
+        case recent([String])
+    }
+
+    private let controller: CommandController
+    private var screen: (any PlayerScreen)? { controller.screen }
+    /// The desktop's file dialog while it is open.
+    private var dialog: FileDialog?
+    private var listMode: ListMode?
+
+    init(controller: CommandController) { self.controller = controller }
+
+    /// Where a dialog starts: the focused file's folder, else the working one.
+    private var startFolder: URL {
+        if let name = controller.tiles.focused?.player.currentItem?.name, !name.contains("://") {
+            return URL(fileURLWithPath: name).deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }
+
+    func openFiles() {
+        guard dialog == nil else { return }
+        if let running = FileDialog(startingIn: startFolder) {
+            dialog = running
+            return
+        }
+        let browser = FileBrowser(folder: startFolder)
+        listMode = .browser(browser)
+        screen?.list = ListOverlay(title: browser.folder.path, entries: browser.entries.map(\.label))
+    }
+
+    func showRecentFiles() {
+        let paths = RecentFiles().paths
+        listMode = .recent(paths)
+        screen?.list = ListOverlay(title: "Recent files (Enter plays, Esc closes)", entries: paths)
+    }
+
+    /// Plays what the desktop's dialog returned, once it closed.
+    func collectDialog() {
+        guard let chosen = dialog?.takeResult() else { return }
+        dialog = nil
+        open(chosen)
+    }
+
+    func listAction(_ action: ListOverlay.Action) {
+        guard let mode = listMode, let list = screen?.list else { return }
+        switch (mode, action) {
+        case (_, .close):
+            closeList()
+        case (.browser(var browser), .pick(let index)):
+            if let file = browser.open(index) {
+                closeList()
+                open([file.path])
+            } else {
+                listMode = .browser(browser)
+                list.title = browser.folder.path
+                list.entries = browser.entries.map(\.label)
+            }
+        case (.browser(var browser), .goUp):
+            browser.goUp()
+            listMode = .browser(browser)
+            list.title = browser.folder.path
+            list.entries = browser.entries.map(\.label)
+        case (.recent(let paths), .pick(let index)):
+            closeList()
+            if paths.indices.contains(index) { open([paths[index]]) }
+        case (.recent, .goUp):
+            break
+        }
+    }
+
+    private func closeList() {
+        screen?.list = nil
+        listMode = nil
+    }
+
+    /// The first file plays in the focused tile now, the rest queue behind
+    /// it; with no tile left they make a new one.
+    func open(_ paths: [String]) {
+        guard let first = paths.first else { return }
+        guard let tile = controller.tiles.focused else {
+            controller.tiles.add(controller.factory.tile(paths), focus: true)
+            return
+        }
+        controller.play(first, in: tile)
+        for path in paths.dropFirst() { tile.playlist.insert(controller.factory.item(path), after: nil) }
+    }
+
+    static func rememberRecent(_ name: String) {
+        var recent = RecentFiles()
+        guard recent.add(name) else { return }
+        do { try recent.save() } catch { PlayerApp.printError("\(error)") }
+    }
+}

@@ -1,0 +1,101 @@
+/// One property, as mpv's `player/command.c` has them: a name, how to read
+/// it, and (when it can be changed) how to change it. `set`, `add`,
+/// `multiply`, `cycle`, `cycle-values`, the socket's get/set/observe and
+/// key bindings all go through these; a new property is one entry in
+/// `PropertyTable`.
+struct Property: Sendable {
+    enum Kind: Sendable {
+        case flag
+        /// A number, clamped to its range by `add` and `multiply`.
+        case number(ClosedRange<Double>)
+        /// One of these words; `cycle` moves through them.
+        case choice([String])
+        /// Anything else (lists, objects, read-only text).
+        case value
+    }
+
+    /// Which players a change reaches.
+    enum Scope: Sendable {
+        /// The target tile alone.
+        case tile
+        /// The target tile's sync group together (transport: pause, position, speed).
+        case group
+        /// The app (fullscreen, the tile list); no tile needed.
+        case app
+    }
+
+    typealias Getter = @Sendable (PropertyTarget) throws(CommandError) -> JSONValue
+    typealias Setter = @Sendable (PropertyTarget, JSONValue) throws(CommandError) -> Void
+    typealias Cycler = @Sendable (PropertyTarget, _ down: Bool) throws(CommandError) -> Void
+    typealias Describer = @Sendable (PropertyTarget) -> String?
+
+    let name: String
+    let kind: Kind
+    let scope: Scope
+    let get: Getter
+    let set: Setter?
+    /// A `cycle` of its own (tracks, with their OSD lines); nil uses the kind's.
+    let cycle: Cycler?
+    /// The OSD line after a change made from a key or the mouse.
+    let osd: Describer?
+
+    init(_ name: String, _ kind: Kind = .value, scope: Scope = .tile, get: @escaping Getter, set: Setter? = nil,
+         cycle: Cycler? = nil, osd: Describer? = nil) {
+        self.name = name
+        self.kind = kind
+        self.scope = scope
+        self.get = get
+        self.set = set
+        self.cycle = cycle
+        self.osd = osd
+    }
+}
+
+/// What a property reads or changes: one tile (nil when there is none)
+/// and the controller around it.
+struct PropertyTarget {
+    let tile: Tile?
+    unowned let controller: CommandController
+
+    func requireTile() throws(CommandError) -> Tile {
+        guard let tile else { throw .propertyUnavailable }
+        return tile
+    }
+
+    func player() throws(CommandError) -> Player { try requireTile().player }
+
+    /// The item playing; unavailable while there is none.
+    func item() throws(CommandError) -> PlayerItem {
+        guard let item = try player().currentItem else { throw .propertyUnavailable }
+        return item
+    }
+}
+
+/// Reading property values the way mpv's clients write them.
+enum PropertyValue {
+    static func flag(_ value: JSONValue) throws(CommandError) -> Bool {
+        switch value {
+        case .bool(let b): return b
+        case .string("yes"), .string("true"): return true
+        case .string("no"), .string("false"): return false
+        default: throw .invalidParameter
+        }
+    }
+
+    static func number(_ value: JSONValue) throws(CommandError) -> Double {
+        if let n = value.number ?? value.string.flatMap(Double.init), n.isFinite { return n }
+        throw .invalidParameter
+    }
+
+    static func word(_ value: JSONValue) throws(CommandError) -> String {
+        guard case .string(let s) = value else { throw .invalidParameter }
+        return s
+    }
+
+    /// A number within `range`: mpv refuses one outside rather than clamping a `set`.
+    static func number(_ value: JSONValue, in range: ClosedRange<Double>) throws(CommandError) -> Double {
+        let n = try number(value)
+        guard range.contains(n) else { throw .propertyError }
+        return n
+    }
+}

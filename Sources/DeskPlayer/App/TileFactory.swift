@@ -1,0 +1,65 @@
+import Foundation
+
+/// Makes items and tiles the way the command line asked (buffering, HLS
+/// limits, languages, subtitles, loops, volume), and resumes a file once
+/// where Shift+Q left it. Main thread only.
+final class TileFactory {
+    let options: DeskPlayerCommand
+    /// Shift+Q's positions (nil with --no-resume).
+    var resume: ResumeStore?
+    /// Where "Resuming …" is said.
+    weak var screen: (any PlayerScreen)?
+
+    init(options: DeskPlayerCommand) { self.options = options }
+
+    var preferences: ItemPreferences {
+        var p = ItemPreferences(forwardBufferDuration: options.forwardBuffer)
+        p.maxWidth = options.maxResolution?.width
+        p.maxHeight = options.maxResolution?.height
+        p.maxBitrate = options.maxBitrate?.bitsPerSecond
+        p.streamCacheBytes = options.streamCacheSize?.bitsPerSecond
+        func languages(_ list: String?) -> [String] {
+            (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        p.audioLanguages = languages(options.alang)
+        p.subtitleLanguages = languages(options.slang)
+        p.subtitleFiles = options.subFiles
+        p.autoloadSubtitles = options.subAuto == .exact
+        return p
+    }
+
+    /// Plays per item (`--loop`): nil loops forever.
+    var passes: Int? { options.loop.map { $0.playCount } ?? 1 }
+
+    func item(_ path: String) -> PlayerItem { PlayerItem(path, preferences: preferences) }
+
+    /// A tile playing `names` as a queue, from `start` (else where the first
+    /// was left with Shift+Q, once).
+    func tile(_ names: [String], start: MediaTime? = nil, decoderThreads: Int = 0) -> Tile {
+        var preferences = self.preferences
+        preferences.videoDecoderThreads = decoderThreads
+        var items = names.map { PlayerItem($0, preferences: preferences) }
+        var start = start
+        if start == nil, let first = names.first, let seconds = resume?.position(of: first) {
+            // Resumed once, as mpv does: the entry goes.
+            start = MediaTime(seconds: seconds)
+            resume?.set(nil, for: first)
+            do { try resume?.save() } catch { PlayerApp.printError("\(error)") }
+            screen?.showMessage("Resuming \(PlayerView.shortName(first)) at \(PlayerView.clock(seconds))", seconds: 3)
+        }
+        if let start, let first = items.first {
+            items[0] = PlayerItem(first.name, preferences: preferences, start: start)
+        }
+        return tile(items)
+    }
+
+    func tile(_ items: [PlayerItem]) -> Tile {
+        let player = Player()
+        player.volume = Float(options.volume) / 100
+        player.isMuted = options.mute
+        player.passesPerItem = passes
+        let playlist = QueuePlayer(player: player, items: items) { $0.reopened() }
+        playlist.loopsQueue = options.playlistLoop
+        return Tile(playlist, contentMode: options.contentMode)
+    }
+}

@@ -1,0 +1,249 @@
+/// The command table (mpv's `mp_cmds` in `input/cmd_list.c`): each command's
+/// name, its arguments, and how its arguments become a `Command`. input.conf
+/// lines, key bindings and the control socket's command arrays are all read
+/// here, and the socket's `command-list` property is this table, so a client
+/// that builds its methods from it (as mpv's client libraries do) gets
+/// exactly what DeskPlayer has.
+struct CommandSpec: Sendable {
+    struct Argument: Sendable {
+        enum Kind: String, Sendable {
+            case number = "Double"
+            case integer = "Integer"
+            case text = "String"
+            case time = "Time"
+            case choice = "Choice"
+            case value = "Node"
+        }
+
+        let name: String
+        let kind: Kind
+        let optional: Bool
+    }
+
+    let name: String
+    let arguments: [Argument]
+    /// The last argument takes every word left (cycle-values, script-message).
+    let variadic: Bool
+    private let make: @Sendable (Arguments) throws(CommandError) -> Command
+
+    init(_ name: String, _ arguments: [Argument] = [], variadic: Bool = false,
+         _ make: @escaping @Sendable (Arguments) throws(CommandError) -> Command) {
+        self.name = name
+        self.arguments = arguments
+        self.variadic = variadic
+        self.make = make
+    }
+
+    /// A command's arguments, read by position.
+    struct Arguments {
+        let values: [JSONValue]
+
+        var count: Int { values.count }
+
+        func text(_ i: Int) throws(CommandError) -> String {
+            guard values.indices.contains(i) else { throw .invalidParameter }
+            switch values[i] {
+            case .string(let s): return s
+            case .number, .bool: return values[i].plainText
+            default: throw .invalidParameter
+            }
+        }
+
+        func optionalText(_ i: Int) throws(CommandError) -> String? {
+            values.indices.contains(i) ? try text(i) : nil
+        }
+
+        func number(_ i: Int) throws(CommandError) -> Double {
+            if values.indices.contains(i), case .number(let n) = values[i], n.isFinite { return n }
+            guard let n = Double(try text(i).replacingOccurrences(of: "+", with: "")), n.isFinite else {
+                throw .invalidParameter
+            }
+            return n
+        }
+
+        func optionalIndex(_ i: Int) throws(CommandError) -> Int? {
+            guard values.indices.contains(i) else { return nil }
+            let n = try number(i)
+            guard n >= 0, n == n.rounded(), n < 1e6 else { throw .invalidParameter }
+            return Int(n)
+        }
+
+        func choice<T: RawRepresentable>(_ i: Int, default value: T) throws(CommandError) -> T where T.RawValue == String {
+            guard let word = try optionalText(i) else { return value }
+            guard let chosen = T(rawValue: word) else { throw .invalidParameter }
+            return chosen
+        }
+    }
+
+    func makeCommand(_ arguments: [JSONValue]) throws(CommandError) -> Command {
+        let required = self.arguments.filter { !$0.optional }.count
+        guard arguments.count >= required, variadic || arguments.count <= self.arguments.count else {
+            throw .invalidParameter
+        }
+        return try make(Arguments(values: arguments))
+    }
+
+    private static func arg(_ name: String, _ kind: Argument.Kind, optional: Bool = false) -> Argument {
+        Argument(name: name, kind: kind, optional: optional)
+    }
+
+    /// Every command DeskPlayer has, by mpv's name where mpv has one.
+    static let all: [CommandSpec] = [
+        CommandSpec("set", [arg("name", .text), arg("value", .value)]) { a throws(CommandError) in
+            .set(property: try a.text(0), value: a.values[1])
+        },
+        CommandSpec("add", [arg("name", .text), arg("value", .number, optional: true)]) { a throws(CommandError) in
+            .add(property: try a.text(0), by: a.count > 1 ? try a.number(1) : 1)
+        },
+        CommandSpec("multiply", [arg("name", .text), arg("value", .number)]) { a throws(CommandError) in
+            .multiply(property: try a.text(0), by: try CommandSpec.factor(try a.text(1)))
+        },
+        CommandSpec("cycle", [arg("name", .text), arg("value", .choice, optional: true)]) { a throws(CommandError) in
+            switch try a.optionalText(1) {
+            case nil, "up": return .cycle(property: try a.text(0), down: false)
+            case "down": return .cycle(property: try a.text(0), down: true)
+            default: throw .invalidParameter
+            }
+        },
+        CommandSpec("cycle-values", [arg("name", .text), arg("values", .text)], variadic: true) { a throws(CommandError) in
+            var words: [String] = []
+            for i in 0..<a.count { words.append(try a.text(i)) }
+            // mpv's "!reverse" first walks the list backwards.
+            if words.first == "!reverse" { words.removeFirst(); words = [words.first ?? ""] + words.dropFirst().reversed() }
+            guard words.count >= 3 else { throw .invalidParameter }
+            return .cycleValues(property: words[0], values: Array(words.dropFirst()))
+        },
+        CommandSpec("seek", [arg("target", .time), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            let amount = try a.number(0)
+            // "absolute+exact", "relative+keyframes": seeks here are always exact.
+            let mode = (try a.optionalText(1) ?? "relative").split(separator: "+").first.map(String.init) ?? "relative"
+            guard let seekMode = Command.SeekMode(rawValue: mode) else { throw .invalidParameter }
+            return .seek(amount, seekMode)
+        },
+        CommandSpec("frame-step") { _ throws(CommandError) in .frameStep },
+        CommandSpec("playlist-next", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .playlistNext },
+        CommandSpec("playlist-prev", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .playlistPrev },
+        CommandSpec("loadfile", [arg("url", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            .loadfile(try a.text(0), try a.choice(1, default: Command.LoadMode.replace))
+        },
+        CommandSpec("sub-add", [arg("url", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            .subAdd(try a.text(0))
+        },
+        CommandSpec("screenshot", [arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            .screenshot(try a.choice(0, default: Command.ScreenshotKind.subtitles))
+        },
+        CommandSpec("screenshot-to-file", [arg("filename", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            .screenshotToFile(try a.text(0), try a.choice(1, default: Command.ScreenshotKind.subtitles))
+        },
+        CommandSpec("show-text", [arg("text", .text), arg("duration", .integer, optional: true)]) { a throws(CommandError) in
+            // mpv's duration is in milliseconds; -1 means the default.
+            let ms = a.count > 1 ? try a.number(1) : -1
+            return .showText(try a.text(0), seconds: ms >= 0 ? ms / 1000 : nil)
+        },
+        CommandSpec("keypress", [arg("name", .text)]) { a throws(CommandError) in
+            let key = try a.text(0)
+            guard KeyBindings.isKeyName(key) else { throw .invalidParameter }
+            return .keypress(key)
+        },
+        CommandSpec("tile-focus", [arg("target", .text)]) { a throws(CommandError) in
+            let target = try a.text(0)
+            if target == "next" { return .tileFocus(.next) }
+            guard let index = try a.optionalIndex(0) else { throw .invalidParameter }
+            return .tileFocus(.index(index))
+        },
+        CommandSpec("tile-close", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .tileClose(try a.optionalIndex(0)) },
+        CommandSpec("pip-start", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipStart(try a.optionalIndex(0)) },
+        CommandSpec("pip-restore", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipRestore(try a.optionalIndex(0)) },
+        CommandSpec("pip-close", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipClose(try a.optionalIndex(0)) },
+        CommandSpec("help") { _ throws(CommandError) in .help },
+        CommandSpec("open-files") { _ throws(CommandError) in .openFiles },
+        CommandSpec("recent-files") { _ throws(CommandError) in .recentFiles },
+        CommandSpec("quit", [arg("code", .integer, optional: true)]) { _ throws(CommandError) in .quit },
+        CommandSpec("quit-watch-later", [arg("code", .integer, optional: true)]) { _ throws(CommandError) in .quitWatchLater },
+        CommandSpec("write-watch-later-config") { _ throws(CommandError) in .writeWatchLaterConfig },
+        CommandSpec("script-message", [arg("args", .text, optional: true)], variadic: true) { a throws(CommandError) in
+            var words: [String] = []
+            for i in 0..<a.count { words.append(try a.text(i)) }
+            return .scriptMessage(words)
+        },
+        CommandSpec("ignore") { _ throws(CommandError) in .ignore },
+    ]
+
+    /// The IPC's spellings of table commands.
+    private static let aliases = ["set_property": "set", "script-message-to": "script-message"]
+
+    static func named(_ name: String) -> CommandSpec? {
+        let name = aliases[name] ?? name
+        return all.first { $0.name == name }
+    }
+
+    /// A command from its words (input.conf) or its JSON array (the socket):
+    /// the name, then the arguments.
+    static func parse(_ parts: [JSONValue]) throws(CommandError) -> Command {
+        guard let name = parts.first?.string, let spec = named(name) else { throw .invalidParameter }
+        return try spec.makeCommand(Array(parts.dropFirst()))
+    }
+
+    /// A command given as mpv's named form: `{"name": "seek", "target": 5}`.
+    static func parse(named object: JSONValue) throws(CommandError) -> Command {
+        guard let name = object["name"]?.string, let spec = named(name) else { throw .invalidParameter }
+        var values: [JSONValue] = []
+        for argument in spec.arguments {
+            guard let value = object[argument.name] else {
+                if argument.optional { break }
+                throw .invalidParameter
+            }
+            values.append(value)
+        }
+        return try spec.makeCommand(values)
+    }
+
+    /// mpv's `command-list`: each command with its arguments.
+    static var commandList: JSONValue {
+        .array(all.map { spec in
+            .object([("name", .string(spec.name)),
+                      ("args", .array(spec.arguments.map { a in
+                          .object([("name", .string(a.name)), ("type", .string(a.kind.rawValue)), ("optional", .bool(a.optional))])
+                      })),
+                      ("vararg", .bool(spec.variadic))])
+        })
+    }
+
+    /// "1.1", "0.5", or mpv's "1/1.1" for a factor.
+    private static func factor(_ text: String) throws(CommandError) -> Double {
+        let parts = text.split(separator: "/")
+        let values = parts.compactMap { Double($0) }
+        guard values.count == parts.count, let first = values.first else { throw .invalidParameter }
+        let value = values.dropFirst().reduce(first) { $1 == 0 ? .nan : $0 / $1 }
+        guard value.isFinite, value > 0 else { throw .invalidParameter }
+        return value
+    }
+
+    /// Splits an input.conf command into words: blanks separate, double
+    /// quotes group (with \" and \\ inside), as mpv reads them.
+    static func tokenize(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false, quoted = false, escaped = false
+        for c in text {
+            if escaped {
+                current.append(c)
+                escaped = false
+            } else if quoted {
+                if c == "\\" { escaped = true } else if c == "\"" { quoted = false } else { current.append(c) }
+            } else if c == "\"" {
+                quoted = true
+                inWord = true
+            } else if c == " " || c == "\t" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(c)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+}

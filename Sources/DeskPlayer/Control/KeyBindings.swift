@@ -1,0 +1,170 @@
+/// One key and what it does, with the line the help overlay shows.
+struct KeyBinding: Sendable, Equatable {
+    /// Where a binding applies: the main window, or the Picture in Picture
+    /// window (looked up there first, then the main section). input.conf
+    /// writes a section as mpv does: `{pip} ESC pip-restore`.
+    enum Section: String, Sendable, CaseIterable {
+        case main = "default"
+        case pip
+    }
+
+    /// mpv's key name: "SPACE", "LEFT", "p", "Ctrl+p", ".".
+    let key: String
+    let command: Command
+    let help: String
+    var section: Section = .main
+}
+
+/// The one binding table: every window's keys, `keypress`, and the help
+/// overlay read it.
+enum KeyBindings {
+    /// mpv's defaults for the commands DeskPlayer has.
+    static let defaults: [KeyBinding] = [
+        ("SPACE", "cycle pause", "pause / play"),
+        ("p", "cycle pause", "pause / play"),
+        ("LEFT", "seek -5", "seek back 5 s"),
+        ("RIGHT", "seek 5", "seek forward 5 s"),
+        ("DOWN", "seek -60", "seek back 60 s"),
+        ("UP", "seek 60", "seek forward 60 s"),
+        ("9", "add volume -2", "volume down"),
+        ("0", "add volume 2", "volume up"),
+        ("/", "add volume -2", "volume down"),
+        ("*", "add volume 2", "volume up"),
+        ("m", "cycle mute", "mute"),
+        ("L", "cycle-values loop-file inf no", "loop the file: on / off"),
+        ("f", "cycle fullscreen", "fullscreen"),
+        ("ESC", "set fullscreen no", "leave fullscreen"),
+        (".", "frame-step", "step one frame (pauses)"),
+        (">", "playlist-next", "next file"),
+        ("ENTER", "playlist-next", "next file"),
+        ("<", "playlist-prev", "previous file"),
+        ("TAB", "tile-focus next", "focus the next tile"),
+        ("c", "cycle content-mode", "content mode: fit, fill, stretch"),
+        ("Ctrl+w", "tile-close", "close the focused tile"),
+        ("Ctrl+p", "pip-start", "Picture in Picture (Esc in it restores)"),
+        ("s", "screenshot video", "screenshot of the video at its own size"),
+        ("S", "screenshot window", "screenshot of the window"),
+        ("Ctrl+o", "open-files", "open files (dialog, or the built-in browser)"),
+        ("Ctrl+r", "recent-files", "recent files"),
+        ("j", "cycle sub", "next subtitle track"),
+        ("J", "cycle sub down", "previous subtitle track"),
+        ("v", "cycle sub-visibility", "subtitles: show / hide"),
+        ("z", "add sub-delay -0.1", "subtitle delay -100 ms"),
+        ("Z", "add sub-delay 0.1", "subtitle delay +100 ms"),
+        ("SHARP", "cycle audio", "next audio track"),
+        ("F1", "help", "show / hide this list"),
+        ("?", "help", "show / hide this list"),
+        ("q", "quit", "quit"),
+        ("Q", "quit-watch-later", "quit, remembering where each file was"),
+    ].map { binding(key: $0.0, $0.1, help: $0.2) } + [
+        binding(key: "SPACE", "cycle pause", help: "pause / play", section: .pip),
+        binding(key: "ESC", "pip-restore", help: "back into the main window", section: .pip),
+    ]
+
+    /// A default binding; its command text is the table's own, checked by the
+    /// tests (a typo would show as `ignore`, never as a crash).
+    private static func binding(key: String, _ command: String, help: String, section: KeyBinding.Section = .main) -> KeyBinding {
+        KeyBinding(key: key, command: (try? Command(parsing: command)) ?? .ignore, help: help, section: section)
+    }
+
+    /// The command for a key in `section` (the main section's when that one has none).
+    static func command(forKey key: String, in table: [KeyBinding] = defaults, section: KeyBinding.Section = .main) -> Command? {
+        if section != .main, let binding = table.first(where: { $0.key == key && $0.section == section }) {
+            return binding.command
+        }
+        return table.first { $0.key == key && $0.section == .main }?.command
+    }
+
+    /// The help overlay's lines, one per command, its keys together
+    /// ("SPACE, p" · "pause / play"), in the table's order: made from the
+    /// table itself so it cannot go stale.
+    static func helpLines(_ table: [KeyBinding]) -> [(keys: String, help: String)] {
+        var lines: [(keys: [String], help: String, command: Command, section: KeyBinding.Section)] = []
+        for binding in table {
+            if let i = lines.firstIndex(where: { $0.command == binding.command && $0.section == binding.section }) {
+                lines[i].keys.append(binding.key)
+            } else {
+                lines.append(([binding.key], binding.help, binding.command, binding.section))
+            }
+        }
+        return lines.map { line in
+            (line.keys.map { displayName($0, line.section) }.joined(separator: ", "), line.help)
+        }
+    }
+
+    /// A key as the help overlay shows it: `#` for SHARP, "ESC in PiP" for
+    /// the Picture in Picture window's own keys.
+    static func displayName(_ key: String, _ section: KeyBinding.Section) -> String {
+        let name = key.replacingOccurrences(of: "SHARP", with: "#")
+        return section == .main ? name : "\(name) in PiP"
+    }
+
+    /// The table with an input.conf's lines applied over it: `KEY COMMAND`
+    /// rebinds KEY, `KEY ignore` unbinds it, `{pip} KEY COMMAND` binds it in
+    /// the Picture in Picture window, `#` starts a comment. A bad line is
+    /// skipped and reported as "FILE:LINE: reason".
+    static func applying(inputConf text: String, file: String, to table: [KeyBinding])
+        -> (table: [KeyBinding], problems: [String]) {
+        var table = table
+        var problems: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { continue }
+            var section = KeyBinding.Section.main
+            if line.hasPrefix("{"), let close = line.firstIndex(of: "}") {
+                let name = String(line[line.index(after: line.startIndex)..<close])
+                guard let named = KeyBinding.Section(rawValue: name) else {
+                    problems.append("\(file):\(number + 1): unknown section '{\(name)}'")
+                    continue
+                }
+                section = named
+                line = String(line[line.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+            }
+            let parts = line.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
+            guard let key = parts.first, isKeyName(key) else {
+                problems.append("\(file):\(number + 1): unknown key '\(parts.first ?? line)'")
+                continue
+            }
+            guard parts.count == 2 else {
+                problems.append("\(file):\(number + 1): '\(key)' has no command")
+                continue
+            }
+            let commandText = parts[1].trimmingCharacters(in: .whitespaces)
+            table.removeAll { $0.key == key && $0.section == section }
+            if commandText == "ignore" { continue }
+            let command: Command
+            do { command = try Command(parsing: commandText) } catch {
+                problems.append("\(file):\(number + 1): unknown command '\(commandText)'")
+                continue
+            }
+            let help = table.first { $0.command == command }?.help ?? commandText
+            table.append(KeyBinding(key: key, command: command, help: help, section: section))
+        }
+        return (table, problems)
+    }
+
+    /// A line without its `#` comment (a `#` inside quotes is not one; the
+    /// `#` key is named SHARP, as in mpv).
+    private static func stripComment(_ line: String) -> String {
+        var quoted = false
+        for (i, c) in zip(line.indices, line) {
+            if c == "\"" { quoted.toggle() }
+            if c == "#" && !quoted { return String(line[..<i]) }
+        }
+        return line
+    }
+
+    /// The names KeyNames produces: a printable character or a named key,
+    /// with Ctrl+ / Alt+ / Shift+ in front.
+    static func isKeyName(_ name: String) -> Bool {
+        var base = Substring(name)
+        for prefix in ["Ctrl+", "Alt+", "Shift+"] where base.hasPrefix(prefix) && base.count > prefix.count {
+            base = base.dropFirst(prefix.count)
+        }
+        if base.count == 1, let scalar = base.unicodeScalars.first, (33...126).contains(scalar.value) { return true }
+        let named: Set<String> = ["SPACE", "LEFT", "RIGHT", "UP", "DOWN", "ESC", "ENTER", "TAB", "BS", "PGUP", "PGDWN",
+                                   "HOME", "END", "DEL", "INS", "PLAY", "PAUSE", "PLAYPAUSE", "STOP", "NEXT", "PREV",
+                                   "MUTE", "VOLUME_UP", "VOLUME_DOWN", "SHARP"]
+        return named.contains(String(base)) || (1...12).map { "F\($0)" }.contains(String(base))
+    }
+}

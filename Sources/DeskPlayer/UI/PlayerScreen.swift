@@ -1,0 +1,25 @@
+/// What the App needs of the main window to apply commands: the tiles to
+/// show, the OSD, fullscreen, the overlays. The App's controller works
+/// through this, so commands and properties run (and are tested) without
+/// SDL; MainWindow is the real one.
+protocol PlayerScreen: AnyObject {
+    /// The tiles' views in order, and the focused one.
+    func show(_ views: [PlayerView], focused: Int)
+    /// A line on the OSD; a line with a `topic` replaces the one before on it.
+    func showMessage(_ message: String, seconds: Double, topic: String?)
+    var isFullscreen: Bool { get set }
+    /// The key bindings overlay (its lines come from the App's table).
+    var showsHelp: Bool { get set }
+    var helpLines: [(keys: String, help: String)] { get set }
+    /// A list to pick from (file browser, recent files); nil hides it.
+    var list: ListOverlay? { get set }
+    func setTitle(_ title: String)
+    /// Shows the window again if it was minimised or hidden, above the others.
+    func raise()
+    /// What the window shows now, as a picture (BGRA).
+    func capture() throws(MediaError) -> PictureBuffer
+}
+
+extension PlayerScreen {
+    func showMessage(_ message: String, seconds: Double = 3) { showMessage(message, seconds: seconds, topic: nil) }
+}
