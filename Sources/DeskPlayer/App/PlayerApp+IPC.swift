@@ -235,7 +235,7 @@ extension PlayerApp {
         case "playlist-count": return .number(Double(tile.playlist.history.count + tile.playlist.items.count))
         case "filename":
             guard let item = player.currentItem else { throw .propertyUnavailable }
-            return .string(PlayerView.shortName(item.name))
+            return .string(DisplayText.shortName(item.name))
         case "path":
             guard let item = player.currentItem else { throw .propertyUnavailable }
             return .string(item.name)

@@ -151,7 +151,7 @@ final class PlayerApp {
             start = MediaTime(seconds: seconds)
             resume?.set(nil, for: first)
             do { try resume?.save() } catch { PlayerApp.printError("\(error)") }
-            mainWindow?.showMessage("Resuming \(PlayerView.shortName(first)) at \(PlayerView.clock(seconds))", seconds: 3)
+            mainWindow?.showMessage("Resuming \(DisplayText.shortName(first)) at \(DisplayText.clock(seconds))", seconds: 3)
         }
         if let start, let first = items.first {
             items[0] = PlayerItem(first.name, preferences: preferences, start: start)
@@ -404,7 +404,7 @@ final class PlayerApp {
             tile.shownItem = player.currentItem
             tile.recorded = false
             if tiles.count == 1, let name = tile.shownItem?.name {
-                window.window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer")
+                window.window.setTitle("\(DisplayText.shortName(name)) - DeskPlayer")
             }
         }
     }
@@ -653,7 +653,7 @@ final class PlayerApp {
             let info = tile.player.currentItem?.info
             let aspect = info.map { Double($0.displayWidth) / Double(max($0.displayHeight, 1)) } ?? 16.0 / 9
             opened = try PiPWindow(player: tile.player, aspect: info?.hasVideo == true ? aspect : 16.0 / 9,
-                                   title: "\(PlayerView.shortName(tile.player.currentItem?.name ?? "")) - PiP")
+                                   title: "\(DisplayText.shortName(tile.player.currentItem?.name ?? "")) - PiP")
         }
         report(controller.takeEvents(), window: window)
         guard let pipWindow = opened else { return }

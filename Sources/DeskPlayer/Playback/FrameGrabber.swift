@@ -56,7 +56,7 @@ enum FrameGrabber {
             packet.unref()
             if !more { break }
         }
-        guard haveKept else { throw MediaError("no video frame at \(PlayerView.clock(time.seconds))") }
+        guard haveKept else { throw MediaError("no video frame at \(DisplayText.clock(time.seconds))") }
         let picture = PictureBuffer(width: Int(kept.pointer.pointee.width), height: Int(kept.pointer.pointee.height))
         try Scaler().scale(kept.pointer, into: picture)
         return picture

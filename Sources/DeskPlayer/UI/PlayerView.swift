@@ -141,15 +141,15 @@ final class PlayerView {
     /// The text shown instead of a picture: opening, audio only, the error.
     private func placeholder() -> (text: String, isError: Bool)? {
         guard let item = player.currentItem else { return nil }
-        let name = PlayerView.shortName(item.name)
+        let name = DisplayText.shortName(item.name)
         switch item.status {
         case .failed(let error):
             return ("\(name): \(error)", true)
         case .unknown:
             return ("Opening \(name)…", false)
         case .readyToPlay where item.info?.hasVideo == false:
-            let d = item.duration.map { " / " + PlayerView.clock($0.seconds) } ?? ""
-            return ("♪  \(name)\n\(PlayerView.clock(player.currentTime.seconds))\(d)", false)
+            let d = item.duration.map { " / " + DisplayText.clock($0.seconds) } ?? ""
+            return ("♪  \(name)\n\(DisplayText.clock(player.currentTime.seconds))\(d)", false)
         case .readyToPlay:
             return nil
         }
@@ -157,14 +157,4 @@ final class PlayerView {
 
     static let detachedText = "Playing in Picture in Picture"
     static let waitingText = "Waiting for data…"
-
-    static func shortName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(max(0, seconds))
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-            : String(format: "%02d:%02d", s / 60, s % 60)
-    }
 }
