@@ -396,7 +396,7 @@ final class PlayerApp {
                 ipc?.broadcast(ipcEvent("end-file", [("reason", .string("eof"))]))
                 recordOnce(tile)
                 tile.ended = true
-            case .failed, .stalled, .looped:
+            case .failed:
                 break
             }
         }

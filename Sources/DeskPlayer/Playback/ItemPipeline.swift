@@ -21,7 +21,6 @@ protocol ItemSource: AnyObject, Sendable {
     var passStarts: [MediaTime] { get }
     @discardableResult func seek(to time: MediaTime, pass: Int) -> Int
     func setDisplaySize(width: Int, height: Int)
-    func setPreferences(_ preferences: ItemPreferences)
     func setPasses(_ passes: Int?)
     func start(at time: MediaTime)
     func stop()
@@ -84,8 +83,6 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
         /// Where each loop pass starts on the timeline of the current serial.
         /// Audio is authoritative (it is sample-exact); video follows it.
         var passStarts: [MediaTime] = [.zero]
-        /// Set once the video thread has published a start audio has not.
-        var passStartsFromVideo = false
     }
 
     let info: MediaInfo
@@ -235,10 +232,6 @@ final class ItemPipeline: ItemSource, @unchecked Sendable {  // mutable state li
     /// The size pictures are converted to (the area they are drawn in).
     func setDisplaySize(width: Int, height: Int) {
         control.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }
-    }
-
-    func setPreferences(_ preferences: ItemPreferences) {
-        control.withLock { $0.preferences = preferences }
     }
 
     /// How many passes to play in all (nil: forever). Looping seeks the same

@@ -1,12 +1,5 @@
 import Foundation
 
-/// What a player is doing (AVPlayer.timeControlStatus).
-enum TimeControlStatus: String, Sendable {
-    case paused
-    case waitingToPlay = "waiting"
-    case playing
-}
-
 /// What happens when the item ends (AVPlayer.actionAtItemEnd).
 enum ActionAtItemEnd: String, Sendable {
     case pause
@@ -19,10 +12,7 @@ enum PlayerEvent: Sendable {
     case readyToPlay
     case failed(MediaError)
     case didPlayToEnd
-    case stalled
     case warning(String)
-    /// The item looped back to zero; the count of seams so far.
-    case looped(Int)
     /// The finished item (with its statistics) gave way, gaplessly, to the
     /// upcoming one, which is now `currentItem`.
     case advanced(from: PlayerItem, stats: PlayerStats)
@@ -88,7 +78,6 @@ final class Player {
     private var lastPresentedTime: MediaTime?
     /// Loop passes of the current serial already counted in `stats.loopCount`.
     private var passesSeen = 0
-    private var lastUnderruns = 0
     /// Since when the player has been starved of data (nil: it is not).
     private var waitingSince: UInt64?
     private var lastUpdate: UInt64?
@@ -151,11 +140,6 @@ final class Player {
     func togglePause() { isPaused ? play() : pause() }
 
     var isPaused: Bool { !wantsToPlay }
-
-    var rate: Float {
-        get { wantsToPlay ? 1 : 0 }
-        set { newValue == 0 ? pause() : play() }
-    }
 
     /// Accurate seek: the frame on screen at `time` and the sample at `time`.
     func seek(to time: MediaTime) {
@@ -251,13 +235,6 @@ final class Player {
         return MediaTime(seconds: max(0, t - pass(at: t).start.seconds))
     }
 
-    var timeControlStatus: TimeControlStatus {
-        guard wantsToPlay else { return .paused }
-        guard let pipeline = currentItem?.pipeline else { return .waitingToPlay }
-        if audioIsSilent(pipeline) { return needsFirstFrame ? .waitingToPlay : .playing }
-        return audio.isFlowing ? .playing : .waitingToPlay
-    }
-
     func takeEvents() -> [PlayerEvent] {
         defer { events.removeAll() }
         return events
@@ -336,17 +313,11 @@ final class Player {
             waitingSince = nil
         }
         lastUpdate = now
-        let counters = audio.counters
-        stats.audioUnderruns = counters.underruns
-        if counters.underruns > lastUnderruns {
-            lastUnderruns = counters.underruns
-            events.append(.stalled)
-        }
+        stats.audioUnderruns = audio.counters.underruns
         let passIndex = pass(at: clock.time(at: now)).index
         if passIndex > passesSeen {
             stats.loopCount += passIndex - passesSeen
             passesSeen = passIndex
-            events.append(.looped(stats.loopCount))
         }
         checkEnd(pipeline, at: now)
         return shown
@@ -428,7 +399,6 @@ final class Player {
         currentItem = next
         upcomingItem = nil
         stats = PlayerStats()
-        lastUnderruns = audio.counters.underruns
         resetItemState()
         guard let pipeline = next.pipeline else { return }
         serial = pipeline.serial

@@ -30,7 +30,7 @@ final class PlayerItem: Sendable {
     let createdAt: UInt64
     private let interrupt = InterruptFlag()
     private let state = Mutex(State())
-    private let preferences: Mutex<ItemPreferences>
+    private let preferences: ItemPreferences
     /// Where playback begins (`--start`, a resumed position).
     let startTime: MediaTime
     /// Set for an item that plays a composition rather than a file.
@@ -40,7 +40,7 @@ final class PlayerItem: Sendable {
          outputFormat: AudioFormat = .device) {
         self.name = name
         location = MediaLocation(name)
-        self.preferences = Mutex(preferences)
+        self.preferences = preferences
         self.outputFormat = outputFormat
         startTime = start
         composition = nil
@@ -51,7 +51,7 @@ final class PlayerItem: Sendable {
     init(composition: Composition, name: String, start: MediaTime = .zero, outputFormat: AudioFormat = .device) {
         self.name = name
         location = MediaLocation(name)
-        preferences = Mutex(ItemPreferences())
+        preferences = ItemPreferences()
         self.outputFormat = outputFormat
         startTime = start
         self.composition = composition
@@ -61,7 +61,7 @@ final class PlayerItem: Sendable {
     /// A fresh item like this one, from its beginning (to replay it).
     func reopened() -> PlayerItem {
         if let composition { return PlayerItem(composition: composition, name: name, outputFormat: outputFormat) }
-        return PlayerItem(name, preferences: preferences.withLock { $0 }, outputFormat: outputFormat)
+        return PlayerItem(name, preferences: preferences, outputFormat: outputFormat)
     }
 
     deinit {
@@ -84,14 +84,6 @@ final class PlayerItem: Sendable {
         state.withLock { s in
             defer { s.warnings.removeAll() }
             return s.warnings
-        }
-    }
-
-    var preferredForwardBufferDuration: Double {
-        get { preferences.withLock { $0.forwardBufferDuration } }
-        set {
-            let p = preferences.withLock { $0.forwardBufferDuration = newValue; return $0 }
-            pipeline?.setPreferences(p)
         }
     }
 
@@ -173,7 +165,7 @@ final class PlayerItem: Sendable {
     /// variant (64 MB when its bit rate is unknown), at most 512 MB.
     private func segmentCache(for source: MediaLocation) -> SegmentCache? {
         guard source.isNetworkPlaylist else { return nil }
-        let bytes = preferences.withLock { $0.streamCacheBytes }
+        let bytes = preferences.streamCacheBytes
             ?? variant.map { min($0.bandwidth / 8 * 180, 512 << 20) } ?? (64 << 20)
         let cache = SegmentCache(limit: max(bytes, 0))
         state.withLock { $0.cache = cache }
@@ -197,7 +189,7 @@ final class PlayerItem: Sendable {
         guard location.isNetworkPlaylist else { return (location, nil) }
         let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
         let variants = HLSMaster.variants(in: text, base: location.url)
-        let p = preferences.withLock { $0 }
+        let p = preferences
         guard let chosen = HLSMaster.choose(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight,
                                             maxBitrate: p.maxBitrate) else { return (location, nil) }
         state.withLock { $0.variant = chosen }
@@ -214,7 +206,7 @@ final class PlayerItem: Sendable {
     private func makePipeline(_ input: MediaInput) throws(MediaError) -> ItemPipeline {
         var info = MediaInfo()
         info.formatName = input.formatName
-        let p = preferences.withLock { $0 }
+        let p = preferences
         var problems: [String] = []
         var video: ItemPipeline.Stream?
         var audio: ItemPipeline.Stream?
