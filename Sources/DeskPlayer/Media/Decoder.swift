@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// Owns one opened AVCodecContext for one stream. Created on the loading
 /// thread, then used only by that stream's decode thread.
-final class Decoder: @unchecked Sendable {
+final class Decoder: @unchecked Sendable {  // made on the loading thread, then used by its one decode thread only
     let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
     let codecName: String
