@@ -208,8 +208,8 @@ final class PlayerItem: Sendable {
         info.formatName = input.formatName
         let p = preferences
         var problems: [String] = []
-        var video: ItemPipeline.Stream?
-        var audio: ItemPipeline.Stream?
+        var video: OpenedStream?
+        var audio: OpenedStream?
         let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
 
         if p.decodesVideo, let index = input.bestStream(AVMEDIA_TYPE_VIDEO),
@@ -220,7 +220,7 @@ final class PlayerItem: Sendable {
                 let w = stream.pointee.codecpar.pointee.width, h = stream.pointee.codecpar.pointee.height
                 guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
                 let decoder = try Decoder(stream: stream, threads: Int32(p.videoDecoderThreads))
-                video = .init(index: index, timeBase: stream.pointee.time_base, decoder: decoder)
+                video = OpenedStream(index: index, timeBase: stream.pointee.time_base, decoder: decoder, end: end(of: stream))
                 describeVideo(stream, decoder, into: &info)
             } catch {
                 problems.append("video: \(error)")
@@ -230,14 +230,15 @@ final class PlayerItem: Sendable {
         let audioTracks = tracks.filter { $0.kind == .audio }
         let chosenAudio = LanguageCode.first(audioTracks, in: p.audioLanguages)?.id
             ?? audioTracks.first(where: \.isDefault)?.id ?? input.bestStream(AVMEDIA_TYPE_AUDIO)
-        var otherAudio: [ItemPipeline.Stream] = []
+        var otherAudio: [OpenedStream] = []
         for track in audioTracks {
             guard let stream = input.stream(track.id) else { continue }
             do {
                 let rate = stream.pointee.codecpar.pointee.sample_rate
                 guard rate > 0 && rate <= 768_000 else { throw MediaError("unsupported sample rate \(rate) Hz") }
                 let decoder = try Decoder(stream: stream, threads: 1)
-                let opened = ItemPipeline.Stream(index: track.id, timeBase: stream.pointee.time_base, decoder: decoder)
+                let opened = OpenedStream(index: track.id, timeBase: stream.pointee.time_base, decoder: decoder,
+                                          end: end(of: stream))
                 if track.id == chosenAudio {
                     audio = opened
                 } else {
@@ -366,6 +367,13 @@ final class PlayerItem: Sendable {
         }
         thread.name = "deskplayer.subtitles"
         thread.start()
+    }
+
+    /// Where a stream ends in container time, when its duration is known.
+    private func end(of stream: UnsafeMutablePointer<AVStream>) -> MediaTime? {
+        let start = stream.pointee.start_time == DP_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
+        guard stream.pointee.duration != DP_AV_NOPTS_VALUE, stream.pointee.duration > 0 else { return nil }
+        return MediaTime(start + stream.pointee.duration, stream.pointee.time_base)
     }
 
     private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder, into info: inout MediaInfo) {
