@@ -1,15 +1,4 @@
-import CFFmpeg
 import Foundation
-
-/// A stream of the input with its decoder opened, as the pipeline plays it.
-struct OpenedStream: Sendable {
-    let index: Int
-    let timeBase: AVRational
-    let decoder: Decoder
-    /// Where the stream really ends in container time (its start plus its
-    /// duration), when the container says; read when the item opens.
-    let end: MediaTime?
-}
 
 /// The running machinery of one opened file: a demux thread (`Demuxer`)
 /// feeding bounded packet queues, and one decode thread per stream
@@ -45,7 +34,7 @@ final class ItemPipeline: ItemSource {
 
     init(input: MediaInput, info: MediaInfo, video: OpenedStream?, audio: OpenedStream?, preferences: ItemPreferences,
          outputFormat: AudioFormat, otherAudio: [OpenedStream] = [], tracks: [MediaTrack] = [],
-         subtitles: SubtitleTracks? = nil, subtitleDecoders: [Int: Decoder] = [:],
+         subtitles: SubtitleTracks? = nil, subtitleDecoders: [Int: Decoder] = [:], startOffset: MediaTime,
          warning: @escaping @Sendable (String) -> Void) {
         self.input = input
         self.info = info
@@ -59,13 +48,7 @@ final class ItemPipeline: ItemSource {
         self.subtitles = subtitles
         self.subtitleDecoders = subtitleDecoders
         audioRing = AudioRing(format: outputFormat, seconds: preferences.audioBufferSeconds)
-        // The earliest start of the streams played, exactly in their own time
-        // bases; never negative (AAC priming starts before zero on purpose).
-        let starts = [video, audio].compactMap { stream -> MediaTime? in
-            guard let stream, let s = input.stream(stream.index), s.pointee.start_time != DP_AV_NOPTS_VALUE else { return nil }
-            return MediaTime(s.pointee.start_time, stream.timeBase)
-        }
-        startOffset = max(starts.min() ?? .zero, .zero)
+        self.startOffset = startOffset
         control = PipelineControl(displaySize: (info.displayWidth, info.displayHeight), audioIndex: audio?.index)
         loopPasses = LoopPasses(hasAudio: audio != nil)
         warningSink = warning
