@@ -155,6 +155,16 @@ final class Player {
         item?.load()
     }
 
+    /// Sets the size pictures are converted to (the area they are shown in)
+    /// for the current and the upcoming item, so each decodes at the size
+    /// it will be shown: `size` says it for an item (nil: leave it as it is).
+    func setDisplaySize(_ size: (PlayerItem) -> (width: Int, height: Int)?) {
+        for item in [currentItem, upcomingItem] {
+            guard let item, let pipeline = item.pipeline, let wanted = size(item) else { continue }
+            pipeline.setDisplaySize(width: wanted.width, height: wanted.height)
+        }
+    }
+
     /// Decodes the frame on screen again (e.g. at a new size while paused).
     func redisplayCurrentFrame() {
         guard let pipeline = currentItem?.pipeline, let pts = presenter.lastPresentedTime else { return }

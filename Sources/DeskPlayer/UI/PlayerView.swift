@@ -32,12 +32,8 @@ final class PlayerView {
         if isDetached { return drawnPlaceholder != PlayerView.detachedText }
         // The current and the upcoming item decode at the size they will be
         // shown (a cheap lock each refresh; the decoders pick it up).
-        var wanted: (Int, Int)?
-        for item in [player.currentItem, player.upcomingItem] {
-            guard let item, let pipeline = item.pipeline, let p = placement(for: item, in: area) else { continue }
-            pipeline.setDisplaySize(width: p.pictureWidth, height: p.pictureHeight)
-            if item === player.currentItem { wanted = (p.pictureWidth, p.pictureHeight) }
-        }
+        player.setDisplaySize { item in placement(for: item, in: area).map { ($0.pictureWidth, $0.pictureHeight) } }
+        let wanted = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
         if player.isPaused, let texture, let size = wanted, (texture.width, texture.height) != size,
            redisplayRequested.map({ $0 != size }) ?? true {
             // Paused at another size: decode the frame on screen again at this one.
