@@ -82,7 +82,7 @@ bench: bench-deps
 #
 # TSan builds with -DDESKPLAYER_TSAN: Synchronization's Mutex locks with futex
 # system calls TSan cannot see, so it gets a pthread Mutex there
-# (Playback/SanitizerMutex.swift); without it every Mutex-guarded access is
+# (Media/SanitizerMutex.swift); without it every Mutex-guarded access is
 # reported. No suppressions are needed (none of the reports is in SDL,
 # FFmpeg or X11).
 #

@@ -46,7 +46,7 @@ import Testing
         let queue = QueuePlayer(items: [item("tone.wav"), item("tone.flac")]) { PlayerItem($0.name) }
         queue.loopsQueue = true
         queue.advanceToNextItem()
-        #expect(queue.items.map { PlayerView.shortName($0.name) } == ["tone.flac", "tone.wav", "tone.flac"])
+        #expect(queue.items.map { DisplayText.shortName($0.name) } == ["tone.flac", "tone.wav", "tone.flac"])
         #expect(queue.player.upcomingItem?.name == Fixtures.asset("tone.wav"))
     }
 }

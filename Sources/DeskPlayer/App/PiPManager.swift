@@ -45,7 +45,7 @@ final class PiPManager {
             let info = tile.player.currentItem?.info
             let aspect = info.map { Double($0.displayWidth) / Double(max($0.displayHeight, 1)) } ?? 16.0 / 9
             opened = try PiPWindow(player: tile.player, aspect: info?.hasVideo == true ? aspect : 16.0 / 9,
-                                   title: "\(PlayerView.shortName(tile.player.currentItem?.name ?? "")) - PiP")
+                                   title: "\(DisplayText.shortName(tile.player.currentItem?.name ?? "")) - PiP")
         }
         report(controller)
         guard let window = opened else { throw .commandFailed }

@@ -339,7 +339,7 @@ final class PlayerApp {
             tile.shownItem = player.currentItem
             tile.recorded = false
             if tiles.tiles.count == 1, let name = tile.shownItem?.name {
-                window.setTitle("\(PlayerView.shortName(name)) - DeskPlayer")
+                window.setTitle("\(DisplayText.shortName(name)) - DeskPlayer")
             }
         }
     }

@@ -100,9 +100,9 @@ enum PropertyTable {
             default: throw .invalidParameter
             }
         }),
-        Property("filename", get: { t throws(CommandError) in .string(PlayerView.shortName(try t.item().name)) }),
+        Property("filename", get: { t throws(CommandError) in .string(DisplayText.shortName(try t.item().name)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
-        Property("media-title", get: { t throws(CommandError) in .string(PlayerView.shortName(try t.item().name)) }),
+        Property("media-title", get: { t throws(CommandError) in .string(DisplayText.shortName(try t.item().name)) }),
         Property("file-format", get: { t throws(CommandError) in
             guard let info = try t.item().info else { throw .propertyUnavailable }
             return .string(info.formatName)

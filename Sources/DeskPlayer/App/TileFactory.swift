@@ -45,7 +45,7 @@ final class TileFactory {
             start = MediaTime(seconds: seconds)
             resume?.set(nil, for: first)
             do { try resume?.save() } catch { PlayerApp.printError("\(error)") }
-            screen?.showMessage("Resuming \(PlayerView.shortName(first)) at \(PlayerView.clock(seconds))", seconds: 3)
+            screen?.showMessage("Resuming \(DisplayText.shortName(first)) at \(DisplayText.clock(seconds))", seconds: 3)
         }
         if let start, let first = items.first {
             items[0] = PlayerItem(first.name, preferences: preferences, start: start)

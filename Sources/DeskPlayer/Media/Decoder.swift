@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// Owns one opened AVCodecContext for one stream. Created on the loading
 /// thread, then used only by that stream's decode thread.
-final class Decoder: @unchecked Sendable {
+final class Decoder: @unchecked Sendable {  // made on the loading thread, then used by its one decode thread only
     let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
     let codecName: String
@@ -62,4 +62,19 @@ final class Decoder: @unchecked Sendable {
 
     /// Forgets buffered data (after a seek) so the next packet starts afresh.
     func flush() { avcodec_flush_buffers(context) }
+
+    /// Sends a packet (nil drains), letting `receive` take frames whenever
+    /// the decoder is full, then once more. A damaged packet is skipped and
+    /// decoding goes on (as ffplay and mpv do).
+    func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
+        while !isAborted() {
+            do {
+                if try send(packet) { break }
+                receive()
+            } catch {
+                break
+            }
+        }
+        receive()
+    }
 }

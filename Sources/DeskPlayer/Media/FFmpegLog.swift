@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Synchronization
 
 /// FFmpeg logs to stderr by itself; DeskPlayer reports problems in its own
 /// one-line form, so FFmpeg stays quiet unless asked (`--verbose`).
@@ -18,23 +19,28 @@ enum FFmpegLog {
     static func takeStreamProblems() -> [String] { LogHook.shared.take() }
 }
 
-final class LogHook: @unchecked Sendable {  // guarded by lock
+/// The stream problems FFmpeg's log hook picked out, kept until taken. FFmpeg
+/// logs from every thread that uses it. Thread-safe (Mutex).
+final class LogHook: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var verbose = false
+    }
+
     static let shared = LogHook()
-    private let lock = NSLock()
-    private var lines: [String] = []
-    private var verboseFlag = false
+    private let state = Mutex(State())
 
     var verbose: Bool {
-        get { lock.withLock { verboseFlag } }
-        set { lock.withLock { verboseFlag = newValue } }
+        get { state.withLock { $0.verbose } }
+        set { state.withLock { $0.verbose = newValue } }
     }
 
     func add(_ line: String, level: Int32) {
         let problem = LogHook.streamProblem(line.trimmingCharacters(in: .whitespacesAndNewlines))
-        lock.lock()
-        let verbose = verboseFlag
-        if let problem, lines.count < 100 { lines.append(problem) }
-        lock.unlock()
+        let verbose = state.withLock { s in
+            if let problem, s.lines.count < 100 { s.lines.append(problem) }
+            return s.verbose
+        }
         if verbose && level <= AV_LOG_WARNING { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
@@ -52,9 +58,9 @@ final class LogHook: @unchecked Sendable {  // guarded by lock
     }
 
     func take() -> [String] {
-        lock.withLock {
-            defer { lines.removeAll() }
-            return lines
+        state.withLock { s in
+            defer { s.lines.removeAll() }
+            return s.lines
         }
     }
 }

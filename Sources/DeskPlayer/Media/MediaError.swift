@@ -33,7 +33,4 @@ struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
         if ret < 0 { throw MediaError(code: ret, context: context) }
         return ret
     }
-
-    var isEndOfFile: Bool { code == DP_AVERROR_EOF }
-    var isTryAgain: Bool { code == DP_AVERROR_EAGAIN }
 }

@@ -70,7 +70,7 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
 
 /// Owns an opened AVFormatContext. Opened on a loading thread, then used by
 /// the one demux thread; never by two threads at once.
-final class MediaInput: @unchecked Sendable {
+final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read by the one demux thread only
     let context: UnsafeMutablePointer<AVFormatContext>
     let interrupt: InterruptFlag
 

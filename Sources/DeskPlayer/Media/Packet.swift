@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// Owns one AVPacket. Used by one thread at a time: the demuxer fills it and
 /// hands it through a packet queue to a decoder thread.
-final class Packet: @unchecked Sendable {
+final class Packet: @unchecked Sendable {  // handed over whole through a PacketQueue: one thread at a time
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init() throws(MediaError) {
@@ -45,7 +45,7 @@ final class Packet: @unchecked Sendable {
 }
 
 /// Owns one AVFrame, reused across decode calls.
-final class Frame: @unchecked Sendable {
+final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
     init() throws(MediaError) {

@@ -51,7 +51,7 @@ final class Scaler {
 
 /// A BGRA picture in memory: one per frame-queue slot, reused so decoding
 /// does not allocate per frame.
-final class PictureBuffer: @unchecked Sendable {  // handed between decode and main thread through FrameQueue
+final class PictureBuffer: @unchecked Sendable {  // handed between the decode and the main thread through the frame queue, one holder at a time
     private(set) var pixels: UnsafeMutablePointer<UInt8>
     private(set) var width: Int
     private(set) var height: Int

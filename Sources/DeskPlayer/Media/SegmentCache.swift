@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Synchronization
 
 /// Keeps the segments of a network stream (HLS), up to `limit` bytes, so
 /// the later passes of a loop are served without downloading again. A
@@ -10,19 +11,43 @@ import Foundation
 /// segments hit on every pass and only the rest download. It sits under
 /// FFmpeg's HLS demuxer as the input's `io_open`/`io_close2`: a segment read
 /// to its end is kept, and opened again from the cache. The demux thread uses
-/// it; the counters are read from others, so everything is behind one lock.
-final class SegmentCache: @unchecked Sendable {  // guarded by lock
+/// it; the counters are read from others. Thread-safe (Mutex).
+final class SegmentCache: Sendable {
+    private struct State {
+        var entries: [String: Data] = [:]
+        var spilled: [String: URL] = [:]
+        var inMemory = 0
+        var onDisk = 0
+        var hits = 0
+        var misses = 0
+        var folder: URL?
+        var spillFailed = false
+        /// The AVIOContexts this cache opened (their opaque's address), to
+        /// tell them from FFmpeg's own at close.
+        var readers: Set<UInt> = []
+
+        /// The private folder, made at the first spill; stale ones left by a
+        /// player that was killed are removed then.
+        mutating func spillFolderCreated() -> URL? {
+            if let folder { return folder }
+            if spillFailed { return nil }
+            let temp = FileManager.default.temporaryDirectory
+            SegmentCache.removeStaleFolders(in: temp)
+            let url = temp.appendingPathComponent("deskplayer-segments-\(getpid())-\(UUID().uuidString.prefix(8))")
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
+                                                        attributes: [.posixPermissions: 0o700])
+                folder = url
+            } catch {
+                spillFailed = true  // memory only, then
+            }
+            return folder
+        }
+    }
+
     let limit: Int
     let memoryLimit: Int
-    private let lock = NSLock()
-    private var entries: [String: Data] = [:]
-    private var spilled: [String: URL] = [:]
-    private var inMemory = 0
-    private var onDisk = 0
-    private var hitCount = 0
-    private var missCount = 0
-    private var folder: URL?
-    private var spillFailed = false
+    private let state = Mutex(State())
 
     init(limit: Int, memoryLimit: Int? = nil) {
         self.limit = limit
@@ -30,57 +55,40 @@ final class SegmentCache: @unchecked Sendable {  // guarded by lock
     }
 
     deinit {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        if let folder = spillFolder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Bytes held in all, and of them in memory.
-    var bytes: Int { lock.withLock { inMemory + onDisk } }
-    var memoryBytes: Int { lock.withLock { inMemory } }
+    var bytes: Int { state.withLock { $0.inMemory + $0.onDisk } }
+    var memoryBytes: Int { state.withLock { $0.inMemory } }
     /// The folder segments spill to (nil until one did).
-    var spillFolder: URL? { lock.withLock { folder } }
-    var hits: Int { lock.withLock { hitCount } }
-    var misses: Int { lock.withLock { missCount } }
+    var spillFolder: URL? { state.withLock { $0.folder } }
+    var hits: Int { state.withLock { $0.hits } }
+    var misses: Int { state.withLock { $0.misses } }
 
     func data(for url: String) -> Data? {
-        let (memory, file) = lock.withLock { (entries[url], spilled[url]) }
+        let (memory, file) = state.withLock { ($0.entries[url], $0.spilled[url]) }
         // A spilled segment is read outside the lock (the counters stay quick to read).
         guard let data = memory ?? file.flatMap({ try? Data(contentsOf: $0) }) else { return nil }
-        lock.withLock { hitCount += 1 }
+        state.withLock { $0.hits += 1 }
         return data
     }
 
     func store(_ data: Data, for url: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard inMemory + onDisk + data.count <= limit, entries[url] == nil, spilled[url] == nil else { return }
-        if inMemory + data.count <= memoryLimit {
-            entries[url] = data
-            inMemory += data.count
-            return
+        state.withLock { s in
+            guard s.inMemory + s.onDisk + data.count <= limit, s.entries[url] == nil, s.spilled[url] == nil else { return }
+            if s.inMemory + data.count <= memoryLimit {
+                s.entries[url] = data
+                s.inMemory += data.count
+                return
+            }
+            guard let folder = s.spillFolderCreated() else { return }
+            let file = folder.appendingPathComponent("\(s.spilled.count).seg")
+            guard FileManager.default.createFile(atPath: file.path, contents: data,
+                                                 attributes: [.posixPermissions: 0o600]) else { return }
+            s.spilled[url] = file
+            s.onDisk += data.count
         }
-        guard let folder = spillFolderCreated() else { return }
-        let file = folder.appendingPathComponent("\(spilled.count).seg")
-        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        spilled[url] = file
-        onDisk += data.count
-    }
-
-    /// The private folder, made at the first spill; stale ones left by a
-    /// player that was killed are removed then.
-    private func spillFolderCreated() -> URL? {
-        if let folder { return folder }
-        if spillFailed { return nil }
-        let temp = FileManager.default.temporaryDirectory
-        SegmentCache.removeStaleFolders(in: temp)
-        let url = temp.appendingPathComponent("deskplayer-segments-\(getpid())-\(UUID().uuidString.prefix(8))")
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-            folder = url
-        } catch {
-            spillFailed = true  // memory only, then
-        }
-        return folder
     }
 
     /// Folders of players no longer running.
@@ -94,11 +102,18 @@ final class SegmentCache: @unchecked Sendable {  // guarded by lock
         }
     }
 
-    fileprivate func missed() { lock.withLock { missCount += 1 } }
+    fileprivate func missed() { state.withLock { $0.misses += 1 } }
 
-    /// The AVIOContexts this cache opened (their opaque), to tell them from
-    /// FFmpeg's own at close.
-    fileprivate var readers: Set<UnsafeMutableRawPointer> = []
+    fileprivate func addReader(_ opaque: UnsafeMutableRawPointer) {
+        let address = UInt(bitPattern: opaque)
+        _ = state.withLock { $0.readers.insert(address) }
+    }
+
+    /// True when `opaque` is a reader this cache opened (it is forgotten).
+    fileprivate func removeReader(_ opaque: UnsafeMutableRawPointer) -> Bool {
+        let address = UInt(bitPattern: opaque)
+        return state.withLock { $0.readers.remove(address) != nil }
+    }
 
     /// Segments fetched over the network, not playlists: a playlist may
     /// change (live) and is small. (The input itself may be a data: URL, and
@@ -223,7 +238,7 @@ private let cachedOpen: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, 
         return DP_AVERROR_ENOMEM
     }
     context.pointee.seekable = reader.memory != nil ? AVIO_SEEKABLE_NORMAL : (reader.inner?.pointee.seekable ?? 0)
-    cache.readers.insert(opaqueReader)
+    cache.addReader(opaqueReader)
     pb.pointee = context
     return 0
 }
@@ -233,7 +248,7 @@ private let cachedClose: @convention(c) (UnsafeMutablePointer<AVFormatContext>?,
     s, pb in
     guard let pb else { return 0 }
     guard let cacheOpaque = s?.pointee.opaque, let opaque = pb.pointee.opaque,
-          Unmanaged<SegmentCache>.fromOpaque(cacheOpaque).takeUnretainedValue().readers.remove(opaque) != nil else {
+          Unmanaged<SegmentCache>.fromOpaque(cacheOpaque).takeUnretainedValue().removeReader(opaque) else {
         var plain: UnsafeMutablePointer<AVIOContext>? = pb
         return avio_closep(&plain)
     }

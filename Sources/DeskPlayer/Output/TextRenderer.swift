@@ -25,8 +25,6 @@ final class TextRenderer {
         if let font { TTF_CloseFont(font) }
     }
 
-    var isAvailable: Bool { font != nil }
-
     /// Draws one line with its top-left corner at (x, y); returns its width.
     @discardableResult
     func drawLine(_ text: String, renderer: OpaquePointer, x: Int, y: Int,

@@ -72,7 +72,6 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
 
     func setPasses(_ passes: Int?) { control.withLock { $0.passes = passes.map { max($0, 1) } } }
     func setDisplaySize(width: Int, height: Int) {}
-    func setPreferences(_ preferences: ItemPreferences) {}
 
     private var isAborted: Bool { aborted.load(ordering: .relaxed) }
 

@@ -7,16 +7,13 @@ enum FrameGrabber {
     /// The frame on screen at `time` on the item's timeline: the last one
     /// starting at or before it.
     static func picture(of name: String, at time: MediaTime) throws(MediaError) -> PictureBuffer {
-        let input = try MediaInput(location: MediaLocation(name), interrupt: InterruptFlag())
+        let asset = try MediaAsset(opening: MediaLocation(name))
+        let input = asset.input
         guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index) else {
             throw MediaError("no video to take a screenshot of")
         }
-        // The timeline starts where the earliest played stream starts, as in ItemPipeline.
-        let starts = [index, input.bestStream(AVMEDIA_TYPE_AUDIO)].compactMap { i -> MediaTime? in
-            guard let i, let s = input.stream(i), s.pointee.start_time != DP_AV_NOPTS_VALUE else { return nil }
-            return MediaTime(s.pointee.start_time, s.pointee.time_base)
-        }
-        let target = time + max(starts.min() ?? .zero, .zero)
+        // The item's timeline starts where the earliest played stream starts.
+        let target = time + asset.startOffset(ofStreams: [index, input.bestStream(AVMEDIA_TYPE_AUDIO)])
         let slack = MediaTime(microseconds: 1000)  // timestamps are rounded to their time base
         let decoder = try Decoder(stream: stream)
         try input.seek(toMicroseconds: target.microseconds)
@@ -56,7 +53,7 @@ enum FrameGrabber {
             packet.unref()
             if !more { break }
         }
-        guard haveKept else { throw MediaError("no video frame at \(PlayerView.clock(time.seconds))") }
+        guard haveKept else { throw MediaError("no video frame at \(DisplayText.clock(time.seconds))") }
         let picture = PictureBuffer(width: Int(kept.pointer.pointee.width), height: Int(kept.pointer.pointee.height))
         try Scaler().scale(kept.pointer, into: picture)
         return picture

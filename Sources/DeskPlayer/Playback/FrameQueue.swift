@@ -15,7 +15,7 @@ struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs to whoev
 /// presenter. Picture buffers come from a fixed pool, so the decoder waits
 /// when the presenter is behind and nothing is allocated per frame.
 /// Thread-safe: guarded by its NSCondition.
-final class FrameQueue: @unchecked Sendable {
+final class FrameQueue: @unchecked Sendable {  // guarded by `condition`: the decoder waits on it for a free buffer
     private let condition = NSCondition()
     private var frames = Deque<VideoFrame>()
     private var pool: [PictureBuffer] = []

@@ -20,7 +20,7 @@ enum PacketEntry: @unchecked Sendable {  // the packet is owned by whoever holds
 /// A FIFO of packets between the demux thread and one decode thread. Its
 /// size in bytes and in stream time lets the demuxer honour the forward
 /// buffer. Thread-safe: guarded by its NSCondition.
-final class PacketQueue: @unchecked Sendable {
+final class PacketQueue: @unchecked Sendable {  // guarded by `condition`: a decoder waits on it for the next entry
     private let condition = NSCondition()
     private var entries = Deque<PacketEntry>()
     private var aborted = false

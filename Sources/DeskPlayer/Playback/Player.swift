@@ -1,43 +1,10 @@
 import Foundation
 
-/// What a player is doing (AVPlayer.timeControlStatus).
-enum TimeControlStatus: String, Sendable {
-    case paused
-    case waitingToPlay = "waiting"
-    case playing
-}
-
 /// What happens when the item ends (AVPlayer.actionAtItemEnd).
 enum ActionAtItemEnd: String, Sendable {
     case pause
     case advance
     case loop
-}
-
-/// Things a player reports, drained by its owner with `takeEvents()`.
-enum PlayerEvent: Sendable {
-    case readyToPlay
-    case failed(MediaError)
-    case didPlayToEnd
-    case warning(String)
-    /// The finished item (with its statistics) gave way, gaplessly, to the
-    /// upcoming one, which is now `currentItem`.
-    case advanced(from: PlayerItem, stats: PlayerStats)
-    /// A queued item failed to open (QueuePlayer reports it and skips it).
-    case itemFailed(PlayerItem, MediaError)
-}
-
-/// Counters for `--stats-json` and the benchmarks.
-struct PlayerStats: Sendable {
-    var framesPresented = 0
-    var framesDropped = 0
-    var audioUnderruns = 0
-    /// Largest |audio clock − frame time| seen when a frame was presented.
-    var maxAVOffsetMs = 0.0
-    var timeToFirstFrameMs: Double?
-    var loopCount = 0
-    /// Seconds spent waiting for data while meant to play (a stalled stream).
-    var waitingSeconds = 0.0
 }
 
 /// Plays one item (AVPlayer). Lives on the main thread: the UI calls
@@ -54,7 +21,9 @@ final class Player {
     /// How many times each item plays in all before the action at its end
     /// (nil: forever). `.loop` means forever whatever this says.
     var passesPerItem: Int? = 1 { didSet { applyLooping() } }
-    private(set) var stats = PlayerStats()
+    /// The counters the player keeps itself (underruns, loops, waiting).
+    private var playbackStats = PlayerStats()
+    private let presenter: FramePresenter
 
     /// 0...1, linear gain.
     var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
@@ -67,7 +36,10 @@ final class Player {
 
     /// Called with each frame's time and the host time it is put on screen
     /// (`--frame-log`, benchmarks).
-    var onFramePresented: ((MediaTime, UInt64) -> Void)?
+    var onFramePresented: ((MediaTime, UInt64) -> Void)? {
+        get { presenter.onFramePresented }
+        set { presenter.onFramePresented = newValue }
+    }
 
     private var wantsToPlay = false
     private var events: [PlayerEvent] = []
@@ -75,14 +47,8 @@ final class Player {
     /// A seek asked for before the item opened.
     private var pendingSeek: MediaTime?
     private var announcedFailure = false
-    private var serial = -1
-    /// Show the first frame of a serial at once, even while paused.
-    private var needsFirstFrame = true
-    private var stepRequested = false
     private var steppedWhilePaused = false
     private var endReported = false
-    private var lastFrameEnd: Double?
-    private var lastPresentedTime: MediaTime?
     /// Loop passes of the current serial already counted in `stats.loopCount`.
     private var passesSeen = 0
     /// Since when the player has been starved of data (nil: it is not).
@@ -92,6 +58,7 @@ final class Player {
 
     init() {
         audio = PlayerAudio(clock: clock)
+        presenter = FramePresenter(clock: clock)
         applyGain()
     }
 
@@ -105,8 +72,7 @@ final class Player {
         audioGeneration = audio.generation
         audio.attach(nil)
         applyLooping()
-        serial = -1
-        needsFirstFrame = true
+        presenter.follow(serial: -1, firstFrameAtOnce: true)
         // While it opens, the position reads as where it will start.
         clock.set(time: item?.startTime.seconds ?? 0, host: HostTime.now(), running: false, audioDriven: false)
         item?.load()
@@ -114,8 +80,7 @@ final class Player {
 
     /// What the player tracks per item, cleared when another item becomes current.
     private func resetItemState() {
-        lastPresentedTime = nil
-        lastFrameEnd = nil
+        presenter.forgetShownFrame()
         passesSeen = 0
         endReported = false
         announcedReady = false
@@ -148,11 +113,6 @@ final class Player {
 
     var isPaused: Bool { !wantsToPlay }
 
-    var rate: Float {
-        get { wantsToPlay ? 1 : 0 }
-        set { newValue == 0 ? pause() : play() }
-    }
-
     /// Accurate seek: the frame on screen at `time` and the sample at `time`.
     func seek(to time: MediaTime) {
         guard let pipeline = currentItem?.pipeline else {
@@ -175,14 +135,13 @@ final class Player {
 
     private func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime) {
         // Passes left are counted from the one playing now.
-        serial = pipeline.seek(to: target, pass: stats.loopCount)
+        // The frame on screen stays until the new serial's first comes.
+        presenter.follow(serial: pipeline.seek(to: target, pass: playbackStats.loopCount), firstFrameAtOnce: true)
         passesSeen = 0
         audio.setGate(false)
         audio.restart()
         clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false)
-        needsFirstFrame = true
         endReported = false
-        lastFrameEnd = nil  // the frame on screen stays (lastPresentedTime) until the new one comes
     }
 
     /// Sets the item that follows the current one; it starts opening and
@@ -196,9 +155,19 @@ final class Player {
         item?.load()
     }
 
+    /// Sets the size pictures are converted to (the area they are shown in)
+    /// for the current and the upcoming item, so each decodes at the size
+    /// it will be shown: `size` says it for an item (nil: leave it as it is).
+    func setDisplaySize(_ size: (PlayerItem) -> (width: Int, height: Int)?) {
+        for item in [currentItem, upcomingItem] {
+            guard let item, let pipeline = item.pipeline, let wanted = size(item) else { continue }
+            pipeline.setDisplaySize(width: wanted.width, height: wanted.height)
+        }
+    }
+
     /// Decodes the frame on screen again (e.g. at a new size while paused).
     func redisplayCurrentFrame() {
-        guard let pipeline = currentItem?.pipeline, let pts = lastPresentedTime else { return }
+        guard let pipeline = currentItem?.pipeline, let pts = presenter.lastPresentedTime else { return }
         let wasStepped = steppedWhilePaused
         seekPipeline(pipeline, to: pts)
         steppedWhilePaused = wasStepped
@@ -220,14 +189,14 @@ final class Player {
     /// Shows the next frame and stays paused (mpv's `.`).
     func stepFrame() {
         if wantsToPlay { pause() }
-        stepRequested = true
+        presenter.requestStep()
         steppedWhilePaused = true
     }
 
     /// The timeline interval of the frame on screen: from its time to the end
     /// of its duration (nil before the first frame).
     var shownFrameInterval: (start: Double, end: Double)? {
-        guard let start = lastPresentedTime?.seconds, let end = lastFrameEnd else { return nil }
+        guard let start = presenter.lastPresentedTime?.seconds, let end = presenter.lastFrameEnd else { return nil }
         return (start, end)
     }
 
@@ -247,11 +216,15 @@ final class Player {
         return MediaTime(seconds: max(0, t - pass(at: t).start.seconds))
     }
 
-    var timeControlStatus: TimeControlStatus {
-        guard wantsToPlay else { return .paused }
-        guard let pipeline = currentItem?.pipeline else { return .waitingToPlay }
-        if audioIsSilent(pipeline) { return needsFirstFrame ? .waitingToPlay : .playing }
-        return audio.isFlowing ? .playing : .waitingToPlay
+    /// The current item's counters so far.
+    var stats: PlayerStats {
+        var s = playbackStats
+        let shown = presenter.stats
+        s.framesPresented = shown.framesPresented
+        s.framesDropped = shown.framesDropped
+        s.maxAVOffsetMs = shown.maxAVOffsetMs
+        s.timeToFirstFrameMs = shown.timeToFirstFrameMs
+        return s
     }
 
     func takeEvents() -> [PlayerEvent] {
@@ -309,14 +282,14 @@ final class Player {
            nextRing.hasAudio {
             audio.setNext(nextRing.audioRing)
         }
-        if serial < 0 {
-            serial = pipeline.serial
+        if presenter.serial < 0 {
+            presenter.follow(serial: pipeline.serial, firstFrameAtOnce: true)
             audio.attach(pipeline.hasAudio ? pipeline.audioRing : nil)
         }
         if let target = pendingSeek { seek(to: target) }
         let shown = pickFrame(pipeline, at: now)
 
-        let videoReady = !pipeline.hasVideo || !needsFirstFrame || pipeline.frames.hasEnded
+        let videoReady = !pipeline.hasVideo || !presenter.needsFirstFrame || pipeline.frames.hasEnded
         let running = wantsToPlay && videoReady && !endReported
         audio.setGate(running && pipeline.hasAudio)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
@@ -324,19 +297,18 @@ final class Player {
         }
         // Meant to play, first frame shown, but the sound ran dry: waiting
         // for data (a stalled network), not a pause.
-        let starved = running && !needsFirstFrame && pipeline.hasAudio && !audio.isFlowing && !audio.isFinished
+        let starved = running && !presenter.needsFirstFrame && pipeline.hasAudio && !audio.isFlowing && !audio.isFinished
         if starved {
-            if let last = lastUpdate, waitingSince != nil { stats.waitingSeconds += Double(now &- last) / 1e9 }
+            if let last = lastUpdate, waitingSince != nil { playbackStats.waitingSeconds += Double(now &- last) / 1e9 }
             waitingSince = waitingSince ?? now
         } else {
             waitingSince = nil
         }
         lastUpdate = now
-        let counters = audio.counters
-        stats.audioUnderruns = counters.underruns
+        playbackStats.audioUnderruns = audio.counters.underruns
         let passIndex = pass(at: clock.time(at: now)).index
         if passIndex > passesSeen {
-            stats.loopCount += passIndex - passesSeen
+            playbackStats.loopCount += passIndex - passesSeen
             passesSeen = passIndex
         }
         checkEnd(pipeline, at: now)
@@ -344,7 +316,7 @@ final class Player {
     }
 
     func recycle(_ frame: VideoFrame) {
-        currentItem?.pipeline?.frames.recycle(frame.picture)
+        presenter.recycle(frame, into: currentItem?.pipeline?.frames)
     }
 
     /// Seconds until the next frame is due (for the event loop's sleep).
@@ -368,45 +340,8 @@ final class Player {
     }
 
     private func pickFrame(_ pipeline: any ItemSource, at now: UInt64, time: Double? = nil) -> VideoFrame? {
-        let frames = pipeline.frames
-        let t = time ?? pictureClock.time(at: now)
-        var picked: VideoFrame?
-        while let f = frames.peek() {
-            if f.serial != serial {
-                if let stale = frames.pop() { frames.recycle(stale.picture) }
-                continue
-            }
-            if needsFirstFrame || stepRequested {
-                picked = frames.pop()
-                if stepRequested { clock.set(time: f.pts.seconds, host: now, running: false, audioDriven: false) }
-                needsFirstFrame = false
-                stepRequested = false
-                break
-            }
-            guard wantsToPlay, f.pts.seconds <= t + 0.0005 else { break }
-            if let next = frames.peek(1), next.serial == serial, next.pts.seconds <= t {
-                // Late: a later frame is already due.
-                if let late = frames.pop() { frames.recycle(late.picture) }
-                stats.framesDropped += 1
-                continue
-            }
-            picked = frames.pop()
-            let anchor = pictureClock.snapshot
-            if anchor.audioDriven && anchor.running {
-                stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, abs(t - f.pts.seconds) * 1000)
-            }
-            break
-        }
-        if let picked {
-            onFramePresented?(picked.pts, now)
-            stats.framesPresented += 1
-            lastFrameEnd = (picked.pts + picked.duration).seconds
-            lastPresentedTime = picked.pts
-            if stats.timeToFirstFrameMs == nil, let item = currentItem {
-                stats.timeToFirstFrameMs = Double(now &- item.createdAt) / 1e6
-            }
-        }
-        return picked
+        presenter.pick(from: pipeline.frames, at: now, time: time ?? pictureClock.time(at: now), playing: wantsToPlay,
+                       pictureClock: pictureClock, itemCreatedAt: currentItem?.createdAt)
     }
 
     /// Makes `next` current without stopping the clock or the audio. When
@@ -418,12 +353,12 @@ final class Player {
         finished.cancel()
         currentItem = next
         upcomingItem = nil
-        stats = PlayerStats()
+        playbackStats = PlayerStats()
+        presenter.resetStats()
         resetItemState()
         guard let pipeline = next.pipeline else { return }
-        serial = pipeline.serial
         // Timed from the first frame on, not shown at once: the clock runs on.
-        needsFirstFrame = false
+        presenter.follow(serial: pipeline.serial, firstFrameAtOnce: false)
         if let previousEnd {
             let now = HostTime.now()
             clock.set(time: clock.time(at: now) - previousEnd, host: now, running: true, audioDriven: false)
@@ -435,12 +370,12 @@ final class Player {
     private func checkEnd(_ pipeline: any ItemSource, at now: UInt64) {
         guard !endReported, wantsToPlay else { return }
         let videoDone = !pipeline.hasVideo || (pipeline.frames.isDrained
-            && clock.time(at: now) >= (lastFrameEnd ?? 0) - 0.0005)
+            && clock.time(at: now) >= (presenter.lastFrameEnd ?? 0) - 0.0005)
         let audioDone = !pipeline.hasAudio || audio.isFinished
         guard videoDone && audioDone else { return }
         if actionAtItemEnd == .advance, let next = upcomingItem, next.pipeline != nil {
             // No audio carried us over (video-only, or the next has no audio).
-            advance(to: next, previousEnd: lastFrameEnd ?? clock.time(at: now))
+            advance(to: next, previousEnd: presenter.lastFrameEnd ?? clock.time(at: now))
             return
         }
         endReported = true

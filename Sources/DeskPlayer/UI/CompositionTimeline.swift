@@ -77,7 +77,7 @@ struct CompositionTimeline {
         }
         let x = playHeadX(at: t)
         fill(Rect(x: x - 1, y: timeArea.y - 6, width: 2, height: timeArea.height + 12), (235, 80, 70))
-        text.drawCentered("\(PlayerView.clock(t)) / \(PlayerView.clock(duration))", renderer: renderer,
+        text.drawCentered("\(DisplayText.clock(t)) / \(DisplayText.clock(duration))", renderer: renderer,
                           cx: area.x + area.width / 2, cy: timeArea.y + timeArea.height + 24, maxWidth: area.width)
     }
 }

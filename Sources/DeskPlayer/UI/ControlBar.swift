@@ -41,7 +41,7 @@ struct ControlBar {
                           cy: playButton.y + playButton.height / 2, maxWidth: 60)
         let position = player.currentTime.seconds
         let duration = player.currentItem?.duration?.seconds
-        let time = PlayerView.clock(position) + " / " + (duration.map(PlayerView.clock) ?? "--:--")
+        let time = DisplayText.clock(position) + " / " + (duration.map(DisplayText.clock) ?? "--:--")
         text.drawLine(time, renderer: r, x: timeX, y: bar.y + (ControlBar.height - text.lineHeight) / 2)
 
         // Seek bar: the track, what has played, and a knob.
@@ -52,7 +52,7 @@ struct ControlBar {
             fill(Rect(x: track.x, y: track.y, width: played, height: track.height), (120, 190, 255, 255))
             fill(Rect(x: track.x + played - 3, y: seekTrack.y + 1, width: 7, height: 14), (255, 255, 255, 255))
             if let pointer, seekTrack.contains(x: pointer.x, y: pointer.y) {
-                let label = PlayerView.clock(ControlBar.fraction(x: pointer.x, along: seekTrack) * duration)
+                let label = DisplayText.clock(ControlBar.fraction(x: pointer.x, along: seekTrack) * duration)
                 let w = text.width(of: label) + 12
                 let tip = Rect(x: min(max(pointer.x - w / 2, bar.x), bar.x + bar.width - w), y: bar.y - text.lineHeight - 10,
                                width: w, height: text.lineHeight + 6)

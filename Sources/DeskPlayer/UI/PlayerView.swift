@@ -32,12 +32,8 @@ final class PlayerView {
         if isDetached { return drawnPlaceholder != PlayerView.detachedText }
         // The current and the upcoming item decode at the size they will be
         // shown (a cheap lock each refresh; the decoders pick it up).
-        var wanted: (Int, Int)?
-        for item in [player.currentItem, player.upcomingItem] {
-            guard let item, let pipeline = item.pipeline, let p = placement(for: item, in: area) else { continue }
-            pipeline.setDisplaySize(width: p.pictureWidth, height: p.pictureHeight)
-            if item === player.currentItem { wanted = (p.pictureWidth, p.pictureHeight) }
-        }
+        player.setDisplaySize { item in placement(for: item, in: area).map { ($0.pictureWidth, $0.pictureHeight) } }
+        let wanted = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
         if player.isPaused, let texture, let size = wanted, (texture.width, texture.height) != size,
            redisplayRequested.map({ $0 != size }) ?? true {
             // Paused at another size: decode the frame on screen again at this one.
@@ -141,15 +137,15 @@ final class PlayerView {
     /// The text shown instead of a picture: opening, audio only, the error.
     private func placeholder() -> (text: String, isError: Bool)? {
         guard let item = player.currentItem else { return nil }
-        let name = PlayerView.shortName(item.name)
+        let name = DisplayText.shortName(item.name)
         switch item.status {
         case .failed(let error):
             return ("\(name): \(error)", true)
         case .unknown:
             return ("Opening \(name)…", false)
         case .readyToPlay where item.info?.hasVideo == false:
-            let d = item.duration.map { " / " + PlayerView.clock($0.seconds) } ?? ""
-            return ("♪  \(name)\n\(PlayerView.clock(player.currentTime.seconds))\(d)", false)
+            let d = item.duration.map { " / " + DisplayText.clock($0.seconds) } ?? ""
+            return ("♪  \(name)\n\(DisplayText.clock(player.currentTime.seconds))\(d)", false)
         case .readyToPlay:
             return nil
         }
@@ -157,14 +153,4 @@ final class PlayerView {
 
     static let detachedText = "Playing in Picture in Picture"
     static let waitingText = "Waiting for data…"
-
-    static func shortName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(max(0, seconds))
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-            : String(format: "%02d:%02d", s / 60, s % 60)
-    }
 }

@@ -1,0 +1,217 @@
+import CFFmpeg
+import Foundation
+
+/// The audio decode thread of an opened file: decodes its packet queue,
+/// places every frame's samples exactly on the timeline (encoder padding and
+/// start-trim overlaps cut, loop passes following on sample-continuously),
+/// resamples them to the device format and writes them to the ring; drops
+/// what precedes a seek target and fades in a switched-to track.
+final class AudioDecodeLoop {
+    /// What is tracked for one serial; `reset` when a packet of a new serial arrives.
+    private struct SerialState {
+        var serial = -1
+        /// The seek target: output samples before it are dropped.
+        var target: MediaTime?
+        /// Where the sample after the last one written goes on the timeline.
+        var nextTime: MediaTime?
+        var pass = 0
+        /// Where the pass being decoded starts on the timeline.
+        var passOffset = MediaTime.zero
+        /// Timeline end of the last input sample kept (for overlap trimming).
+        var inputEnd: MediaTime?
+        /// Output samples of the fade-in done (a switched-to track fades in).
+        var fadeDone: Int
+
+        mutating func reset(serial: Int, start: AudioStart?, fadeLength: Int) {
+            self = SerialState(serial: serial, target: start?.time, pass: start?.pass ?? 0,
+                               passOffset: start?.passOffset ?? .zero,
+                               fadeDone: start?.fadesIn == true ? 0 : fadeLength)
+        }
+    }
+
+    /// The stream decoding now (it changes with a track switch).
+    private var stream: OpenedStream
+    /// Every audio stream that can play, by stream index.
+    private let streams: [Int: OpenedStream]
+    private let packets: PacketQueue
+    private let ring: AudioRing
+    private let control: PipelineControl
+    private let passes: LoopPasses
+    private let startOffset: MediaTime
+    private let warning: @Sendable (String) -> Void
+    private let resampler: Resampler
+    private let frame: Frame
+    private let outputRate: Int64
+    /// A switched-to track fades in over its first 5 ms.
+    private let fadeLength: Int
+    private var current: SerialState
+
+    init(stream: OpenedStream, streams: [Int: OpenedStream], packets: PacketQueue, ring: AudioRing,
+         control: PipelineControl, passes: LoopPasses, startOffset: MediaTime,
+         warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
+        self.stream = stream
+        self.streams = streams
+        self.packets = packets
+        self.ring = ring
+        self.control = control
+        self.passes = passes
+        self.startOffset = startOffset
+        self.warning = warning
+        resampler = Resampler(output: ring.format)
+        frame = try Frame()
+        outputRate = Int64(ring.format.sampleRate)
+        fadeLength = Int(outputRate / 200)
+        current = SerialState(fadeDone: fadeLength)
+    }
+
+    /// The stream's real end on the timeline: decoders may return padding beyond it (AAC).
+    private var streamEnd: MediaTime? { stream.end.map { $0 - startOffset } }
+
+    /// One tick of the stream's time base: its timestamps are only this exact.
+    private var timestampPrecision: Double { MediaTime(1, stream.timeBase).seconds }
+
+    /// Runs until the pipeline is aborted.
+    func run() {
+        while let entry = packets.get() {
+            if entry.serial != current.serial { begin(serial: entry.serial) }
+            switch entry {
+            case .packet(let packet, _):
+                decode(packet)
+            case .passEnd:
+                endPass()
+            case .endOfStream:
+                endStream()
+            }
+        }
+    }
+
+    /// A new serial: a seek, or a track switch to the stream it names.
+    private func begin(serial: Int) {
+        let start = control.audioStart(for: serial)
+        if let index = start?.streamIndex, index != stream.index, let other = streams[index] {
+            stream = other
+        }
+        stream.decoder.flush()
+        resampler.reset()
+        current.reset(serial: serial, start: start, fadeLength: fadeLength)
+    }
+
+    private func decode(_ packet: Packet?) {
+        stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
+    }
+
+    private func receiveAll() {
+        while !control.isAborted {
+            let result: Decoder.Output
+            do { result = try stream.decoder.receive(into: frame) } catch { return }
+            guard result == .frame else { return }
+            defer { frame.unref() }
+            if let pts = place(frame) { convert(frame.pointer, at: pts) }
+        }
+    }
+
+    /// Where the frame's first sample goes on the timeline, after cutting
+    /// padding past the stream's end and what overlaps the samples already
+    /// written; nil when nothing of it is left.
+    private func place(_ frame: Frame) -> MediaTime? {
+        let rate = Int64(max(frame.pointer.pointee.sample_rate, 1))
+        let ts = frame.bestEffortTimestamp
+        let relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
+            : ((current.inputEnd ?? current.passOffset) - current.passOffset)
+        if let end = streamEnd {
+            // Encoder padding past the stream's real end (AAC's last packet).
+            let keep = max(0, (end - relative).floor(in: rate))
+            if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
+            if keep == 0 { return nil }
+        }
+        var pts = relative + current.passOffset
+        if let e = current.inputEnd {
+            if abs((pts - e).seconds) <= timestampPrecision + 1 / Double(rate) {
+                // Within what the container's clock can say (Matroska
+                // counts milliseconds): the samples simply follow on.
+                pts = e
+            } else if pts < e {
+                // Overlaps what was already written (a start trim the
+                // decoder did not apply): drop the overlap, keep the seam exact.
+                let overlap = (e - pts).converted(to: rate).value
+                if overlap < Int64(rate) / 2 {
+                    guard frame.dropLeadingSamples(Int(overlap)) else { return nil }
+                    pts = e
+                }
+            }
+        }
+        current.inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)
+        return pts
+    }
+
+    private func convert(_ source: UnsafeMutablePointer<AVFrame>?, at time: MediaTime) {
+        do {
+            let (count, outTime) = try resampler.convert(source, startingAt: time)
+            if count > 0 { write(count, at: outTime ?? time) }
+        } catch {
+            warning("audio: \(error)")
+        }
+    }
+
+    /// Writes the resampler's `count` output frames, the first at `time`,
+    /// waiting while the ring is full (until the serial goes stale).
+    private func write(_ count: Int, at time: MediaTime) {
+        var offset = 0
+        var time = time
+        if let t = current.target {
+            // Accurate seek: drop output samples before the target.
+            let skip = Int(min(Int64(count), max(0, (t - time).converted(to: outputRate).value)))
+            offset = skip
+            time = time + MediaTime(value: Int64(skip), timescale: outputRate)
+            if offset < count { current.target = nil }
+        }
+        let channels = ring.format.channels
+        if current.fadeDone < fadeLength {
+            // A switched-to track: fade its first samples in (after the skip).
+            let n = min(count - offset, fadeLength - current.fadeDone)
+            for k in 0..<n {
+                let gain = Float(current.fadeDone + k) / Float(fadeLength)
+                for c in 0..<channels { resampler.buffer[(offset + k) * channels + c] *= gain }
+            }
+            current.fadeDone += n
+        }
+        while offset < count && !control.isAborted {
+            let n = ring.write(resampler.buffer + offset * channels, frames: count - offset,
+                               time: time, serial: current.serial)
+            if n == 0 {
+                if ring.serial != current.serial { return }
+                Thread.sleep(forTimeInterval: 0.004)
+                continue
+            }
+            offset += n
+            time = time + MediaTime(value: Int64(n), timescale: outputRate)
+        }
+        current.nextTime = time
+    }
+
+    /// The pass's last samples out, then the next pass starts exactly where
+    /// they end. The resampler is not reset: the signal runs through it
+    /// continuously, as it would through a gapless album.
+    private func endPass() {
+        decode(nil)
+        stream.decoder.flush()
+        current.pass += 1
+        current.passOffset = current.inputEnd ?? current.passOffset
+        _ = passes.publish(current.pass, at: current.passOffset, fromAudio: true, serial: current.serial)
+    }
+
+    private func endStream() {
+        decode(nil)
+        if let t = current.nextTime {
+            // Drain what the resampler still holds; it follows on from the last write.
+            do {
+                let (count, _) = try resampler.convert(nil)
+                if count > 0 { write(count, at: t) }
+            } catch {
+                warning("audio: \(error)")
+            }
+        }
+        ring.markEnded(serial: current.serial)
+        stream.decoder.flush()
+    }
+}

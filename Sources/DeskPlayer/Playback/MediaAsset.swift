@@ -1,0 +1,272 @@
+import CFFmpeg
+import Foundation
+
+/// A stream of the input with its decoder opened, as the pipeline plays it.
+struct OpenedStream: Sendable {
+    let index: Int
+    let timeBase: AVRational
+    let decoder: Decoder
+    /// Where the stream really ends in container time (its start plus its
+    /// duration), when the container says; read when the item opens.
+    let end: MediaTime?
+}
+
+/// An opened and probed piece of media (AVAsset): which HLS variant and
+/// rendition to read, the segment cache for it, the input itself, and the
+/// choice of streams, decoders and subtitles an item plays. Every raw read
+/// of the input's AVStreams (starts, ends, sizes, font attachments) is here.
+/// Used on the thread that opens the item (or takes a screenshot).
+final class MediaAsset {
+    /// Where to read from: the location, or an HLS variant's playlist (or a
+    /// master playlist of a variant and its one audio rendition, given to
+    /// FFmpeg as a data: URL), and the segment cache for a network stream.
+    struct Source {
+        let location: MediaLocation
+        let playlist: String?
+        let cache: SegmentCache?
+    }
+
+    /// For an HLS master playlist, the variant chosen and its audio rendition.
+    struct HLSChoice {
+        let variant: HLSVariant
+        let audio: HLSRendition?
+    }
+
+    /// The location as the user gave it.
+    let location: MediaLocation
+    let input: MediaInput
+
+    init(_ source: Source, of location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
+        self.location = location
+        input = try MediaInput(location: source.location, interrupt: interrupt, cache: source.cache,
+                               playlist: source.playlist)
+    }
+
+    /// A local file or a plain URL, as it is (no variant choice, no cache).
+    convenience init(opening location: MediaLocation) throws(MediaError) {
+        try self.init(Source(location: location, playlist: nil, cache: nil), of: location, interrupt: InterruptFlag())
+    }
+
+    // MARK: HLS
+
+    /// For an HLS master playlist, the variant that fits the preferred
+    /// resolution and bit rate and the audio rendition it plays with
+    /// (`--alang`, else the default); nil for any other location.
+    static func chooseVariant(of location: MediaLocation, preferences p: ItemPreferences,
+                              interrupt: InterruptFlag) throws(MediaError) -> HLSChoice? {
+        guard location.isNetworkPlaylist else { return nil }
+        let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
+        let variants = HLSMaster.variants(in: text, base: location.url)
+        guard let chosen = HLSMaster.choose(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight,
+                                            maxBitrate: p.maxBitrate) else { return nil }
+        let audio = HLSMaster.chooseAudio(HLSMaster.audioRenditions(in: text, base: location.url),
+                                          group: chosen.audioGroup, languages: p.audioLanguages)
+        return HLSChoice(variant: chosen, audio: audio)
+    }
+
+    /// What to open for `location` and its HLS choice. A variant whose audio
+    /// is a separate rendition is opened through a master playlist cut down
+    /// to the two, which the segment cache serves in place of the real one.
+    static func source(for location: MediaLocation, choice: HLSChoice?,
+                       preferences: ItemPreferences) throws(MediaError) -> Source {
+        var opened = location, playlist: String?
+        if let choice {
+            // A network playlist may only lead to network media.
+            for uri in [choice.variant.uri, choice.audio?.uri].compactMap({ $0 }) where !MediaLocation(uri).isNetwork {
+                throw MediaError("the playlist refers to a local file: \(uri)")
+            }
+            if let audio = choice.audio {
+                playlist = HLSMaster.playlist(for: choice.variant, audio: audio)
+            } else {
+                opened = MediaLocation(choice.variant.uri)
+            }
+        }
+        return Source(location: opened, playlist: playlist,
+                      cache: segmentCache(for: opened, variant: choice?.variant, preferences: preferences))
+    }
+
+    /// A segment cache for an HLS stream: its later loop passes come from
+    /// memory. Sized by `--stream-cache-size`, else for three minutes of the
+    /// variant (64 MB when its bit rate is unknown), at most 512 MB.
+    private static func segmentCache(for source: MediaLocation, variant: HLSVariant?,
+                                     preferences: ItemPreferences) -> SegmentCache? {
+        guard source.isNetworkPlaylist else { return nil }
+        let bytes = preferences.streamCacheBytes
+            ?? variant.map { min($0.bandwidth / 8 * 180, 512 << 20) } ?? (64 << 20)
+        return SegmentCache(limit: max(bytes, 0))
+    }
+
+    // MARK: Raw stream reads
+
+    /// Where stream `index` starts, in its own time base (nil: unknown).
+    func start(ofStream index: Int) -> MediaTime? {
+        guard let s = input.stream(index), s.pointee.start_time != DP_AV_NOPTS_VALUE else { return nil }
+        return MediaTime(s.pointee.start_time, s.pointee.time_base)
+    }
+
+    /// Where stream `index` ends in container time, when its duration is known.
+    func end(ofStream index: Int) -> MediaTime? {
+        guard let s = input.stream(index) else { return nil }
+        let start = s.pointee.start_time == DP_AV_NOPTS_VALUE ? 0 : s.pointee.start_time
+        guard s.pointee.duration != DP_AV_NOPTS_VALUE, s.pointee.duration > 0 else { return nil }
+        return MediaTime(start + s.pointee.duration, s.pointee.time_base)
+    }
+
+    /// Subtracted from container timestamps so the item starts at zero: the
+    /// earliest start of the streams played, exactly in their own time
+    /// bases; never negative (AAC priming starts before zero on purpose).
+    func startOffset(ofStreams indexes: [Int?]) -> MediaTime {
+        max(indexes.compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
+    }
+
+    /// Fonts the file carries (Matroska attachments), for its ASS styles.
+    private func fonts(in tracks: [MediaTrack]) -> [(name: String, data: [UInt8])] {
+        tracks.filter { $0.kind == .attachment }.compactMap { track -> (name: String, data: [UInt8])? in
+            guard let stream = input.stream(track.id), let data = stream.pointee.codecpar.pointee.extradata,
+                  stream.pointee.codecpar.pointee.extradata_size > 0 else { return nil }
+            let bytes = Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.codecpar.pointee.extradata_size)))
+            return (track.title ?? "font\(track.id)", bytes)
+        }
+    }
+
+    private func opened(_ index: Int, _ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder) -> OpenedStream {
+        OpenedStream(index: index, timeBase: stream.pointee.time_base, decoder: decoder, end: end(ofStream: index))
+    }
+
+    // MARK: Choosing what plays
+
+    /// The streams to play with their decoders, the subtitles, and the
+    /// pipeline that plays them. A stream that cannot be decoded while
+    /// another can is a warning; none that can is the error thrown.
+    func makePipeline(preferences p: ItemPreferences, outputFormat: AudioFormat,
+                      warning: @escaping @Sendable (String) -> Void) throws(MediaError) -> ItemPipeline {
+        var info = MediaInfo()
+        info.formatName = input.formatName
+        var problems: [String] = []
+        let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
+        let video = openVideo(preferences: p, into: &info, problems: &problems)
+        let (audio, otherAudio) = openAudio(tracks, preferences: p, problems: &problems)
+        if let decoder = audio?.decoder {
+            info.audioCodec = decoder.codecName
+            info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
+            info.audioChannels = Int(decoder.context.pointee.ch_layout.nb_channels)
+        }
+        if video == nil && audio == nil {
+            if problems.count == 1, let only = problems.first {
+                throw MediaError(String(only.drop { $0 != " " }.dropFirst()))
+            }
+            throw MediaError(problems.isEmpty ? "no audio or video stream" : problems.joined(separator: "; "))
+        }
+        for problem in problems { warning("\(problem); playing the other stream") }
+        if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
+        let (subtitles, decoders) = video != nil
+            ? openSubtitles(tracks: tracks, info: info, preferences: p, warning: warning) : (nil, [:])
+        return ItemPipeline(input: input, info: info, video: video, audio: audio, preferences: p,
+                            outputFormat: outputFormat, otherAudio: otherAudio, tracks: tracks,
+                            subtitles: subtitles, subtitleDecoders: decoders,
+                            startOffset: startOffset(ofStreams: [video?.index, audio?.index]), warning: warning)
+    }
+
+    /// FFmpeg's pick of the video stream, unless it is a cover picture.
+    private func openVideo(preferences p: ItemPreferences, into info: inout MediaInfo,
+                           problems: inout [String]) -> OpenedStream? {
+        guard p.decodesVideo, let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
+              stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { return nil }
+        do {
+            // Beyond what any decoder or texture handles: a damaged header, not a picture.
+            let w = stream.pointee.codecpar.pointee.width, h = stream.pointee.codecpar.pointee.height
+            guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
+            let decoder = try Decoder(stream: stream, threads: Int32(p.videoDecoderThreads))
+            describeVideo(stream, decoder, into: &info)
+            return opened(index, stream, decoder)
+        } catch {
+            problems.append("video: \(error)")
+            return nil
+        }
+    }
+
+    /// Every audio stream that can play gets a decoder (for track switches).
+    /// The one played: the preferred language, else the file's default,
+    /// else FFmpeg's pick; when that one cannot play, the next that can.
+    private func openAudio(_ tracks: [MediaTrack], preferences p: ItemPreferences,
+                           problems: inout [String]) -> (chosen: OpenedStream?, others: [OpenedStream]) {
+        let audioTracks = tracks.filter { $0.kind == .audio }
+        let chosenAudio = LanguageCode.first(audioTracks, in: p.audioLanguages)?.id
+            ?? audioTracks.first(where: \.isDefault)?.id ?? input.bestStream(AVMEDIA_TYPE_AUDIO)
+        var audio: OpenedStream?
+        var others: [OpenedStream] = []
+        for track in audioTracks {
+            guard let stream = input.stream(track.id) else { continue }
+            do {
+                let rate = stream.pointee.codecpar.pointee.sample_rate
+                guard rate > 0 && rate <= 768_000 else { throw MediaError("unsupported sample rate \(rate) Hz") }
+                let decoder = try Decoder(stream: stream, threads: 1)
+                if track.id == chosenAudio {
+                    audio = opened(track.id, stream, decoder)
+                } else {
+                    others.append(opened(track.id, stream, decoder))
+                }
+            } catch {
+                // Another track may still play; only the chosen one's failure is said.
+                if track.id == chosenAudio { problems.append("audio: \(error)") }
+            }
+        }
+        if audio == nil, !others.isEmpty {
+            audio = others.removeFirst()
+        }
+        return (audio, others)
+    }
+
+    /// The item's subtitle tracks: its own streams (decoded as they are
+    /// read), the files given and those found beside it; one is selected as
+    /// the preferences and the file's flags say.
+    private func openSubtitles(tracks: [MediaTrack], info: MediaInfo, preferences p: ItemPreferences,
+                               warning: (String) -> Void) -> (SubtitleTracks, [Int: Decoder]) {
+        let subtitles = SubtitleTracks(videoWidth: info.displayWidth, videoHeight: info.displayHeight,
+                                       fonts: fonts(in: tracks))
+        var decoders: [Int: Decoder] = [:]
+        for track in tracks where track.kind == .subtitle {
+            guard let stream = input.stream(track.id) else { continue }
+            do {
+                let decoder = try Decoder(stream: stream, threads: 1)
+                if subtitles.addTrack(track, header: decoder.subtitleHeader, canvas: decoder.subtitleCanvas) {
+                    decoders[track.id] = decoder
+                }
+            } catch {
+                warning("subtitle track \(track.id): \(error)")
+            }
+        }
+        var given: [MediaTrack] = [], found: [MediaTrack] = []
+        let beside = p.autoloadSubtitles && !location.isNetwork ? SubtitleFile.siblings(of: location.url) : []
+        for (path, explicit) in p.subtitleFiles.map({ ($0, true) }) + beside.map({ ($0, false) }) {
+            let id = input.streamCount + given.count + found.count
+            do {
+                let track = try SubtitleFile.load(path, id: id, into: subtitles)
+                if explicit { given.append(track) } else { found.append(track) }
+            } catch {
+                warning("subtitles \((path as NSString).lastPathComponent): \(error)")
+            }
+        }
+        let all = subtitles.trackList
+        subtitles.selected = given.first?.id
+            ?? LanguageCode.first(all, in: p.subtitleLanguages)?.id
+            ?? all.first(where: { $0.externalPath == nil && ($0.isForced || $0.isDefault) })?.id
+            ?? found.first?.id
+        return (subtitles, decoders)
+    }
+
+    /// The video's coded and display size (sample aspect applied) and frame rate.
+    private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder, into info: inout MediaInfo) {
+        let ctx = decoder.context.pointee
+        info.videoCodec = decoder.codecName
+        info.videoWidth = Int(ctx.width)
+        info.videoHeight = Int(ctx.height)
+        var sar = stream.pointee.sample_aspect_ratio
+        if sar.num <= 0 || sar.den <= 0 { sar = ctx.sample_aspect_ratio }
+        let aspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
+        info.displayWidth = max(1, Int((Double(ctx.width) * aspect).rounded()))
+        info.displayHeight = max(1, Int(ctx.height))
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        if rate.num > 0 && rate.den > 0 { info.frameRate = Double(rate.num) / Double(rate.den) }
+    }
+}

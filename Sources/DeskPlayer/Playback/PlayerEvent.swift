@@ -1,0 +1,26 @@
+/// Things a player reports, drained by its owner with `takeEvents()`.
+enum PlayerEvent: Sendable {
+    case readyToPlay
+    case failed(MediaError)
+    case didPlayToEnd
+    case warning(String)
+    /// The finished item (with its statistics) gave way, gaplessly, to the
+    /// upcoming one, which is now `currentItem`.
+    case advanced(from: PlayerItem, stats: PlayerStats)
+    /// A queued item failed to open (QueuePlayer reports it and skips it).
+    case itemFailed(PlayerItem, MediaError)
+}
+
+/// Counters for `--stats-json` and the benchmarks: the frame counters come
+/// from the player's presenter, the rest from the player.
+struct PlayerStats: Sendable {
+    var framesPresented = 0
+    var framesDropped = 0
+    var audioUnderruns = 0
+    /// Largest |audio clock − frame time| seen when a frame was presented.
+    var maxAVOffsetMs = 0.0
+    var timeToFirstFrameMs: Double?
+    var loopCount = 0
+    /// Seconds spent waiting for data while meant to play (a stalled stream).
+    var waitingSeconds = 0.0
+}
