@@ -92,10 +92,10 @@ final class CommandController {
         case .frameStep:
             for tile in try groups(target).flatMap(\.members) { tile.player.stepFrame() }
         case .playlistNext, .playlistPrev:
+            // The pause state carries over, as in mpv.
             for tile in try resolve(target) {
                 command == .playlistNext ? tile.playlist.advanceToNextItem() : tile.playlist.playPrevious()
                 tile.ended = false
-                tile.player.play()
             }
         case .loadfile(let path, let mode):
             load(path, mode: mode, in: try? resolve(target).first)
