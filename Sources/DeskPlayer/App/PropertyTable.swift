@@ -102,7 +102,16 @@ enum PropertyTable {
         }),
         Property("filename", get: { t throws(CommandError) in .string(PlayerView.shortName(try t.item().name)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
-        Property("media-title", get: { t throws(CommandError) in .string(PlayerView.shortName(try t.item().name)) }),
+        // The title tag, else the file's name (mpv's media-title).
+        Property("media-title", get: { t throws(CommandError) in
+            let item = try t.item()
+            if let title = item.info?.tags["title"], !title.isEmpty { return .string(title) }
+            return .string(PlayerView.shortName(item.name))
+        }),
+        Property("metadata", get: { t throws(CommandError) in
+            guard let info = try t.item().info else { throw .propertyUnavailable }
+            return .object(info.tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        }),
         Property("file-format", get: { t throws(CommandError) in
             guard let info = try t.item().info else { throw .propertyUnavailable }
             return .string(info.formatName)

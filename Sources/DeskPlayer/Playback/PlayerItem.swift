@@ -214,6 +214,8 @@ final class PlayerItem: Sendable {
     private func makePipeline(_ input: MediaInput) throws(MediaError) -> ItemPipeline {
         var info = MediaInfo()
         info.formatName = input.formatName
+        info.tags = input.tags
+        info.coverArt = input.coverArt
         let p = preferences.withLock { $0 }
         var problems: [String] = []
         var video: ItemPipeline.Stream?
