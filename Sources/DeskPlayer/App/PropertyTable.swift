@@ -165,6 +165,14 @@ enum PropertyTable {
                          t.controller.pips?.restore(tile)
                      }
                  }),
+        Property("cursor-visible", scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .bool(screen.pointerVisible)
+        }),
+        Property("stop-screensaver-active", scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .bool(screen.holdsOffScreenSaver)
+        }),
         Property("tiles", scope: .app, get: { t throws(CommandError) in
             let set = t.controller.tiles
             return .array(set.tiles.enumerated().map { index, tile in
