@@ -16,6 +16,8 @@ final class PlayerApp {
     /// A muted video looping behind the tiles (`--background`).
     private var background: Tile?
     private var socket: ControlSocket?
+    /// MPRIS on the session bus (nil without one).
+    private var mpris: MPRISService?
     private var autoPiP: AutoPiP?
     private var title: WindowTitle
     /// When the first item became ready (`--quit-after` counts from there).
@@ -92,6 +94,8 @@ final class PlayerApp {
             }
         }
         defer { socket = nil }  // removes the socket file
+        mpris = MPRISService.start(controller: controller, verbose: options.verbose)
+        defer { mpris = nil }  // leaves the bus
         connect(window)
         makeTiles(composition, window: window)
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
@@ -271,6 +275,7 @@ final class PlayerApp {
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)
+            mpris?.serve(at: tick)
             controller.opener?.collectDialog()
             for problem in FFmpegLog.takeStreamProblems() {
                 // A segment that could not be read is skipped (a short gap): say so.
