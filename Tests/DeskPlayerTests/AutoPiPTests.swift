@@ -40,7 +40,8 @@ extension WindowManagerTests {
         // sample reached the device, with no gap across either move.
         let end = Date().addingTimeInterval(20)
         while app.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(!app.process.isRunning && app.process.terminationStatus == 0, "\(app.errors)")
+        #expect(!app.process.isRunning && app.process.terminationStatus == 0,
+                "status \(app.process.terminationStatus) (\(app.process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(app.errors)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
         #expect(report.players.first?.audioUnderruns == 0)
         let left = try CapturedAudio.leftChannel(raw)
