@@ -66,6 +66,7 @@ final class PlayerApp {
             return 1
         }
         defer { SDL_Quit() }
+        dp_tolerate_wakeups_of_closed_windows()
         return play(composition)
     }
 
