@@ -119,18 +119,24 @@ final class PrivateSessionBus {
         }
         #expect(try playerctl("metadata", "xesam:url") == URL(fileURLWithPath: song).absoluteString)
 
-        // play-pause, through the controller: the socket sees the same player paused.
+        // The player's signals, as a desktop panel listens to them.
+        let signals = dir.appendingPathComponent("signals.txt")
+        try bus.monitor("type='signal',path='/org/mpris/MediaPlayer2'", to: signals)
+        Thread.sleep(forTimeInterval: 0.5)  // the monitor is listening
+        let heard = { (try? String(contentsOf: signals, encoding: .utf8)) ?? "" }
+
+        // play-pause, through the controller: the socket sees the same player
+        // paused, and PropertiesChanged says so.
         try playerctl("play-pause")
         #expect(try eventually { try playerctl("status") == "Paused" })
         #expect(client.get("pause") == .bool(true))
+        #expect(eventually { heard().components(separatedBy: "member=PropertiesChanged").dropFirst()
+                .contains { $0.contains("\"PlaybackStatus\"") && $0.contains("string \"Paused\"") } }, "\(heard())")
         try playerctl("play-pause")
         #expect(try eventually { try playerctl("status") == "Playing" })
         #expect(client.get("pause") == .bool(false))
 
         // Position: set (SetPosition with the track id), read, and Seeked announced.
-        let signals = dir.appendingPathComponent("signals.txt")
-        try bus.monitor("type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'", to: signals)
-        Thread.sleep(forTimeInterval: 0.5)  // the monitor is listening
         try playerctl("position", "12")
         // (The clock counts the audio the device has played: a few ms either side of the target.)
         let seconds = client.get("time-pos")?.number ?? -1
@@ -139,8 +145,7 @@ final class PrivateSessionBus {
         #expect(read > 11.9 && read < 14, "playerctl position \(read)")
         /// The positions (µs) of the Seeked signals dbus-monitor saw.
         func seeked() -> [Int64] {
-            let text = (try? String(contentsOf: signals, encoding: .utf8)) ?? ""
-            return text.components(separatedBy: "member=Seeked").dropFirst().compactMap { signal in
+            heard().components(separatedBy: "member=Seeked").dropFirst().compactMap { signal in
                 signal.split(separator: "\n").first.flatMap { Int64($0.replacingOccurrences(of: "int64", with: "")
                     .trimmingCharacters(in: .whitespaces)) }
             }
