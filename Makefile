@@ -5,11 +5,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time libraries, and a font for on-screen text.
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-dev libavcodec-dev \
-	libavutil-dev libswresample-dev libswscale-dev libass-dev fonts-dejavu-core
+	libavutil-dev libswresample-dev libswscale-dev libass-dev libdbus-1-dev fonts-dejavu-core
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, xdotool to drive the window, and openbox: a window
-# manager for the Picture in Picture stacking test.
-TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat
+# manager for the Picture in Picture stacking test; dbus-daemon (a private
+# session bus per test), dbus-bin (dbus-send, dbus-monitor) and playerctl:
+# the MPRIS clients the tests drive DeskPlayer with.
+TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0
 # What the benchmarks compare against.

@@ -34,12 +34,19 @@ let package = Package(
             pkgConfig: "libass",
             providers: [.apt(["libass-dev"])]
         ),
+        // libdbus-1, D-Bus's reference library: MPRIS on the session bus.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         .executableTarget(
             name: "DeskPlayer",
             dependencies: [
                 "CSDL2",
                 "CFFmpeg",
                 "CLibass",
+                "CDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Yams", package: "Yams"),

@@ -34,4 +34,35 @@ static inline int dp_set_transient_for(SDL_Window *child, SDL_Window *parent) {
     return -1;
 #endif
 }
+
+#if defined(SDL_VIDEO_DRIVER_X11)
+#include <X11/Xproto.h>
+// Where the handler that was there is kept (a function's own static: a
+// header's file-level one is not emitted for Swift).
+static inline XErrorHandler *dp_previous_x_error_handler(void) {
+    static XErrorHandler previous;
+    return &previous;
+}
+
+// SDL wakes its waiting event loop with an XSendEvent to the window made
+// last (a Picture in Picture window while one is open), on a second X
+// connection of its own. When that window closes just then, the server
+// answers BadWindow on that connection, and Xlib's default handler would
+// end the process. Only that error is let pass; any other goes on to the
+// handler that was there (SDL's, then Xlib's).
+static int dp_x_error_handler(Display *display, XErrorEvent *error) {
+    if (error->error_code == BadWindow && error->request_code == X_SendEvent) return 0;
+    XErrorHandler previous = *dp_previous_x_error_handler();
+    return previous ? previous(display, error) : 0;
+}
+#endif
+
+// Installs the handler above (after SDL_Init, over SDL's own); does nothing
+// without X11.
+static inline void dp_tolerate_wakeups_of_closed_windows(void) {
+#if defined(SDL_VIDEO_DRIVER_X11)
+    XErrorHandler previous = XSetErrorHandler(dp_x_error_handler);
+    if (previous != dp_x_error_handler) *dp_previous_x_error_handler() = previous;
+#endif
+}
 #endif

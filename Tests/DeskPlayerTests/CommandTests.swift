@@ -15,6 +15,8 @@ import Testing
         var helpLines: [(keys: String, help: String)] = []
         var list: ListOverlay?
         var title = ""
+        var pointerVisible = true
+        var holdsOffScreenSaver = false
         func show(_ views: [PlayerView], focused: Int) { shown = (views.count, focused) }
         func showMessage(_ message: String, seconds: Double, topic: String?) {
             if let topic { messages.removeAll { $0.topic == topic } }

@@ -3,6 +3,8 @@ import Foundation
 /// Where a command came from: it decides only whether the OSD says what changed.
 enum CommandSource {
     case key, mouse, pip, socket, mpris, commandLine
+    /// The window manager (minimizing the window with --pip-auto).
+    case window
 
     /// A person pressed or clicked something: show what it did.
     var showsOSD: Bool { self == .key || self == .mouse || self == .pip }

@@ -73,6 +73,18 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: .customLong("keep-open"), help: "Stay open at the end instead of quitting.")
     var keepOpen = false
 
+    @Option(help: ArgumentHelp("With nothing to play: no quits; yes opens the window and waits for files (and stays open at the end); once waits, then quits when what was opened has played. Default: yes without files or in pseudo-gui mode, else no.", valueName: "no|yes|once"))
+    var idle: IdleMode?
+
+    @Option(name: .customLong("player-operation-mode"), help: ArgumentHelp("cplayer: a terminal player (quits at the end); pseudo-gui: a desktop app, as the desktop entry starts it (--idle=yes).", valueName: "cplayer|pseudo-gui"))
+    var playerOperationMode: OperationMode = .cplayer
+
+    @Option(help: ArgumentHelp("The window title, with mpv's property expansion: ${media-title}, ${NAME:fallback}, ${?NAME:text}, ${!NAME:text}.", valueName: "TEXT"))
+    var title: String?
+
+    @Flag(name: .customLong("pip-auto"), help: "Minimizing the window while a video plays moves it into Picture in Picture; restoring the window brings it back.")
+    var pipAuto = false
+
     @Option(name: .customLong("input-ipc-server"), help: ArgumentHelp("Listen on this Unix socket for mpv's JSON IPC commands (implies --keep-open).", valueName: "PATH"))
     var inputIPCServer: String?
 
@@ -145,6 +157,13 @@ struct DeskPlayerCommand: ParsableCommand {
         if isComposition && layout != nil { throw ValidationError("a composition plays in one player: --layout does not apply") }
     }
 
+    /// What to do with nothing to play: as asked, else wait in the window
+    /// when started with nothing or as a desktop app.
+    var idleMode: IdleMode {
+        if let idle { return idle }
+        return playerOperationMode == .pseudoGUI || (files.isEmpty && !isComposition) ? .yes : .no
+    }
+
     /// The command line describes one composition rather than files to play.
     var isComposition: Bool { composition != nil || crossfade != nil || clip != nil }
 
@@ -162,6 +181,19 @@ extension TileLayout: ExpressibleByArgument {}
 enum SubtitleAutoload: String, ExpressibleByArgument {
     case exact
     case no
+}
+
+/// mpv's --idle.
+enum IdleMode: String, ExpressibleByArgument, CaseIterable {
+    case no
+    case yes
+    case once
+}
+
+/// mpv's --player-operation-mode.
+enum OperationMode: String, ExpressibleByArgument {
+    case cplayer
+    case pseudoGUI = "pseudo-gui"
 }
 
 enum CompareMode: String, ExpressibleByArgument {
@@ -230,6 +262,19 @@ struct Geometry: ExpressibleByArgument, Equatable {
     }
 }
 
+extension DeskPlayerCommand {
+    /// mpv's bare `--idle` means `--idle=yes`; the parser wants a value.
+    static func bareIdle(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        for (i, argument) in arguments.enumerated() {
+            if argument == "--" { return out + arguments[i...] }
+            let next = i + 1 < arguments.count ? arguments[i + 1] : nil
+            out.append(argument == "--idle" && !IdleMode.allValueStrings.contains(next ?? "") ? "--idle=yes" : argument)
+        }
+        return out
+    }
+}
+
 /// Entry point: parse, run, and map failures to exit codes
 /// (0 played, 1 nothing could be played, 2 bad command line).
 /// (`@main` is in EntryPoint.swift, so the fuzzer build can leave it out.)
@@ -246,14 +291,14 @@ enum Main {
             var arguments = Array(CommandLine.arguments.dropFirst())
             if !arguments.contains("--no-config"), let (path, text) = ConfigFiles.read("deskplayer.conf") {
                 let (options, problems) = ConfigFiles.optionArguments(text, file: path) { option in
-                    do { _ = try DeskPlayerCommand.parseAsRoot(option); return nil } catch {
+                    do { _ = try DeskPlayerCommand.parseAsRoot(DeskPlayerCommand.bareIdle(option)); return nil } catch {
                         return DeskPlayerCommand.message(for: error)
                     }
                 }
                 for problem in problems { PlayerApp.printError(problem + "; line skipped") }
                 arguments = options + arguments
             }
-            var command = try DeskPlayerCommand.parseAsRoot(arguments)
+            var command = try DeskPlayerCommand.parseAsRoot(DeskPlayerCommand.bareIdle(arguments))
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

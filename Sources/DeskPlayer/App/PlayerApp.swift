@@ -16,6 +16,10 @@ final class PlayerApp {
     /// A muted video looping behind the tiles (`--background`).
     private var background: Tile?
     private var socket: ControlSocket?
+    /// MPRIS on the session bus (nil without one).
+    private var mpris: MPRISService?
+    private var autoPiP: AutoPiP?
+    private var title: WindowTitle
     /// When the first item became ready (`--quit-after` counts from there).
     private var playingSince: UInt64?
 
@@ -25,6 +29,7 @@ final class PlayerApp {
         factory = TileFactory(options: options)
         controller = CommandController(tiles: tiles, factory: factory,
                                        screenshots: Screenshots(directory: options.screenshotDir))
+        title = WindowTitle(template: options.title)
     }
 
     static func printError(_ line: String) {
@@ -33,7 +38,7 @@ final class PlayerApp {
 
     /// Runs until everything has played, the window closes or `q`. Returns the exit code.
     func run() -> Int32 {
-        guard !options.files.isEmpty || options.composition != nil else {
+        guard !options.files.isEmpty || options.composition != nil || options.idleMode != .no else {
             PlayerApp.printError("no files given")
             print("Usage: " + DeskPlayerCommand.usageString())
             return 1
@@ -53,11 +58,15 @@ final class PlayerApp {
         // SDL_FRAMEBUFFER_ACCELERATION in the environment still override.
         SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT)
         SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT)
+        // SDL holds the screen saver off from the start; DeskPlayer does it
+        // only while a video plays in sight (mpv's stop-screensaver).
+        SDL_SetHintWithPriority(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1", SDL_HINT_DEFAULT)
         guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_AUDIO | SDL_INIT_EVENTS) == 0 else {
             PlayerApp.printError(SDLError("cannot start SDL").message)
             return 1
         }
         defer { SDL_Quit() }
+        dp_tolerate_wakeups_of_closed_windows()
         return play(composition)
     }
 
@@ -86,6 +95,8 @@ final class PlayerApp {
             }
         }
         defer { socket = nil }  // removes the socket file
+        mpris = MPRISService.start(controller: controller, verbose: options.verbose)
+        defer { mpris = nil }  // leaves the bus
         connect(window)
         makeTiles(composition, window: window)
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
@@ -93,6 +104,7 @@ final class PlayerApp {
         let code = runLoop(window)
         shutDown()
         withExtendedLifetime(device) {}  // sound until here
+        window.holdsOffScreenSaver = false
         if let path = options.statsJSON {
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
         }
@@ -117,6 +129,7 @@ final class PlayerApp {
         pips.screen = window
         pips.onEvent = { [unowned self] event in report(event, window: window) }
         controller.pips = pips
+        if options.pipAuto { autoPiP = AutoPiP(controller: controller) }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: controller.bindings)
             controller.bindings = table
@@ -145,6 +158,8 @@ final class PlayerApp {
         if let composition {
             let name = CompositionMode.name(of: composition, options)
             made = [factory.tile([PlayerItem(composition: composition, name: name, start: start ?? .zero)])]
+        } else if options.files.isEmpty {
+            made = []  // the idle window: files come by drop, Ctrl+O, Ctrl+R, the socket, MPRIS
         } else {
             made = tileMode ? options.files.map { factory.tile([$0], start: start, decoderThreads: threads) }
                 : [factory.tile(options.files, start: start)]
@@ -188,6 +203,10 @@ final class PlayerApp {
             drop(path, on: index.flatMap { tiles.tiles.indices.contains($0) ? tiles.tiles[$0] : nil })
         case .list(let action):
             controller.opener?.listAction(action)
+        case .minimized:
+            autoPiP?.windowMinimized()
+        case .restored:
+            autoPiP?.windowRestored()
         }
     }
 
@@ -228,9 +247,19 @@ final class PlayerApp {
 
     // MARK: Main loop
 
+    /// Whether the window stays open with nothing (more) to play: a
+    /// scripted player waits for its client's next command, an idle one
+    /// for files (`--idle=once` only until something has played).
+    private var staysOpen: Bool {
+        if options.keepOpen || socket != nil { return true }
+        switch options.idleMode {
+        case .no: return false
+        case .yes: return true
+        case .once: return !anyPlayed
+        }
+    }
+
     private func runLoop(_ window: MainWindow) -> Int32 {
-        // A scripted player stays open for its client's next command.
-        let keepOpen = options.keepOpen || socket != nil
         let started = HostTime.now()
         var failureShownUntil: UInt64?
         while !controller.quitRequested {
@@ -247,6 +276,7 @@ final class PlayerApp {
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)
+            mpris?.serve(at: tick)
             controller.opener?.collectDialog()
             for problem in FFmpegLog.takeStreamProblems() {
                 // A segment that could not be read is skipped (a short gap): say so.
@@ -258,18 +288,19 @@ final class PlayerApp {
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }
-            if !tiles.isEmpty, tiles.tiles.allSatisfy({ $0.ended }) {
-                if !keepOpen {
-                    if anyPlayed { break }
-                    // Nothing could be played: leave the error on screen a moment.
-                    failureShownUntil = failureShownUntil ?? tick + 3_000_000_000
-                }
+            window.holdsOffScreenSaver = tiles.playsVideoInSight(mainWindowVisible: !window.isMinimized)
+            title.update(at: tick, controller: controller, screen: window)
+            if !tiles.isEmpty, tiles.tiles.allSatisfy({ $0.ended }), !staysOpen {
+                if anyPlayed { break }
+                // Nothing could be played: leave the error on screen a moment.
+                failureShownUntil = failureShownUntil ?? tick + 3_000_000_000
             }
-            if tiles.isEmpty && !keepOpen { break }
+            if tiles.isEmpty && !staysOpen { break }
             if let until = failureShownUntil, tick >= until { break }
             if let limit = options.quitAfter, Double(tick &- (playingSince ?? started)) / 1e9 >= limit { break }
         }
-        return anyPlayed ? 0 : 1
+        // An idle window the user closes ends well, whatever was tried in it.
+        return anyPlayed || options.idleMode != .no ? 0 : 1
     }
 
     private func shutDown() {
@@ -338,9 +369,6 @@ final class PlayerApp {
         if player.currentItem !== tile.shownItem {
             tile.shownItem = player.currentItem
             tile.recorded = false
-            if tiles.tiles.count == 1, let name = tile.shownItem?.name {
-                window.setTitle("\(DisplayText.shortName(name)) - DeskPlayer")
-            }
         }
     }
 

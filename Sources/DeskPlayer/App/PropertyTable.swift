@@ -102,7 +102,16 @@ enum PropertyTable {
         }),
         Property("filename", get: { t throws(CommandError) in .string(DisplayText.shortName(try t.item().name)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
-        Property("media-title", get: { t throws(CommandError) in .string(DisplayText.shortName(try t.item().name)) }),
+        // The title tag, else the file's name (mpv's media-title).
+        Property("media-title", get: { t throws(CommandError) in
+            let item = try t.item()
+            if let title = item.info?.tags["title"], !title.isEmpty { return .string(title) }
+            return .string(DisplayText.shortName(item.name))
+        }),
+        Property("metadata", get: { t throws(CommandError) in
+            guard let info = try t.item().info else { throw .propertyUnavailable }
+            return .object(info.tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        }),
         Property("file-format", get: { t throws(CommandError) in
             guard let info = try t.item().info else { throw .propertyUnavailable }
             return .string(info.formatName)
@@ -156,6 +165,14 @@ enum PropertyTable {
                          t.controller.pips?.restore(tile)
                      }
                  }),
+        Property("cursor-visible", scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .bool(screen.pointerVisible)
+        }),
+        Property("stop-screensaver-active", scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .bool(screen.holdsOffScreenSaver)
+        }),
         Property("tiles", scope: .app, get: { t throws(CommandError) in
             let set = t.controller.tiles
             return .array(set.tiles.enumerated().map { index, tile in

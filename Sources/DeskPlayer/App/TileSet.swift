@@ -129,3 +129,15 @@ final class TileSet {
         screen?.show(tiles.map(\.view), focused: focusedIndex)
     }
 }
+
+extension TileSet {
+    /// A video plays where it can be seen: in the main window while that is
+    /// not minimized, or in a Picture in Picture window (mpv's
+    /// stop-screensaver: paused, ended and audio-only players do not count).
+    func playsVideoInSight(mainWindowVisible: Bool) -> Bool {
+        tiles.contains { tile in
+            (tile.isInPiP || mainWindowVisible) && !tile.ended && !tile.player.isPaused
+                && tile.player.currentItem?.info?.hasVideo == true
+        }
+    }
+}

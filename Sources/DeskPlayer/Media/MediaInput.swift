@@ -68,6 +68,13 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// A file's cover picture, still encoded (JPEG, PNG…).
+struct CoverArt: Sendable, Equatable {
+    let bytes: [UInt8]
+    /// The image type as a file name ends: "jpg", "png".
+    let fileExtension: String
+}
+
 /// Owns an opened AVFormatContext. Opened on a loading thread, then used by
 /// the one demux thread; never by two threads at once.
 final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read by the one demux thread only
@@ -157,6 +164,49 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     var formatName: String {
         guard let f = context.pointee.iformat, let name = f.pointee.name else { return "?" }
         return String(cString: name)
+    }
+
+    /// The file's tags (title, artist, album…), keys in lower case: the
+    /// container's, else the first stream's that has any (Ogg keeps them there).
+    var tags: [String: String] {
+        func read(_ dictionary: OpaquePointer?) -> [String: String] {
+            var tags: [String: String] = [:]
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+                entry = next
+                guard let key = next.pointee.key, let value = next.pointee.value else { continue }
+                tags[String(cString: key).lowercased()] = String(cString: value)
+            }
+            return tags
+        }
+        let container = read(context.pointee.metadata)
+        if container["title"] != nil || container["artist"] != nil { return container }
+        for i in 0..<streamCount {
+            guard let stream = stream(i) else { continue }
+            let own = read(stream.pointee.metadata)
+            if own["title"] != nil || own["artist"] != nil { return container.merging(own) { $1 } }
+        }
+        return container
+    }
+
+    /// The cover picture a file carries (an attached picture stream), as
+    /// its encoded bytes and their image type.
+    var coverArt: CoverArt? {
+        for i in 0..<streamCount {
+            guard let stream = stream(i), stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
+                  let data = stream.pointee.attached_pic.data, stream.pointee.attached_pic.size > 0 else { continue }
+            let kind: String
+            switch stream.pointee.codecpar.pointee.codec_id {
+            case AV_CODEC_ID_PNG: kind = "png"
+            case AV_CODEC_ID_MJPEG: kind = "jpg"
+            case AV_CODEC_ID_WEBP: kind = "webp"
+            case AV_CODEC_ID_BMP: kind = "bmp"
+            default: continue
+            }
+            return CoverArt(bytes: Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.attached_pic.size))),
+                            fileExtension: kind)
+        }
+        return nil
     }
 
     /// Reads the next packet. Returns false at the end of the input.

@@ -142,6 +142,8 @@ final class MediaAsset {
                       warning: @escaping @Sendable (String) -> Void) throws(MediaError) -> ItemPipeline {
         var info = MediaInfo()
         info.formatName = input.formatName
+        info.tags = input.tags
+        info.coverArt = input.coverArt
         var problems: [String] = []
         let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
         let video = openVideo(preferences: p, into: &info, problems: &problems)

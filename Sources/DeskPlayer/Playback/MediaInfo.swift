@@ -14,6 +14,9 @@ struct MediaInfo: Sendable {
     var frameRate: Double?
     var audioSampleRate = 0
     var audioChannels = 0
+    /// The file's tags (lower-case keys: title, artist, album…) and cover picture.
+    var tags: [String: String] = [:]
+    var coverArt: CoverArt?
 
     var hasVideo: Bool { videoCodec != nil }
     var hasAudio: Bool { audioCodec != nil }

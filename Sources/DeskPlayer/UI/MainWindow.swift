@@ -17,6 +17,9 @@ enum WindowAction: Equatable {
     case drop(path: String, tile: Int?)
     /// A key or click on the list overlay.
     case list(ListOverlay.Action)
+    /// The window manager minimized the window, or brought it back.
+    case minimized
+    case restored
 }
 
 /// The main window: lays out its player views, turns input into
@@ -58,6 +61,7 @@ final class MainWindow: PlayerScreen {
     var list: ListOverlay? { didSet { needsRedraw = true } }
     /// The key bindings overlay (F1 or ?).
     var showsHelp = false { didSet { needsRedraw = true } }
+    private var pointerAutohide = PointerAutohide()
     private static let hoverSeconds = 2.0
 
     init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
@@ -90,6 +94,22 @@ final class MainWindow: PlayerScreen {
     }
 
     func setTitle(_ title: String) { window.setTitle(title) }
+
+    var pointerVisible: Bool { pointerAutohide.isVisible }
+
+    /// SDL holds the screen saver off (its own state, as it reports it).
+    var holdsOffScreenSaver: Bool {
+        get { SDL_IsScreenSaverEnabled() == SDL_FALSE }
+        set {
+            guard newValue != holdsOffScreenSaver else { return }
+            newValue ? SDL_DisableScreenSaver() : SDL_EnableScreenSaver()
+        }
+    }
+
+    /// Minimized or hidden: nothing in it is seen.
+    var isMinimized: Bool {
+        SDL_GetWindowFlags(window.window) & (SDL_WINDOW_MINIMIZED.rawValue | SDL_WINDOW_HIDDEN.rawValue) != 0
+    }
 
     func capture() throws(MediaError) -> PictureBuffer { try window.capture() }
 
@@ -153,6 +173,14 @@ final class MainWindow: PlayerScreen {
             return false
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_CLOSE:
             return false  // with a PiP window open, SDL sends no SDL_QUIT for the main one
+        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_MINIMIZED:
+            onAction(.minimized)
+        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_RESTORED:
+            needsRedraw = true
+            onAction(.restored)
+        case SDL_MOUSEMOTION:
+            pointerAutohide.moved(at: HostTime.now())
+            motion(event)
         case SDL_DROPFILE:
             if let file = event.drop.file {
                 let path = String(cString: file)
@@ -186,22 +214,12 @@ final class MainWindow: PlayerScreen {
             if let (index, bar) = controlBar(at: Int(event.button.x), y: Int(event.button.y)) {
                 pressBar(bar, index: index, x: Int(event.button.x), y: Int(event.button.y))
             }
-        case SDL_MOUSEMOTION where dragging != nil:
-            if let drag = dragging { dragBar(drag, x: Int(event.motion.x), final: false) }
         case SDL_MOUSEBUTTONUP where dragging != nil:
             if let drag = dragging { dragBar(drag, x: Int(event.button.x), final: true) }
             dragging = nil
         case SDL_MOUSEBUTTONDOWN where wipe:
             draggingWipe = true
             setWipe(x: Int(event.button.x))
-        case SDL_MOUSEMOTION where draggingWipe:
-            setWipe(x: Int(event.motion.x))
-        case SDL_MOUSEMOTION where !wipe:
-            pointer = (Int(event.motion.x), Int(event.motion.y))
-            if let index = tileIndex(x: Int(event.motion.x), y: Int(event.motion.y)) {
-                if hover?.index != index { needsRedraw = true }
-                showControls(index)
-            }
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
             hover = nil
             pointer = nil
@@ -216,6 +234,32 @@ final class MainWindow: PlayerScreen {
             break
         }
         return true
+    }
+
+    private func motion(_ event: SDL_Event) {
+        let x = Int(event.motion.x), y = Int(event.motion.y)
+        if let drag = dragging {
+            dragBar(drag, x: x, final: false)
+        } else if draggingWipe {
+            setWipe(x: x)
+        } else if wipe {
+            pointer = (x, y)
+        } else {
+            pointer = (x, y)
+            if let index = tileIndex(x: x, y: y) {
+                if hover?.index != index { needsRedraw = true }
+                showControls(index)
+            }
+        }
+    }
+
+    /// The pointer rests over a picture, with nothing it is needed for
+    /// (a drag, a list, the key overlay, a control bar).
+    private func pointerOverVideo(_ areas: [Rect]) -> Bool {
+        guard let (x, y) = pointer, dragging == nil, !draggingWipe, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
+              let index = wipe ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
+              views.indices.contains(index), !views[index].isDetached else { return false }
+        return views[index].player.currentItem?.info?.hasVideo == true
     }
 
     /// The control bar shown (on the hovered tile) that holds (x, y).
@@ -310,6 +354,7 @@ final class MainWindow: PlayerScreen {
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
+        pointerAutohide.update(at: now, overVideo: pointerOverVideo(areas))
         let before = messages.count
         messages.removeAll { $0.until <= now }
         if messages.count != before { needsRedraw = true }
@@ -370,6 +415,8 @@ final class MainWindow: PlayerScreen {
             SDL_RenderSetClipRect(r, nil)
             SDL_SetRenderDrawColor(r, 255, 255, 255, 255)
             SDL_RenderDrawLine(r, Int32(split), 0, Int32(split), Int32(bounds.height))
+        } else if views.isEmpty {
+            IdleScreen.draw(in: bounds, renderer: r, text: text)
         } else {
             for (view, area) in zip(views, areas) {
                 view.draw(in: area, renderer: r, text: text, overBackground: background != nil)

@@ -14,6 +14,10 @@ protocol PlayerScreen: AnyObject {
     /// A list to pick from (file browser, recent files); nil hides it.
     var list: ListOverlay? { get set }
     func setTitle(_ title: String)
+    /// The mouse pointer shows (it hides over video after a second at rest).
+    var pointerVisible: Bool { get }
+    /// The screen saver is held off (while a video plays in sight).
+    var holdsOffScreenSaver: Bool { get set }
     /// Shows the window again if it was minimised or hidden, above the others.
     func raise()
     /// What the window shows now, as a picture (BGRA).
