@@ -112,11 +112,23 @@ final class MediaAsset {
         return MediaTime(start + s.pointee.duration, s.pointee.time_base)
     }
 
-    /// Subtracted from container timestamps so the item starts at zero: the
-    /// earliest start of the streams played, exactly in their own time
-    /// bases; never negative (AAC priming starts before zero on purpose).
-    func startOffset(ofStreams indexes: [Int?]) -> MediaTime {
-        max(indexes.compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
+    /// What bounds a loop pass of this input playing `video` and `audio`.
+    func passBounds(video: Int?, audio: Int?) -> PassBounds {
+        let bounds = PassBounds.of(format: input.formatName, hasVideo: video != nil, hasAudio: audio != nil)
+        // Without a video start there is nothing to anchor to.
+        return bounds == .video && video.flatMap(start(ofStream:)) == nil ? .streams : bounds
+    }
+
+    /// Subtracted from container timestamps so the item starts at zero. A
+    /// pass bounded by its video starts at the first video frame (the audio
+    /// before it is priming). Otherwise the earliest start of the streams
+    /// played, exactly in their own time bases; never negative (AAC priming
+    /// starts before zero on purpose).
+    func startOffset(video: Int?, audio: Int?) -> MediaTime {
+        if passBounds(video: video, audio: audio) == .video, let start = video.flatMap(start(ofStream:)) {
+            return start
+        }
+        return max([video, audio].compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
     }
 
     /// Fonts the file carries (Matroska attachments), for its ASS styles.
@@ -130,7 +142,9 @@ final class MediaAsset {
     }
 
     private func opened(_ index: Int, _ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder) -> OpenedStream {
-        OpenedStream(index: index, timeBase: stream.pointee.time_base, decoder: decoder, end: end(ofStream: index))
+        // An estimated end is no end: trimmed to it, real samples go (MPEG-TS, ADTS).
+        let end = PassBounds.streamDurationsAreEstimates(format: input.formatName) ? nil : end(ofStream: index)
+        return OpenedStream(index: index, timeBase: stream.pointee.time_base, decoder: decoder, end: end)
     }
 
     // MARK: Choosing what plays
@@ -159,12 +173,15 @@ final class MediaAsset {
         }
         for problem in problems { warning("\(problem); playing the other stream") }
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
+        // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
+        info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
         let (subtitles, decoders) = video != nil
             ? openSubtitles(tracks: tracks, info: info, preferences: p, warning: warning) : (nil, [:])
         return ItemPipeline(input: input, info: info, video: video, audio: audio, preferences: p,
                             outputFormat: outputFormat, otherAudio: otherAudio, tracks: tracks,
                             subtitles: subtitles, subtitleDecoders: decoders,
-                            startOffset: startOffset(ofStreams: [video?.index, audio?.index]), warning: warning)
+                            startOffset: startOffset(video: video?.index, audio: audio?.index),
+                            bounds: passBounds(video: video?.index, audio: audio?.index), warning: warning)
     }
 
     /// FFmpeg's pick of the video stream, unless it is a cover picture.

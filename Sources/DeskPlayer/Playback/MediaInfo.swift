@@ -14,6 +14,8 @@ struct MediaInfo: Sendable {
     var frameRate: Double?
     var audioSampleRate = 0
     var audioChannels = 0
+    /// A live stream (an HLS playlist without an end): it cannot loop.
+    var isLive = false
 
     var hasVideo: Bool { videoCodec != nil }
     var hasAudio: Bool { audioCodec != nil }
