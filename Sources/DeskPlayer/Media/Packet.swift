@@ -21,6 +21,13 @@ final class Packet: @unchecked Sendable {  // handed over whole through a Packet
     var duration: Int64 { pointer.pointee.duration }
     var size: Int { Int(pointer.pointee.size) }
 
+    /// Moves pts and dts by `shift`, to the nearest tick of `timeBase`.
+    func shiftTimestamps(by shift: MediaTime, timeBase: AVRational) {
+        let ticks = shift.ticks(in: timeBase)
+        if pointer.pointee.pts != DP_AV_NOPTS_VALUE { pointer.pointee.pts &+= ticks }
+        if pointer.pointee.dts != DP_AV_NOPTS_VALUE { pointer.pointee.dts &+= ticks }
+    }
+
     /// Moves the contents into a fresh packet, leaving this one empty for reuse.
     func take() throws(MediaError) -> Packet {
         let moved = try Packet()

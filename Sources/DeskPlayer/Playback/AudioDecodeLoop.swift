@@ -134,15 +134,22 @@ final class AudioDecodeLoop {
         let ts = frame.bestEffortTimestamp
         var relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
             : ((current.inputEnd ?? current.passOffset) - current.passOffset)
+        if bounds == .video, current.passBegun, let e = current.inputEnd,
+           abs((relative + current.passOffset - e).seconds) * Double(rate) <= Double(frame.sampleCount) / 2 {
+            // Within half a frame of where the last one ended: it follows
+            // on. MPEG-TS stamps a PES packet of several AAC frames once and
+            // the frames after it get the first's time plus rounded 90 kHz
+            // durations, drifting a few samples from the truth; the pass's
+            // samples are counted from its first instead, so the cut at its
+            // end makes it exactly the video's length.
+            relative = e - current.passOffset
+        }
         if bounds == .video && relative < .zero {
             // Before the first video frame: encoder priming, cut at the
             // nearest sample; what is left starts the pass.
             let cut = (MediaTime.zero - relative).converted(to: rate).value
-            guard cut < Int64(frame.sampleCount) else { return nil }
-            if cut > 0 {
-                guard frame.dropLeadingSamples(Int(cut)) else { return nil }
-                relative = .zero
-            }
+            guard cut < Int64(frame.sampleCount), frame.dropLeadingSamples(Int(cut)) else { return nil }
+            relative = .zero
         }
         if let end = current.passEnd {
             // Past the last video frame's end: padding, cut at the nearest sample.

@@ -23,6 +23,9 @@ final class Demuxer {
     private let startOffset: MediaTime
     /// Holds audio until the pass's video end is known (`PassBounds.video` only).
     private let gate: PassEndGate?
+    /// Closes timestamp jumps inside a pass (MPEG-TS, HLS only).
+    private let continuity: TimestampContinuity?
+    private var saidJump = false
     /// A video frame's duration when its packet does not say.
     private let nominalFrame: MediaTime
     private var saidAudioOverrun = false
@@ -68,6 +71,7 @@ final class Demuxer {
         self.subtitles = subtitles
         self.startOffset = startOffset
         gate = bounds == .video && video != nil && audio != nil ? PassEndGate() : nil
+        continuity = PassBounds.timestampsMayJump(format: input.formatName) ? TimestampContinuity() : nil
         nominalFrame = frameRate.map { MediaTime(seconds: 1 / $0) } ?? MediaTime(value: 1, timescale: 25)
         self.preferences = preferences
         self.control = control
@@ -115,6 +119,7 @@ final class Demuxer {
         videoPosition = (passesDone, Int64.min)
         videoCatchUp = nil
         gate?.reset()
+        continuity?.reset()
     }
 
     /// The new audio track is read again from the play head (`media`, in
@@ -128,6 +133,7 @@ final class Demuxer {
         replaySkip = false
         streamsSeen = [-1]
         gate?.reset()
+        continuity?.reset()
     }
 
     /// Seeks the input so that decoding can start exactly at media time `time`.
@@ -154,6 +160,12 @@ final class Demuxer {
     // MARK: Packets
 
     private func route(_ request: DemuxRequest) {
+        if let continuity, let stream = input.stream(Int(packet.streamIndex)),
+           let jump = continuity.place(packet, timeBase: stream.pointee.time_base), !saidJump {
+            saidJump = true
+            warning(String(format: "the timestamps jump by %+.3f s (a discontinuity): played on as one timeline",
+                           jump.seconds))
+        }
         recordInputStart()
         let index = Int(packet.streamIndex)
         if index == request.audioIndex {
@@ -251,6 +263,7 @@ final class Demuxer {
     /// packets are priming, so they are read (and cut) again.
     private func rewind() throws(MediaError) {
         try input.rewind(toMicroseconds: min(inputStart ?? Int64.max, startOffset.microseconds))
+        continuity?.reset()
     }
 
     /// The pass's video end to the audio decoder, then the audio held for it.

@@ -32,7 +32,10 @@ final class ItemPipeline: ItemSource {
     private let control: PipelineControl
     private let loopPasses: LoopPasses
     private let threadsDone = DispatchGroup()
+    /// A loop was asked of a live stream; it is said once, from `start` on.
+    private let liveLoopAsked = Atomic<Bool>(false)
     private let saidLiveCannotLoop = Atomic<Bool>(false)
+    private let hasStarted = Atomic<Bool>(false)
     private let warningSink: @Sendable (String) -> Void
 
     init(input: MediaInput, info: MediaInfo, video: OpenedStream?, audio: OpenedStream?, preferences: ItemPreferences,
@@ -62,6 +65,8 @@ final class ItemPipeline: ItemSource {
     var hasAudio: Bool { audio != nil }
 
     func start(at time: MediaTime = .zero) {
+        hasStarted.store(true, ordering: .relaxed)
+        sayLiveCannotLoop()
         if time > .zero { seek(to: time) }
         spawn("demux") { [self] in
             try Demuxer(input: input, video: video, audio: audio, videoPackets: videoPackets,
@@ -159,13 +164,18 @@ final class ItemPipeline: ItemSource {
     /// live stream has no end to loop from: it plays on, and says so once.
     func setPasses(_ passes: Int?) {
         if info.isLive && passes != 1 {
-            if !saidLiveCannotLoop.exchange(true, ordering: .relaxed) {
-                warningSink("a live stream cannot loop (its playlist has no end): playing it live")
-            }
             control.setPasses(1)
+            // Said when playing (the item may be setting this under its lock).
+            liveLoopAsked.store(true, ordering: .relaxed)
+            if hasStarted.load(ordering: .relaxed) { sayLiveCannotLoop() }
             return
         }
         control.setPasses(passes)
+    }
+
+    private func sayLiveCannotLoop() {
+        guard liveLoopAsked.load(ordering: .relaxed), !saidLiveCannotLoop.exchange(true, ordering: .relaxed) else { return }
+        warningSink("a live stream cannot loop (its playlist has no end): playing it live")
     }
 
     var passStarts: [MediaTime] { loopPasses.starts }

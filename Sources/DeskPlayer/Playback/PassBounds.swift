@@ -24,6 +24,12 @@ enum PassBounds: Sendable, Equatable {
         ["mpegts", "hls", "aac"].contains(format)
     }
 
+    /// Containers whose timestamps may jump inside a pass (discontinuities,
+    /// a 33-bit wrap): they are made continuous (`TimestampContinuity`).
+    static func timestampsMayJump(format: String) -> Bool {
+        format == "mpegts" || format == "hls"
+    }
+
     /// The bounds for an input of `format` playing the given streams.
     static func of(format: String, hasVideo: Bool, hasAudio: Bool) -> PassBounds {
         hasVideo && hasAudio && (format == "mpegts" || format == "hls") ? .video : .streams
