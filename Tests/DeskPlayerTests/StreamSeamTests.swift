@@ -50,6 +50,7 @@ import Testing
             // A second piece made apart (its clock starts again) for a discontinuity.
             video("160x90", "testsrc") + noise(48000) + encode + hls + [folder("piece2") + "/index.m3u8"],
             noise(48000) + ["-c:a", "aac", "-b:a", "128k", "-ac", "2", dir.appendingPathComponent("noise.aac").path],
+            noise(48000) + ["-c:a", "aac", "-b:a", "128k", "-ac", "2", dir.appendingPathComponent("audio.ts").path],
         ]
         for arguments in runs {
             guard (try? runTool("ffmpeg", ["-v", "error", "-y"] + arguments))?.status == 0 else { return nil }
@@ -279,5 +280,23 @@ import Testing
         let (_, audio) = pipelines.drain(pipeline)
         #expect(audio.frames == 2 * (StreamSeamTests.passLength + 1024 + 256), "\(audio.frames) samples")
         #expect(pipeline.passStarts == [.zero, MediaTime(value: 97_280, timescale: 48_000)])
+    }
+
+    /// With the priming and padding given (`--audio-trim 1024,256`: FFmpeg's
+    /// encoder, 2 s at 48 kHz), audio alone loops exactly: ADTS, and a .ts.
+    @Test(arguments: ["noise.aac", "audio.ts"])
+    func audioAloneLoopsExactlyWithTheTrimGiven(_ name: String) throws {
+        let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
+        var preferences = ItemPreferences()
+        preferences.audioTrim = SampleTrim(start: 1024, end: 256)
+        let (item, pipeline) = try open(dir.appendingPathComponent(name).path, passes: 3, preferences: preferences)
+        defer { withExtendedLifetime(item) {} }
+        let (_, audio) = pipelines.drain(pipeline, keepSamples: true)
+        #expect(item.takeWarnings().isEmpty)
+        #expect(audio.firstTime == .zero && audio.continuous)
+        #expect(audio.frames == 3 * StreamSeamTests.passLength, "\(name): \(audio.frames) samples")
+        let errors = StreamSeamTests.seamErrors(audio.samples, passes: 3)
+        #expect(errors == [0, 0], "\(name): seam errors \(errors)")
+        #expect(pipeline.passStarts == [.zero, MediaTime(value: 2, timescale: 1), MediaTime(value: 4, timescale: 1)])
     }
 }

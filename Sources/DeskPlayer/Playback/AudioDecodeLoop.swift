@@ -8,7 +8,7 @@ import Foundation
 /// what precedes a seek target and fades in a switched-to track. A pass
 /// bounded by its video (`PassBounds.video`) is cut to the video's interval
 /// at the sample, and where its audio starts late or ends early the rest of
-/// the interval is silence.
+/// the interval is silence; a trimmed one (`.trimmed`) loses the samples given.
 final class AudioDecodeLoop {
     /// What is tracked for one serial; `reset` when a packet of a new serial arrives.
     private struct SerialState {
@@ -134,7 +134,7 @@ final class AudioDecodeLoop {
         let ts = frame.bestEffortTimestamp
         var relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
             : ((current.inputEnd ?? current.passOffset) - current.passOffset)
-        if bounds == .video, current.passBegun, let e = current.inputEnd,
+        if bounds != .streams, current.passBegun, let e = current.inputEnd,
            abs((relative + current.passOffset - e).seconds) * Double(rate) <= Double(frame.sampleCount) / 2 {
             // Within half a frame of where the last one ended: it follows
             // on. MPEG-TS stamps a PES packet of several AAC frames once and
@@ -144,9 +144,9 @@ final class AudioDecodeLoop {
             // end makes it exactly the video's length.
             relative = e - current.passOffset
         }
-        if bounds == .video && relative < .zero {
-            // Before the first video frame: encoder priming, cut at the
-            // nearest sample; what is left starts the pass.
+        if bounds != .streams && relative < .zero {
+            // Before the first video frame (or the trim given): encoder
+            // priming, cut at the nearest sample; what is left starts the pass.
             let cut = (MediaTime.zero - relative).converted(to: rate).value
             guard cut < Int64(frame.sampleCount), frame.dropLeadingSamples(Int(cut)) else { return nil }
             relative = .zero

@@ -21,7 +21,7 @@ final class Demuxer {
     private let subtitles: SubtitleTracks?
     /// Subtracted from container timestamps so the item starts at zero.
     private let startOffset: MediaTime
-    /// Holds audio until the pass's video end is known (`PassBounds.video` only).
+    /// Holds audio until the pass's end is known (`PassBounds.video`, `.trimmed`).
     private let gate: PassEndGate?
     /// Closes timestamp jumps inside a pass (MPEG-TS, HLS only).
     private let continuity: TimestampContinuity?
@@ -70,7 +70,15 @@ final class Demuxer {
         self.subtitleDecoders = subtitleDecoders
         self.subtitles = subtitles
         self.startOffset = startOffset
-        gate = bounds == .video && video != nil && audio != nil ? PassEndGate() : nil
+        switch bounds {
+        case .video where video != nil && audio != nil:
+            gate = PassEndGate(anchor: .video)
+        case .trimmed(let trim) where audio != nil:
+            let rate = audio.map { Int64(max($0.decoder.context.pointee.sample_rate, 1)) } ?? 1
+            gate = PassEndGate(anchor: .audioEnd(less: MediaTime(value: Int64(trim.end), timescale: rate)))
+        default:
+            gate = nil
+        }
         continuity = PassBounds.timestampsMayJump(format: input.formatName) ? TimestampContinuity() : nil
         nominalFrame = frameRate.map { MediaTime(seconds: 1 / $0) } ?? MediaTime(value: 1, timescale: 25)
         self.preferences = preferences
@@ -266,7 +274,7 @@ final class Demuxer {
         continuity?.reset()
     }
 
-    /// The pass's video end to the audio decoder, then the audio held for it.
+    /// The pass's end to the audio decoder, then the audio held for it.
     private func releaseHeldAudio(_ request: DemuxRequest) {
         guard let gate else { return }
         gate.endPass(announce: { audioPackets.put(.passEndsAt($0, serial: request.audioSerial)) },

@@ -112,9 +112,10 @@ final class MediaAsset {
         return MediaTime(start + s.pointee.duration, s.pointee.time_base)
     }
 
-    /// What bounds a loop pass of this input playing `video` and `audio`.
-    func passBounds(video: Int?, audio: Int?) -> PassBounds {
-        let bounds = PassBounds.of(format: input.formatName, hasVideo: video != nil, hasAudio: audio != nil)
+    /// What bounds a loop pass of this input playing `video` and `audio`
+    /// (`trim`: what the user cuts from audio alone).
+    func passBounds(video: Int?, audio: Int?, trim: SampleTrim? = nil) -> PassBounds {
+        let bounds = PassBounds.of(format: input.formatName, hasVideo: video != nil, hasAudio: audio != nil, trim: trim)
         // Without a video start there is nothing to anchor to.
         return bounds == .video && video.flatMap(start(ofStream:)) == nil ? .streams : bounds
     }
@@ -124,11 +125,18 @@ final class MediaAsset {
     /// before it is priming). Otherwise the earliest start of the streams
     /// played, exactly in their own time bases; never negative (AAC priming
     /// starts before zero on purpose).
-    func startOffset(video: Int?, audio: Int?) -> MediaTime {
-        if passBounds(video: video, audio: audio) == .video, let start = video.flatMap(start(ofStream:)) {
-            return start
+    func startOffset(video: Int?, audio: Int?, trim: SampleTrim? = nil) -> MediaTime {
+        let earliest = max([video, audio].compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
+        switch passBounds(video: video, audio: audio, trim: trim) {
+        case .video:
+            return video.flatMap(start(ofStream:)) ?? earliest
+        case .trimmed(let trim):
+            // The audio's first sample plus the priming the user gave.
+            let rate = audio.flatMap { input.stream($0)?.pointee.codecpar.pointee.sample_rate } ?? 0
+            return earliest + MediaTime(value: Int64(trim.start), timescale: Int64(max(rate, 1)))
+        case .streams:
+            return earliest
         }
-        return max([video, audio].compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
     }
 
     /// Fonts the file carries (Matroska attachments), for its ASS styles.
@@ -172,6 +180,9 @@ final class MediaAsset {
             throw MediaError(problems.isEmpty ? "no audio or video stream" : problems.joined(separator: "; "))
         }
         for problem in problems { warning("\(problem); playing the other stream") }
+        if let trim = p.audioTrim, passBounds(video: video?.index, audio: audio?.index, trim: trim) != .trimmed(trim) {
+            warning("--audio-trim is for audio alone in MPEG-TS, HLS or ADTS, which cannot say their priming: not applied")
+        }
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
         // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
         info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
@@ -180,8 +191,9 @@ final class MediaAsset {
         return ItemPipeline(input: input, info: info, video: video, audio: audio, preferences: p,
                             outputFormat: outputFormat, otherAudio: otherAudio, tracks: tracks,
                             subtitles: subtitles, subtitleDecoders: decoders,
-                            startOffset: startOffset(video: video?.index, audio: audio?.index),
-                            bounds: passBounds(video: video?.index, audio: audio?.index), warning: warning)
+                            startOffset: startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim),
+                            bounds: passBounds(video: video?.index, audio: audio?.index, trim: p.audioTrim),
+                            warning: warning)
     }
 
     /// FFmpeg's pick of the video stream, unless it is a cover picture.

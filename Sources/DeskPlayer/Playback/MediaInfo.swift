@@ -51,4 +51,6 @@ struct ItemPreferences: Sendable, Equatable {
     var subtitleFiles: [String] = []
     /// Loads subtitle files found next to a local video (`movie.srt`, `movie.en.ass`).
     var autoloadSubtitles = true
+    /// Cut from each pass of audio-only MPEG-TS, HLS or ADTS (`--audio-trim`).
+    var audioTrim: SampleTrim?
 }
