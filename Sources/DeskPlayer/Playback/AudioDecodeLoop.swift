@@ -134,28 +134,9 @@ final class AudioDecodeLoop {
         let ts = frame.bestEffortTimestamp
         var relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
             : ((current.inputEnd ?? current.passOffset) - current.passOffset)
-        if bounds != .streams, current.passBegun, let e = current.inputEnd,
-           abs((relative + current.passOffset - e).seconds) * Double(rate) <= Double(frame.sampleCount) / 2 {
-            // Within half a frame of where the last one ended: it follows
-            // on. MPEG-TS stamps a PES packet of several AAC frames once and
-            // the frames after it get the first's time plus rounded 90 kHz
-            // durations, drifting a few samples from the truth; the pass's
-            // samples are counted from its first instead, so the cut at its
-            // end makes it exactly the video's length.
-            relative = e - current.passOffset
-        }
-        if bounds != .streams && relative < .zero {
-            // Before the first video frame (or the trim given): encoder
-            // priming, cut at the nearest sample; what is left starts the pass.
-            let cut = (MediaTime.zero - relative).converted(to: rate).value
-            guard cut < Int64(frame.sampleCount), frame.dropLeadingSamples(Int(cut)) else { return nil }
-            relative = .zero
-        }
-        if let end = current.passEnd {
-            // Past the last video frame's end: padding, cut at the nearest sample.
-            let keep = max(0, (end - relative).converted(to: rate).value)
-            if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
-            if keep == 0 { return nil }
+        if bounds != .streams {
+            guard let inPass = cutToPass(frame, at: relative, rate: rate) else { return nil }
+            relative = inPass
         } else if let end = streamEnd {
             // Encoder padding past the stream's real end (AAC's last packet).
             let keep = max(0, (end - relative).floor(in: rate))
@@ -184,6 +165,37 @@ final class AudioDecodeLoop {
         }
         current.inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)
         return pts
+    }
+
+    /// A bounded pass (`PassBounds.video`, `.trimmed`): where the frame at
+    /// `timestamp` (from the item's start) lies in it, its samples before the pass's start (encoder
+    /// priming) and past its end (padding) cut at the nearest sample; nil
+    /// when nothing of it is left.
+    private func cutToPass(_ frame: Frame, at timestamp: MediaTime, rate: Int64) -> MediaTime? {
+        var relative = timestamp
+        if current.passBegun, let e = current.inputEnd,
+           abs((relative + current.passOffset - e).seconds) * Double(rate) <= Double(frame.sampleCount) / 2 {
+            // Within half a frame of where the last one ended: it follows
+            // on. MPEG-TS stamps a PES packet of several AAC frames once and
+            // the frames after it get the first's time plus rounded 90 kHz
+            // durations, drifting a few samples from the truth; the pass's
+            // samples are counted from its first instead, so the cut at its
+            // end makes it exactly the video's length.
+            relative = e - current.passOffset
+        }
+        if relative < .zero {
+            // What lies before the pass starts (the first video frame, or
+            // the trim given): what is left starts the pass.
+            let cut = (MediaTime.zero - relative).converted(to: rate).value
+            guard cut < Int64(frame.sampleCount), frame.dropLeadingSamples(Int(cut)) else { return nil }
+            relative = .zero
+        }
+        if let end = current.passEnd {
+            let keep = max(0, (end - relative).converted(to: rate).value)
+            if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
+            if keep == 0 { return nil }
+        }
+        return relative
     }
 
     private func convert(_ source: UnsafeMutablePointer<AVFrame>?, at time: MediaTime) {
