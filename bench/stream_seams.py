@@ -20,8 +20,10 @@ start(k+1) - start(k) - content length, in samples at the capture's rate
 (DeskPlayer: 48 kHz; ffplay and mpv: the stream's rate); "once" (null in the
 JSON) when a player played the content once and did not loop (ffplay and HLS).
 
-DeskPlayer's video side of each seam is checked too, from --frame-log: every
-frame of every pass once, one frame duration apart across the seam. Audio
+DeskPlayer's video side of each seam is checked too, from --frame-log: the
+first frame at 0, and the step across each seam (1 frame: nothing repeated,
+skipped or held); steps elsewhere are listed (a late frame dropped on a loaded
+machine shows as a step of 2). Audio
 alone says nothing of its priming and padding: DeskPlayer plays every decoded
 sample, and is also measured with --audio-trim given FFmpeg's (1024, and the
 padding its encoder leaves after 2 s).
@@ -171,10 +173,17 @@ def video_seams(log):
     except OSError:
         return None
     steps = [round((b - a) * FPS, 3) for a, b in zip(pts, pts[1:])]
-    # Steps other than one frame, where (pts) and how long (frames).
+    # Across each seam (pass k starts at k * SECONDS): the step from the
+    # last frame shown before it to the first after, in frames (1: exact).
+    seams = []
+    for k in range(1, PASSES):
+        at = next((i for i in range(len(steps)) if pts[i] < k * SECONDS <= pts[i + 1] + 1e-9), None)
+        seams.append(None if at is None else steps[at])
+    # Elsewhere, a step of more than one frame is a late frame dropped (a
+    # loaded machine); less than one would be a repeat.
     odd = [(round(pts[i + 1], 4), steps[i]) for i in range(len(steps)) if steps[i] != 1.0]
     return {"frames": len(pts), "expected": PASSES * SECONDS * FPS, "first_pts": pts[0] if pts else None,
-            "steps_not_one_frame": odd[:10]}
+            "seam_steps": seams, "steps_not_one_frame": odd[:10]}
 
 
 def main():
@@ -242,9 +251,9 @@ def main():
     for name, row in results.items():
         cells = [cell(row.get(p, [])) for p in ("deskplayer", "mpv", "ffplay")]
         v = row.get("deskplayer_video")
-        video = "" if v is None else f"{v['frames']}/{v['expected']} frames" + \
-            (f", steps of other than one frame (pts, frames): {v['steps_not_one_frame']}"
-             if v["steps_not_one_frame"] else ", every step one frame")
+        video = "" if v is None else f"first at {v['first_pts']}, seam steps {v['seam_steps']} frames; " \
+            f"{v['frames']}/{v['expected']} frames" + \
+            (f", elsewhere (pts, frames) {v['steps_not_one_frame']}" if v["steps_not_one_frame"] else ", every step one frame")
         print(f"{name:38} {cells[0]:>12} {cells[1]:>14} {cells[2]:>14}  {video}")
         if "deskplayer_trimmed" in row:
             print(f"{'  DeskPlayer --audio-trim ' + row['audio_trim']:38} {cell(row['deskplayer_trimmed']):>12}")
