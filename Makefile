@@ -63,7 +63,7 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams composition streams
+BENCH_JSON := playback ttff tiles seams video_seams stream_seams composition streams
 bench: bench-deps
 	$(SWIFT) build -c release
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -72,6 +72,7 @@ bench: bench-deps
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json
+	$(XVFB) python3 bench/stream_seams.py --json bench/out/stream_seams.json
 	bench/composition.sh
 	bench/streams.sh
 	python3 bench/collect.py

@@ -121,6 +121,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("stream-cache-size"), help: ArgumentHelp("Bytes of HLS segments kept in memory so loops do not download again (64M, 500k; 0 turns it off). Default: three minutes of the variant.", valueName: "BYTES"))
     var streamCacheSize: BitRate?
 
+    @Option(name: .customLong("audio-trim"), help: ArgumentHelp("Samples cut from the start and end of every pass of audio alone in MPEG-TS, HLS or ADTS, which cannot say their encoder's priming and padding (FFmpeg's AAC encoder: 1024 at the start). Default: none, every decoded sample plays.", valueName: "START,END"))
+    var audioTrim: SampleTrim?
+
     @Option(name: .customLong("screenshot-dir"), help: "Where s and S save screenshots (default: the XDG pictures folder).")
     var screenshotDir: String?
 
@@ -235,6 +238,17 @@ struct BitRate: ExpressibleByArgument, Equatable {
         }
         guard let value = Double(digits), value >= 0, value.isFinite, value * scale < 1e12 else { return nil }
         bitsPerSecond = Int(value * scale)
+    }
+}
+
+/// `--audio-trim START,END`: samples, each 0 to 1,000,000.
+extension SampleTrim: ExpressibleByArgument {
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let start = parts[0], let end = parts[1],
+              (0...1_000_000).contains(start), (0...1_000_000).contains(end) else { return nil }
+        self.init(start: start, end: end)
     }
 }
 

@@ -18,6 +18,7 @@ final class TileFactory {
         p.maxHeight = options.maxResolution?.height
         p.maxBitrate = options.maxBitrate?.bitsPerSecond
         p.streamCacheBytes = options.streamCacheSize?.bitsPerSecond
+        p.audioTrim = options.audioTrim
         func languages(_ list: String?) -> [String] {
             (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }

@@ -15,7 +15,8 @@ enum FFmpegLog {
     }
 
     /// What went wrong with stream segments since the last call, each in
-    /// the words the user sees ("Failed to open segment 1 …; skipped").
+    /// the words the user sees ("Failed to open segment 1 …; skipped"),
+    /// each problem once.
     static func takeStreamProblems() -> [String] { LogHook.shared.take() }
 }
 
@@ -24,6 +25,9 @@ enum FFmpegLog {
 final class LogHook: Sendable {
     private struct State {
         var lines: [String] = []
+        /// Every problem said so far: a looping stream meets the same
+        /// missing segment on every pass, and it is said once.
+        var said: Set<String> = []
         var verbose = false
     }
 
@@ -38,7 +42,9 @@ final class LogHook: Sendable {
     func add(_ line: String, level: Int32) {
         let problem = LogHook.streamProblem(line.trimmingCharacters(in: .whitespacesAndNewlines))
         let verbose = state.withLock { s in
-            if let problem, s.lines.count < 100 { s.lines.append(problem) }
+            if let problem, s.lines.count < 100, s.said.count < 1000, s.said.insert(problem).inserted {
+                s.lines.append(problem)
+            }
             return s.verbose
         }
         if verbose && level <= AV_LOG_WARNING { FileHandle.standardError.write(Data(line.utf8)) }

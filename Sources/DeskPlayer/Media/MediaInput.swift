@@ -77,12 +77,15 @@ struct CoverArt: Sendable, Equatable {
 
 /// Owns an opened AVFormatContext. Opened on a loading thread, then used by
 /// the one demux thread; never by two threads at once.
-final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read by the one demux thread only
-    let context: UnsafeMutablePointer<AVFormatContext>
+final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read (and reopened) by the one demux thread only
+    /// The opened input; replaced when an HLS stream is opened again to rewind it.
+    private(set) var context: UnsafeMutablePointer<AVFormatContext>
     let interrupt: InterruptFlag
 
     /// Serves a looping stream's segments again (installed as the input's io_open).
     let cache: SegmentCache?
+    private let location: MediaLocation
+    private let playlist: String?
 
     /// `playlist`: for an HLS stream, a master playlist to open in place of
     /// `location`'s (one variant and its audio rendition), given to FFmpeg
@@ -90,11 +93,25 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     init(location: MediaLocation, interrupt: InterruptFlag, cache: SegmentCache? = nil,
          playlist: String? = nil) throws(MediaError) {
         if let problem = location.localProblem() { throw MediaError(problem) }
+        self.location = location
+        self.playlist = playlist
+        self.cache = cache
+        self.interrupt = interrupt
+        context = try MediaInput.open(location, playlist: playlist, cache: cache, interrupt: interrupt)
+        let probe = avformat_find_stream_info(context, nil)
+        if probe < 0 {
+            // Every property is set, so throwing runs deinit, which closes the
+            // input: closing it here too freed it twice (found by `make fuzz`).
+            throw MediaError(code: probe, context: "cannot read stream information")
+        }
+    }
+
+    private static func open(_ location: MediaLocation, playlist: String?, cache: SegmentCache?,
+                             interrupt: InterruptFlag) throws(MediaError) -> UnsafeMutablePointer<AVFormatContext> {
         guard let allocated = avformat_alloc_context() else { throw MediaError("out of memory (format context)") }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
         allocated.pointee.interrupt_callback.callback = interruptCallback
         allocated.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
-        self.cache = cache
         var options: OpaquePointer? = nil
         if let cache {
             cache.install(on: allocated)
@@ -112,19 +129,40 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
         guard ret >= 0, let opened = ctx else {
             throw MediaInput.describeOpenFailure(ret, local: !location.isNetwork)
         }
-        context = opened
-        self.interrupt = interrupt
-        let probe = avformat_find_stream_info(opened, nil)
-        if probe < 0 {
-            // Every property is set, so throwing runs deinit, which closes the
-            // input: closing it here too freed it twice (found by `make fuzz`).
-            throw MediaError(code: probe, context: "cannot read stream information")
-        }
+        return opened
     }
 
     deinit {
         var c: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&c)
+    }
+
+    /// Back to the input's very first packet, `start` (µs, container time).
+    /// Any input seeks there, except HLS: its demuxer rounds its first
+    /// timestamp to the microsecond and drops every packet before a seek's
+    /// target, so no target gets it all back when the first packet's time
+    /// is not a whole microsecond (FFmpeg's fMP4 segments: video at
+    /// 353/15360 s). HLS is opened again instead: its playlist is read
+    /// again, its segments come from the segment cache.
+    func rewind(toMicroseconds start: Int64) throws(MediaError) {
+        guard formatName == "hls" else { return try seek(toMicroseconds: start) }
+        let reopened = try MediaInput.open(location, playlist: playlist, cache: cache, interrupt: interrupt)
+        var fresh: UnsafeMutablePointer<AVFormatContext>? = reopened
+        let probe = avformat_find_stream_info(reopened, nil)
+        // The same playlist gives the same streams; anything else is not the stream that played.
+        let same = probe >= 0 && reopened.pointee.nb_streams == context.pointee.nb_streams
+            && (0..<Int(reopened.pointee.nb_streams)).allSatisfy { i in
+                reopened.pointee.streams[i]?.pointee.codecpar.pointee.codec_type
+                    == context.pointee.streams[i]?.pointee.codecpar.pointee.codec_type
+            }
+        guard same else {
+            avformat_close_input(&fresh)
+            throw probe < 0 ? MediaError(code: probe, context: "cannot open the stream again")
+                : MediaError("the stream changed its tracks when opened again")
+        }
+        var old: UnsafeMutablePointer<AVFormatContext>? = context
+        context = reopened
+        avformat_close_input(&old)
     }
 
     private static func describeOpenFailure(_ code: Int32, local: Bool) -> MediaError {

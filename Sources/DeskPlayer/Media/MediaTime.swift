@@ -50,6 +50,14 @@ struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
 
     var microseconds: Int64 { converted(to: 1_000_000).value }
 
+    /// The nearest whole number of ticks of an FFmpeg time base.
+    func ticks(in timeBase: AVRational) -> Int64 {
+        let numerator = Int128(value) * Int128(max(timeBase.den, 1))
+        let divisor = Int128(timescale) * Int128(max(timeBase.num, 1))
+        let rounded = numerator >= 0 ? (numerator + divisor / 2) / divisor : (numerator - divisor / 2) / divisor
+        return Int64(clamping: rounded)
+    }
+
     private static func common(_ a: MediaTime, _ b: MediaTime) -> (Int128, Int128, Int64) {
         if a.timescale == b.timescale { return (Int128(a.value), Int128(b.value), a.timescale) }
         let g = gcd(a.timescale, b.timescale)

@@ -21,6 +21,13 @@ final class Packet: @unchecked Sendable {  // handed over whole through a Packet
     var duration: Int64 { pointer.pointee.duration }
     var size: Int { Int(pointer.pointee.size) }
 
+    /// Moves pts and dts by `shift`, to the nearest tick of `timeBase`.
+    func shiftTimestamps(by shift: MediaTime, timeBase: AVRational) {
+        let ticks = shift.ticks(in: timeBase)
+        if pointer.pointee.pts != DP_AV_NOPTS_VALUE { pointer.pointee.pts &+= ticks }
+        if pointer.pointee.dts != DP_AV_NOPTS_VALUE { pointer.pointee.dts &+= ticks }
+    }
+
     /// Moves the contents into a fresh packet, leaving this one empty for reuse.
     func take() throws(MediaError) -> Packet {
         let moved = try Packet()
@@ -66,6 +73,20 @@ final class Frame {
         return t != DP_AV_NOPTS_VALUE ? t : pointer.pointee.pts
     }
     var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+
+    /// Makes this frame `count` samples of silence in the format `codec`
+    /// decodes to (where a stream's audio is missing).
+    func makeSilence(count: Int, like codec: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
+        av_frame_unref(pointer)
+        pointer.pointee.format = codec.pointee.sample_fmt.rawValue
+        pointer.pointee.sample_rate = codec.pointee.sample_rate
+        pointer.pointee.nb_samples = Int32(count)
+        try MediaError.check(av_channel_layout_copy(&pointer.pointee.ch_layout, &codec.pointee.ch_layout),
+                             "cannot make silence")
+        try MediaError.check(av_frame_get_buffer(pointer, 0), "cannot make silence")
+        av_samples_set_silence(pointer.pointee.extended_data, 0, Int32(count), pointer.pointee.ch_layout.nb_channels,
+                               codec.pointee.sample_fmt)
+    }
 
     /// Drops the first `count` audio samples by moving the data pointers
     /// (the buffers stay owned by the frame). False when none are left.

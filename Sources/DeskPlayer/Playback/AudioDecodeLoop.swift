@@ -5,7 +5,10 @@ import Foundation
 /// places every frame's samples exactly on the timeline (encoder padding and
 /// start-trim overlaps cut, loop passes following on sample-continuously),
 /// resamples them to the device format and writes them to the ring; drops
-/// what precedes a seek target and fades in a switched-to track.
+/// what precedes a seek target and fades in a switched-to track. A pass
+/// bounded by its video (`PassBounds.video`) is cut to the video's interval
+/// at the sample, and where its audio starts late or ends early the rest of
+/// the interval is silence; a trimmed one (`.trimmed`) loses the samples given.
 final class AudioDecodeLoop {
     /// What is tracked for one serial; `reset` when a packet of a new serial arrives.
     private struct SerialState {
@@ -19,6 +22,11 @@ final class AudioDecodeLoop {
         var passOffset = MediaTime.zero
         /// Timeline end of the last input sample kept (for overlap trimming).
         var inputEnd: MediaTime?
+        /// Where the pass being decoded ends, relative to the item's start
+        /// (its video's end, once the demuxer said; `PassBounds.video`).
+        var passEnd: MediaTime?
+        /// Something of the pass being decoded was placed (or made up).
+        var passBegun = false
         /// Output samples of the fade-in done (a switched-to track fades in).
         var fadeDone: Int
 
@@ -38,16 +46,20 @@ final class AudioDecodeLoop {
     private let control: PipelineControl
     private let passes: LoopPasses
     private let startOffset: MediaTime
+    private let bounds: PassBounds
     private let warning: @Sendable (String) -> Void
     private let resampler: Resampler
     private let frame: Frame
+    /// Silence where a pass's audio starts late or ends early (`PassBounds.video`).
+    private let silence: Frame
+    private var saidLateAudio = false
     private let outputRate: Int64
     /// A switched-to track fades in over its first 5 ms.
     private let fadeLength: Int
     private var current: SerialState
 
     init(stream: OpenedStream, streams: [Int: OpenedStream], packets: PacketQueue, ring: AudioRing,
-         control: PipelineControl, passes: LoopPasses, startOffset: MediaTime,
+         control: PipelineControl, passes: LoopPasses, startOffset: MediaTime, bounds: PassBounds = .streams,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
         self.streams = streams
@@ -56,9 +68,11 @@ final class AudioDecodeLoop {
         self.control = control
         self.passes = passes
         self.startOffset = startOffset
+        self.bounds = bounds
         self.warning = warning
         resampler = Resampler(output: ring.format)
         frame = try Frame()
+        silence = try Frame()
         outputRate = Int64(ring.format.sampleRate)
         fadeLength = Int(outputRate / 200)
         current = SerialState(fadeDone: fadeLength)
@@ -79,6 +93,8 @@ final class AudioDecodeLoop {
                 decode(packet)
             case .passEnd:
                 endPass()
+            case .passEndsAt(let end, _):
+                current.passEnd = end - startOffset
             case .endOfStream:
                 endStream()
             }
@@ -116,15 +132,22 @@ final class AudioDecodeLoop {
     private func place(_ frame: Frame) -> MediaTime? {
         let rate = Int64(max(frame.pointer.pointee.sample_rate, 1))
         let ts = frame.bestEffortTimestamp
-        let relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
+        var relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
             : ((current.inputEnd ?? current.passOffset) - current.passOffset)
-        if let end = streamEnd {
+        if bounds != .streams {
+            guard let inPass = cutToPass(frame, at: relative, rate: rate) else { return nil }
+            relative = inPass
+        } else if let end = streamEnd {
             // Encoder padding past the stream's real end (AAC's last packet).
             let keep = max(0, (end - relative).floor(in: rate))
             if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
             if keep == 0 { return nil }
         }
         var pts = relative + current.passOffset
+        if bounds == .video && !current.passBegun {
+            fillLateStart(until: pts)
+        }
+        current.passBegun = true
         if let e = current.inputEnd {
             if abs((pts - e).seconds) <= timestampPrecision + 1 / Double(rate) {
                 // Within what the container's clock can say (Matroska
@@ -142,6 +165,37 @@ final class AudioDecodeLoop {
         }
         current.inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)
         return pts
+    }
+
+    /// A bounded pass (`PassBounds.video`, `.trimmed`): where the frame at
+    /// `timestamp` (from the item's start) lies in it, its samples before the pass's start (encoder
+    /// priming) and past its end (padding) cut at the nearest sample; nil
+    /// when nothing of it is left.
+    private func cutToPass(_ frame: Frame, at timestamp: MediaTime, rate: Int64) -> MediaTime? {
+        var relative = timestamp
+        if current.passBegun, let e = current.inputEnd,
+           abs((relative + current.passOffset - e).seconds) * Double(rate) <= Double(frame.sampleCount) / 2 {
+            // Within half a frame of where the last one ended: it follows
+            // on. MPEG-TS stamps a PES packet of several AAC frames once and
+            // the frames after it get the first's time plus rounded 90 kHz
+            // durations, drifting a few samples from the truth; the pass's
+            // samples are counted from its first instead, so the cut at its
+            // end makes it exactly the video's length.
+            relative = e - current.passOffset
+        }
+        if relative < .zero {
+            // What lies before the pass starts (the first video frame, or
+            // the trim given): what is left starts the pass.
+            let cut = (MediaTime.zero - relative).converted(to: rate).value
+            guard cut < Int64(frame.sampleCount), frame.dropLeadingSamples(Int(cut)) else { return nil }
+            relative = .zero
+        }
+        if let end = current.passEnd {
+            let keep = max(0, (end - relative).converted(to: rate).value)
+            if keep < Int64(frame.sampleCount) { frame.pointer.pointee.nb_samples = Int32(keep) }
+            if keep == 0 { return nil }
+        }
+        return relative
     }
 
     private func convert(_ source: UnsafeMutablePointer<AVFrame>?, at time: MediaTime) {
@@ -191,13 +245,62 @@ final class AudioDecodeLoop {
 
     /// The pass's last samples out, then the next pass starts exactly where
     /// they end. The resampler is not reset: the signal runs through it
-    /// continuously, as it would through a gapless album.
+    /// continuously, as it would through a gapless album. A pass bounded by
+    /// its video ends exactly at the video's end, made up with silence
+    /// where the audio stopped short of it.
     private func endPass() {
         decode(nil)
         stream.decoder.flush()
+        if let end = current.passEnd.map({ $0 + current.passOffset }) {
+            let rate = Int64(max(stream.decoder.context.pointee.sample_rate, 1))
+            let short = (end - (current.inputEnd ?? current.passOffset)).converted(to: rate).value
+            if short > 1 { writeSilence(from: current.inputEnd ?? current.passOffset, to: end) }
+            // Within a sample of it (timestamps are rounded): exactly there,
+            // so every pass is the video's length.
+            if short >= -1 { current.inputEnd = end }
+        }
         current.pass += 1
         current.passOffset = current.inputEnd ?? current.passOffset
+        current.passEnd = nil
+        current.passBegun = false
         _ = passes.publish(current.pass, at: current.passOffset, fromAudio: true, serial: current.serial)
+    }
+
+    /// The pass's audio starts after its video: silence from the pass's
+    /// start (or the seek target in it) up to `time`, so picture and sound
+    /// keep one clock. Said once.
+    private func fillLateStart(until time: MediaTime) {
+        let from = max(current.passOffset, current.target ?? current.passOffset)
+        let rate = Int64(max(stream.decoder.context.pointee.sample_rate, 1))
+        guard (time - from).converted(to: rate).value > 1 else { return }
+        if !saidLateAudio {
+            saidLateAudio = true
+            warning(String(format: "the audio starts %.3f s after the video: silence until then", (time - from).seconds))
+        }
+        writeSilence(from: from, to: time)
+    }
+
+    /// Silence from `start` to `end` on the timeline, through the resampler
+    /// (so it runs on seamlessly), in the decoder's own format.
+    private func writeSilence(from start: MediaTime, to end: MediaTime) {
+        let context = stream.decoder.context.pointee
+        let rate = Int64(max(context.sample_rate, 1))
+        var time = start
+        var left = (end - start).converted(to: rate).value
+        while left > 0 && !control.isAborted && ring.serial == current.serial {
+            let n = Int(min(left, 4096))
+            do {
+                try silence.makeSilence(count: n, like: stream.decoder.context)
+            } catch {
+                warning("audio: \(error)")
+                return
+            }
+            convert(silence.pointer, at: time)
+            time = time + MediaTime(value: Int64(n), timescale: rate)
+            left -= Int64(n)
+        }
+        silence.unref()
+        current.inputEnd = time
     }
 
     private func endStream() {

@@ -7,7 +7,9 @@ import Foundation
 /// subtitle packets to their decoders (here, as they are read). At the end of
 /// a pass it loops by seeking the same input back to its start on the same
 /// serial, so downstream sees one continuous timeline; it acts on seeks and
-/// audio track switches between reads.
+/// audio track switches between reads. Where a pass is bounded by its video
+/// (`PassBounds.video`), audio reaching past the video read so far waits in
+/// a `PassEndGate` until the pass's end is known and told to the audio decoder.
 final class Demuxer {
     private let input: MediaInput
     private let video: OpenedStream?
@@ -19,6 +21,14 @@ final class Demuxer {
     private let subtitles: SubtitleTracks?
     /// Subtracted from container timestamps so the item starts at zero.
     private let startOffset: MediaTime
+    /// Holds audio until the pass's end is known (`PassBounds.video`, `.trimmed`).
+    private let gate: PassEndGate?
+    /// Closes timestamp jumps inside a pass (MPEG-TS, HLS only).
+    private let continuity: TimestampContinuity?
+    private var saidJump = false
+    /// A video frame's duration when its packet does not say.
+    private let nominalFrame: MediaTime
+    private var saidAudioOverrun = false
     private let preferences: ItemPreferences
     private let control: PipelineControl
     private let warning: @Sendable (String) -> Void
@@ -49,7 +59,8 @@ final class Demuxer {
 
     init(input: MediaInput, video: OpenedStream?, audio: OpenedStream?, videoPackets: PacketQueue,
          audioPackets: PacketQueue, subtitleDecoders: [Int: Decoder], subtitles: SubtitleTracks?,
-         startOffset: MediaTime, preferences: ItemPreferences, control: PipelineControl,
+         startOffset: MediaTime, bounds: PassBounds = .streams, frameRate: Double? = nil,
+         preferences: ItemPreferences, control: PipelineControl,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.input = input
         self.video = video
@@ -59,6 +70,17 @@ final class Demuxer {
         self.subtitleDecoders = subtitleDecoders
         self.subtitles = subtitles
         self.startOffset = startOffset
+        switch bounds {
+        case .video where video != nil && audio != nil:
+            gate = PassEndGate(anchor: .video)
+        case .trimmed(let trim) where audio != nil:
+            let rate = audio.map { Int64(max($0.decoder.context.pointee.sample_rate, 1)) } ?? 1
+            gate = PassEndGate(anchor: .audioEnd(less: MediaTime(value: Int64(trim.end), timescale: rate)))
+        default:
+            gate = nil
+        }
+        continuity = PassBounds.timestampsMayJump(format: input.formatName) ? TimestampContinuity() : nil
+        nominalFrame = frameRate.map { MediaTime(seconds: 1 / $0) } ?? MediaTime(value: 1, timescale: 25)
         self.preferences = preferences
         self.control = control
         self.warning = warning
@@ -104,6 +126,8 @@ final class Demuxer {
         streamsSeen = [-1]
         videoPosition = (passesDone, Int64.min)
         videoCatchUp = nil
+        gate?.reset()
+        continuity?.reset()
     }
 
     /// The new audio track is read again from the play head (`media`, in
@@ -116,6 +140,8 @@ final class Demuxer {
         checkFirstAudio = false
         replaySkip = false
         streamsSeen = [-1]
+        gate?.reset()
+        continuity?.reset()
     }
 
     /// Seeks the input so that decoding can start exactly at media time `time`.
@@ -126,8 +152,14 @@ final class Demuxer {
             // give the exact samples at it: start a little earlier;
             // the accurate seek drops what precedes the target.
             let preroll = audio != nil ? MediaTime(value: 1, timescale: 5) : .zero
-            let from = max(time - preroll, .zero)
-            try input.seek(toMicroseconds: (from + startOffset).microseconds)
+            let from = time - preroll
+            if from <= .zero {
+                // From the start: all of it, priming too (the first real
+                // sample decodes right only after it), as a loop reads it.
+                try rewind()
+            } else {
+                try input.seek(toMicroseconds: (from + startOffset).microseconds)
+            }
         } catch {
             warning("seek failed: \(error)")
         }
@@ -136,17 +168,34 @@ final class Demuxer {
     // MARK: Packets
 
     private func route(_ request: DemuxRequest) {
+        if let continuity, let stream = input.stream(Int(packet.streamIndex)),
+           let jump = continuity.place(packet, timeBase: stream.pointee.time_base), !saidJump {
+            saidJump = true
+            warning(String(format: "the timestamps jump by %+.3f s (a discontinuity): played on as one timeline",
+                           jump.seconds))
+        }
         recordInputStart()
         let index = Int(packet.streamIndex)
         if index == request.audioIndex {
             replayFirstAudioSkip()
-            put(in: audioPackets, serial: request.audioSerial)
+            if let gate {
+                let end = packetEnd(nominal: nil)
+                guard let owned = try? packet.take() else { packet.unref(); return }
+                gate.audio(owned, endingAt: end) { audioPackets.put(.packet($0, serial: request.audioSerial)) }
+                warnOfAudioOverrun(gate)
+            } else {
+                put(in: audioPackets, serial: request.audioSerial)
+            }
         } else if index == video?.index {
+            let end = gate != nil ? packetEnd(nominal: nominalFrame) : nil
             let ts = packet.dts != DP_AV_NOPTS_VALUE ? packet.dts : packet.pts
             if ts == DP_AV_NOPTS_VALUE ? videoCatchUp == nil : forwardsVideo((passesDone, ts)) {
                 put(in: videoPackets, serial: request.serial)
             } else {
                 packet.unref()
+            }
+            if let gate, let end {
+                gate.video(endingAt: end) { audioPackets.put(.packet($0, serial: request.audioSerial)) }
             }
         } else {
             if let decoder = subtitleDecoders[index], let subtitles,
@@ -155,6 +204,23 @@ final class Demuxer {
             }
             packet.unref()
         }
+    }
+
+    /// Where the packet read ends in container time (pts, else dts, plus its
+    /// duration, else `nominal`); nil when it does not say.
+    private func packetEnd(nominal: MediaTime?) -> MediaTime? {
+        guard let stream = input.stream(Int(packet.streamIndex)) else { return nil }
+        let ts = packet.pts != DP_AV_NOPTS_VALUE ? packet.pts : packet.dts
+        guard ts != DP_AV_NOPTS_VALUE else { return nil }
+        let start = MediaTime(ts, stream.pointee.time_base)
+        if packet.duration > 0 { return start + MediaTime(packet.duration, stream.pointee.time_base) }
+        return nominal.map { start + $0 }
+    }
+
+    private func warnOfAudioOverrun(_ gate: PassEndGate) {
+        guard !saidAudioOverrun, gate.isOverrun else { return }
+        saidAudioOverrun = true
+        warning("the audio runs on more than 5 s past the video: a loop pass ends where the audio does")
     }
 
     /// The earliest timestamp of the pass read from the very start.
@@ -201,9 +267,24 @@ final class Demuxer {
 
     // MARK: Ends
 
+    /// Back to where the input really starts: before zero when the first
+    /// packets are priming, so they are read (and cut) again.
+    private func rewind() throws(MediaError) {
+        try input.rewind(toMicroseconds: min(inputStart ?? Int64.max, startOffset.microseconds))
+        continuity?.reset()
+    }
+
+    /// The pass's end to the audio decoder, then the audio held for it.
+    private func releaseHeldAudio(_ request: DemuxRequest) {
+        guard let gate else { return }
+        gate.endPass(announce: { audioPackets.put(.passEndsAt($0, serial: request.audioSerial)) },
+                      release: { audioPackets.put(.packet($0, serial: request.audioSerial)) })
+    }
+
     /// Loop: the same input from its start, on the same serial.
     private func loopToStart(_ request: DemuxRequest) throws(MediaError) {
-        try input.seek(toMicroseconds: min(inputStart ?? Int64.max, startOffset.microseconds))
+        releaseHeldAudio(request)
+        try rewind()
         if video != nil && forwardsVideo((passesDone, Int64.max)) {
             videoPackets.put(.passEnd(serial: request.serial))
         }
@@ -213,6 +294,7 @@ final class Demuxer {
     }
 
     private func endOfStream(_ request: DemuxRequest) {
+        releaseHeldAudio(request)
         if video != nil && forwardsVideo((passesDone, Int64.max)) {
             videoPackets.put(.endOfStream(serial: request.serial))
         }
@@ -223,6 +305,7 @@ final class Demuxer {
     /// A truncated or damaged file ends where the damage starts.
     private func endAtDamage(_ error: any Error, _ request: DemuxRequest) {
         warning("\(error); playing what could be read")
+        releaseHeldAudio(request)
         if video != nil { videoPackets.put(.endOfStream(serial: request.serial)) }
         if audio != nil { audioPackets.put(.endOfStream(serial: request.audioSerial)) }
         endedSerial = request.serial

@@ -13,7 +13,7 @@ enum FrameGrabber {
             throw MediaError("no video to take a screenshot of")
         }
         // The item's timeline starts where the earliest played stream starts.
-        let target = time + asset.startOffset(ofStreams: [index, input.bestStream(AVMEDIA_TYPE_AUDIO)])
+        let target = time + asset.startOffset(video: index, audio: input.bestStream(AVMEDIA_TYPE_AUDIO))
         let slack = MediaTime(microseconds: 1000)  // timestamps are rounded to their time base
         let decoder = try Decoder(stream: stream)
         try input.seek(toMicroseconds: target.microseconds)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The running machinery of one opened file: a demux thread (`Demuxer`)
 /// feeding bounded packet queues, and one decode thread per stream
@@ -27,15 +28,20 @@ final class ItemPipeline: ItemSource {
     private let audioPackets = PacketQueue()
     /// Subtracted from container timestamps so the item starts at zero.
     private let startOffset: MediaTime
+    private let bounds: PassBounds
     private let control: PipelineControl
     private let loopPasses: LoopPasses
     private let threadsDone = DispatchGroup()
+    /// A loop was asked of a live stream; it is said once, from `start` on.
+    private let liveLoopAsked = Atomic<Bool>(false)
+    private let saidLiveCannotLoop = Atomic<Bool>(false)
+    private let hasStarted = Atomic<Bool>(false)
     private let warningSink: @Sendable (String) -> Void
 
     init(input: MediaInput, info: MediaInfo, video: OpenedStream?, audio: OpenedStream?, preferences: ItemPreferences,
          outputFormat: AudioFormat, otherAudio: [OpenedStream] = [], tracks: [MediaTrack] = [],
          subtitles: SubtitleTracks? = nil, subtitleDecoders: [Int: Decoder] = [:], startOffset: MediaTime,
-         warning: @escaping @Sendable (String) -> Void) {
+         bounds: PassBounds = .streams, warning: @escaping @Sendable (String) -> Void) {
         self.input = input
         self.info = info
         self.video = video
@@ -49,6 +55,7 @@ final class ItemPipeline: ItemSource {
         self.subtitleDecoders = subtitleDecoders
         audioRing = AudioRing(format: outputFormat, seconds: preferences.audioBufferSeconds)
         self.startOffset = startOffset
+        self.bounds = bounds
         control = PipelineControl(displaySize: (info.displayWidth, info.displayHeight), audioIndex: audio?.index)
         loopPasses = LoopPasses(hasAudio: audio != nil)
         warningSink = warning
@@ -58,12 +65,14 @@ final class ItemPipeline: ItemSource {
     var hasAudio: Bool { audio != nil }
 
     func start(at time: MediaTime = .zero) {
+        hasStarted.store(true, ordering: .relaxed)
+        sayLiveCannotLoop()
         if time > .zero { seek(to: time) }
         spawn("demux") { [self] in
             try Demuxer(input: input, video: video, audio: audio, videoPackets: videoPackets,
                         audioPackets: audioPackets, subtitleDecoders: subtitleDecoders, subtitles: subtitles,
-                        startOffset: startOffset, preferences: preferences, control: control,
-                        warning: warningSink).run()
+                        startOffset: startOffset, bounds: bounds, frameRate: info.frameRate,
+                        preferences: preferences, control: control, warning: warningSink).run()
         }
         if let video {
             spawn("video") { [self] in
@@ -76,7 +85,7 @@ final class ItemPipeline: ItemSource {
             spawn("audio") { [self] in
                 try AudioDecodeLoop(stream: audio, streams: audioStreams, packets: audioPackets, ring: audioRing,
                                     control: control, passes: loopPasses, startOffset: startOffset,
-                                    warning: warningSink).run()
+                                    bounds: bounds, warning: warningSink).run()
             }
         }
     }
@@ -151,9 +160,22 @@ final class ItemPipeline: ItemSource {
     }
 
     /// How many passes to play in all (nil: forever). Looping seeks the same
-    /// input back to zero: no copy, no reopen, one continuous timeline.
+    /// input back to zero: no copy, no reopen, one continuous timeline. A
+    /// live stream has no end to loop from: it plays on, and says so once.
     func setPasses(_ passes: Int?) {
+        if info.isLive && passes != 1 {
+            control.setPasses(1)
+            // Said when playing (the item may be setting this under its lock).
+            liveLoopAsked.store(true, ordering: .relaxed)
+            if hasStarted.load(ordering: .relaxed) { sayLiveCannotLoop() }
+            return
+        }
         control.setPasses(passes)
+    }
+
+    private func sayLiveCannotLoop() {
+        guard liveLoopAsked.load(ordering: .relaxed), !saidLiveCannotLoop.exchange(true, ordering: .relaxed) else { return }
+        warningSink("a live stream cannot loop (its playlist has no end): playing it live")
     }
 
     var passStarts: [MediaTime] { loopPasses.starts }

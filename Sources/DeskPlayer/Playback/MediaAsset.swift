@@ -112,11 +112,31 @@ final class MediaAsset {
         return MediaTime(start + s.pointee.duration, s.pointee.time_base)
     }
 
-    /// Subtracted from container timestamps so the item starts at zero: the
-    /// earliest start of the streams played, exactly in their own time
-    /// bases; never negative (AAC priming starts before zero on purpose).
-    func startOffset(ofStreams indexes: [Int?]) -> MediaTime {
-        max(indexes.compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
+    /// What bounds a loop pass of this input playing `video` and `audio`
+    /// (`trim`: what the user cuts from audio alone).
+    func passBounds(video: Int?, audio: Int?, trim: SampleTrim? = nil) -> PassBounds {
+        let bounds = PassBounds.of(format: input.formatName, hasVideo: video != nil, hasAudio: audio != nil, trim: trim)
+        // Without a video start there is nothing to anchor to.
+        return bounds == .video && video.flatMap(start(ofStream:)) == nil ? .streams : bounds
+    }
+
+    /// Subtracted from container timestamps so the item starts at zero. A
+    /// pass bounded by its video starts at the first video frame (the audio
+    /// before it is priming). Otherwise the earliest start of the streams
+    /// played, exactly in their own time bases; never negative (AAC priming
+    /// starts before zero on purpose).
+    func startOffset(video: Int?, audio: Int?, trim: SampleTrim? = nil) -> MediaTime {
+        let earliest = max([video, audio].compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
+        switch passBounds(video: video, audio: audio, trim: trim) {
+        case .video:
+            return video.flatMap(start(ofStream:)) ?? earliest
+        case .trimmed(let trim):
+            // The audio's first sample plus the priming the user gave.
+            let rate = audio.flatMap { input.stream($0)?.pointee.codecpar.pointee.sample_rate } ?? 0
+            return earliest + MediaTime(value: Int64(trim.start), timescale: Int64(max(rate, 1)))
+        case .streams:
+            return earliest
+        }
     }
 
     /// Fonts the file carries (Matroska attachments), for its ASS styles.
@@ -130,7 +150,9 @@ final class MediaAsset {
     }
 
     private func opened(_ index: Int, _ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder) -> OpenedStream {
-        OpenedStream(index: index, timeBase: stream.pointee.time_base, decoder: decoder, end: end(ofStream: index))
+        // An estimated end is no end: trimmed to it, real samples go (MPEG-TS, ADTS).
+        let end = PassBounds.streamDurationsAreEstimates(format: input.formatName) ? nil : end(ofStream: index)
+        return OpenedStream(index: index, timeBase: stream.pointee.time_base, decoder: decoder, end: end)
     }
 
     // MARK: Choosing what plays
@@ -160,13 +182,20 @@ final class MediaAsset {
             throw MediaError(problems.isEmpty ? "no audio or video stream" : problems.joined(separator: "; "))
         }
         for problem in problems { warning("\(problem); playing the other stream") }
+        if let trim = p.audioTrim, passBounds(video: video?.index, audio: audio?.index, trim: trim) != .trimmed(trim) {
+            warning("--audio-trim is for audio alone in MPEG-TS, HLS or ADTS, which cannot say their priming: not applied")
+        }
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
+        // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
+        info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
         let (subtitles, decoders) = video != nil
             ? openSubtitles(tracks: tracks, info: info, preferences: p, warning: warning) : (nil, [:])
         return ItemPipeline(input: input, info: info, video: video, audio: audio, preferences: p,
                             outputFormat: outputFormat, otherAudio: otherAudio, tracks: tracks,
                             subtitles: subtitles, subtitleDecoders: decoders,
-                            startOffset: startOffset(ofStreams: [video?.index, audio?.index]), warning: warning)
+                            startOffset: startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim),
+                            bounds: passBounds(video: video?.index, audio: audio?.index, trim: p.audioTrim),
+                            warning: warning)
     }
 
     /// FFmpeg's pick of the video stream, unless it is a cover picture.

@@ -17,6 +17,8 @@ struct MediaInfo: Sendable {
     /// The file's tags (lower-case keys: title, artist, album…) and cover picture.
     var tags: [String: String] = [:]
     var coverArt: CoverArt?
+    /// A live stream (an HLS playlist without an end): it cannot loop.
+    var isLive = false
 
     var hasVideo: Bool { videoCodec != nil }
     var hasAudio: Bool { audioCodec != nil }
@@ -52,4 +54,6 @@ struct ItemPreferences: Sendable, Equatable {
     var subtitleFiles: [String] = []
     /// Loads subtitle files found next to a local video (`movie.srt`, `movie.en.ass`).
     var autoloadSubtitles = true
+    /// Cut from each pass of audio-only MPEG-TS, HLS or ADTS (`--audio-trim`).
+    var audioTrim: SampleTrim?
 }

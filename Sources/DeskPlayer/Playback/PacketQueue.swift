@@ -9,10 +9,14 @@ enum PacketEntry: @unchecked Sendable {  // the packet is owned by whoever holds
     case endOfStream(serial: Int)
     /// A loop pass ended; the packets after it are the item again from zero.
     case passEnd(serial: Int)
+    /// The pass being read ends at this container time (its video's end,
+    /// `PassBounds.video`): the audio decoder cuts what it decodes past it.
+    /// It comes before the first packet that could reach past it.
+    case passEndsAt(MediaTime, serial: Int)
 
     var serial: Int {
         switch self {
-        case .packet(_, let s), .endOfStream(let s), .passEnd(let s): return s
+        case .packet(_, let s), .endOfStream(let s), .passEnd(let s), .passEndsAt(_, let s): return s
         }
     }
 }

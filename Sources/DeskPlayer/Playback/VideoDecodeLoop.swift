@@ -69,6 +69,8 @@ final class VideoDecodeLoop {
                 decode(packet)
             case .passEnd:
                 endPass()
+            case .passEndsAt:
+                break  // only audio is cut to the pass's end
             case .endOfStream:
                 endStream()
             }
