@@ -17,6 +17,13 @@ enum FFmpegLog {
     /// What went wrong with stream segments since the last call, each in
     /// the words the user sees ("Failed to open segment 1 …; skipped").
     static func takeStreamProblems() -> [String] { LogHook.shared.take() }
+
+    /// A line only `--verbose` shows, once per process whatever thread says
+    /// it (a filter this FFmpeg lacks: the feature is simply not there).
+    static func noticeOnce(_ line: String) {
+        guard LogHook.shared.verbose, LogHook.shared.firstTime(line) else { return }
+        FileHandle.standardError.write(Data("deskplayer: \(line)\n".utf8))
+    }
 }
 
 /// The stream problems FFmpeg's log hook picked out, kept until taken. FFmpeg
@@ -25,6 +32,7 @@ final class LogHook: Sendable {
     private struct State {
         var lines: [String] = []
         var verbose = false
+        var noticed: Set<String> = []
     }
 
     static let shared = LogHook()
@@ -56,6 +64,9 @@ final class LogHook: Sendable {
         }
         return nil
     }
+
+    /// True the first time `line` is asked about.
+    func firstTime(_ line: String) -> Bool { state.withLock { $0.noticed.insert(line).inserted } }
 
     func take() -> [String] {
         state.withLock { s in
