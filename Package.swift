@@ -20,12 +20,13 @@ let package = Package(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
         ),
-        // libavformat, libavcodec, libswresample, libswscale, libavutil: the
-        // module map links each of them; pkg-config only supplies the paths.
+        // libavformat, libavcodec, libswresample, libswscale, libavfilter,
+        // libavutil: the module map links each of them; pkg-config only
+        // supplies the paths.
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavfilter-dev"])]
         ),
         // libass: lays out and rasterises ASS/SSA subtitles, and every text
         // subtitle format once FFmpeg's decoders have turned it into ASS.

@@ -18,6 +18,13 @@ enum FFmpegLog {
     /// the words the user sees ("Failed to open segment 1 …; skipped"),
     /// each problem once.
     static func takeStreamProblems() -> [String] { LogHook.shared.take() }
+
+    /// A line only `--verbose` shows, once per process whatever thread says
+    /// it (a filter this FFmpeg lacks: the feature is simply not there).
+    static func noticeOnce(_ line: String) {
+        guard LogHook.shared.verbose, LogHook.shared.firstTime(line) else { return }
+        FileHandle.standardError.write(Data("deskplayer: \(line)\n".utf8))
+    }
 }
 
 /// The stream problems FFmpeg's log hook picked out, kept until taken. FFmpeg
@@ -29,6 +36,7 @@ final class LogHook: Sendable {
         /// missing segment on every pass, and it is said once.
         var said: Set<String> = []
         var verbose = false
+        var noticed: Set<String> = []
     }
 
     static let shared = LogHook()
@@ -62,6 +70,9 @@ final class LogHook: Sendable {
         }
         return nil
     }
+
+    /// True the first time `line` is asked about.
+    func firstTime(_ line: String) -> Bool { state.withLock { $0.noticed.insert(line).inserted } }
 
     func take() -> [String] {
         state.withLock { s in

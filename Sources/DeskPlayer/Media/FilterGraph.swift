@@ -1,0 +1,143 @@
+import CFFmpeg
+
+/// Owns one AVFilterGraph: a buffer source, a chain of FFmpeg's filters
+/// written in its filtergraph syntax ("bwdif=mode=send_field,transpose=clock",
+/// "atempo=1.5"), and a buffer sink. Video or audio. Frames go in and come
+/// out on the thread that owns the graph; nothing here is shared.
+final class FilterGraph {
+    /// What the buffer source is told about the frames it will be given.
+    enum Source {
+        case video(width: Int32, height: Int32, format: AVPixelFormat, timeBase: AVRational,
+                   sampleAspect: AVRational, frameRate: AVRational)
+        case audio(sampleRate: Int32, format: AVSampleFormat, channelLayout: String, timeBase: AVRational)
+    }
+
+    enum Output {
+        case frame
+        case needsInput
+        case endOfStream
+    }
+
+    /// The chain as it was given (for messages and to tell graphs apart).
+    let description: String
+    private let graph: UnsafeMutablePointer<AVFilterGraph>
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+
+    /// Whether this FFmpeg has a filter of that name (Debian's may lack some).
+    static func isAvailable(_ name: String) -> Bool { avfilter_get_by_name(name) != nil }
+
+    /// Builds and configures the graph; an unknown filter, a bad option or
+    /// a format the chain cannot take is the error thrown. An empty chain
+    /// passes frames through (FFmpeg's null filters).
+    init(source input: Source, filters: String, threads: Int32 = 1) throws(MediaError) {
+        guard let allocated = avfilter_graph_alloc() else { throw MediaError("out of memory (filter graph)") }
+        graph = allocated
+        description = filters
+        // Until both ends exist, deinit cannot run: free the graph here on failure.
+        var built: (UnsafeMutablePointer<AVFilterContext>, UnsafeMutablePointer<AVFilterContext>)?
+        defer {
+            if built == nil {
+                var g: UnsafeMutablePointer<AVFilterGraph>? = allocated
+                avfilter_graph_free(&g)
+            }
+        }
+        // The graph runs on the caller's thread (a decode thread): FFmpeg's
+        // own worker threads would compete with the other decoders.
+        allocated.pointee.nb_threads = threads
+        let isVideo: Bool
+        let arguments: String
+        switch input {
+        case .video(let width, let height, let format, let timeBase, let sar, let rate):
+            isVideo = true
+            let aspect = sar.num > 0 && sar.den > 0 ? sar : AVRational(num: 1, den: 1)
+            arguments = "video_size=\(width)x\(height):pix_fmt=\(format.rawValue)"
+                + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(aspect.num)/\(aspect.den)"
+                + (rate.num > 0 && rate.den > 0 ? ":frame_rate=\(rate.num)/\(rate.den)" : "")
+        case .audio(let rate, let format, let layout, let timeBase):
+            isVideo = false
+            let name = av_get_sample_fmt_name(format).map { String(cString: $0) } ?? "\(format.rawValue)"
+            arguments = "sample_rate=\(rate):sample_fmt=\(name):channel_layout=\(layout)"
+                + ":time_base=\(timeBase.num)/\(timeBase.den)"
+        }
+        var src: UnsafeMutablePointer<AVFilterContext>?
+        var snk: UnsafeMutablePointer<AVFilterContext>?
+        try MediaError.check(avfilter_graph_create_filter(&src, avfilter_get_by_name(isVideo ? "buffer" : "abuffer"),
+                                                          "in", arguments, nil, allocated),
+                             "cannot make the filter source (\(arguments))")
+        try MediaError.check(avfilter_graph_create_filter(&snk, avfilter_get_by_name(isVideo ? "buffersink" : "abuffersink"),
+                                                          "out", nil, nil, allocated),
+                             "cannot make the filter sink")
+        guard let src, let snk else { throw MediaError("cannot make the filter ends") }
+        try FilterGraph.link(src, through: filters.isEmpty ? (isVideo ? "null" : "anull") : filters, to: snk, in: allocated)
+        try MediaError.check(avfilter_graph_config(allocated, nil), "filters '\(filters)' do not fit this \(isVideo ? "video" : "audio")")
+        source = src
+        sink = snk
+        built = (src, snk)
+    }
+
+    deinit {
+        var g: UnsafeMutablePointer<AVFilterGraph>? = graph
+        avfilter_graph_free(&g)
+    }
+
+    /// Parses `chain` between the two ends ("in" feeds its first filter,
+    /// its last feeds "out").
+    private static func link(_ src: UnsafeMutablePointer<AVFilterContext>, through chain: String,
+                             to snk: UnsafeMutablePointer<AVFilterContext>,
+                             in graph: UnsafeMutablePointer<AVFilterGraph>) throws(MediaError) {
+        // Both lists are handed to FFmpeg, which takes them over and gives
+        // back what it left open (nil when everything was linked): that is
+        // what is freed, as FFmpeg's filtering example does.
+        var outputs = avfilter_inout_alloc()
+        var inputs = avfilter_inout_alloc()
+        defer {
+            avfilter_inout_free(&outputs)
+            avfilter_inout_free(&inputs)
+        }
+        guard let out = outputs, let into = inputs else { throw MediaError("out of memory (filter graph)") }
+        out.pointee.name = av_strdup("in")
+        out.pointee.filter_ctx = src
+        out.pointee.pad_idx = 0
+        out.pointee.next = nil
+        into.pointee.name = av_strdup("out")
+        into.pointee.filter_ctx = snk
+        into.pointee.pad_idx = 0
+        into.pointee.next = nil
+        let ret = avfilter_graph_parse_ptr(graph, chain, &inputs, &outputs, nil)
+        try MediaError.check(ret, "cannot set up filters '\(chain)'")
+    }
+
+    /// Hands a frame to the graph (its data is taken over: `frame` is empty
+    /// afterwards); nil ends the input, so delayed frames come out.
+    func push(_ frame: Frame?) throws(MediaError) {
+        try MediaError.check(av_buffersrc_add_frame_flags(source, frame?.pointer, 0), "filters '\(description)' failed")
+    }
+
+    /// The next filtered frame, if one is ready.
+    func pull(into frame: Frame) throws(MediaError) -> Output {
+        let ret = av_buffersink_get_frame(sink, frame.pointer)
+        if ret == DP_AVERROR_EAGAIN { return .needsInput }
+        if ret == DP_AVERROR_EOF { return .endOfStream }
+        try MediaError.check(ret, "filters '\(description)' failed")
+        return .frame
+    }
+
+    /// The time base of the frames that come out (a deinterlacer halves it).
+    var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
+
+    /// The frame rate that comes out (0/0 when unknown; doubled by a
+    /// deinterlacer that outputs each field).
+    var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
+
+    /// Changes a filter's option while running (`atempo` `tempo` 1.25),
+    /// as avfilter_graph_send_command does; `target` is a filter's name,
+    /// instance name or "all". Returns the filter's answer.
+    @discardableResult
+    func sendCommand(to target: String, _ command: String, _ argument: String) throws(MediaError) -> String {
+        var answer = [CChar](repeating: 0, count: 256)
+        let ret = avfilter_graph_send_command(graph, target, command, argument, &answer, Int32(answer.count), 0)
+        try MediaError.check(ret, "filter command '\(command) \(argument)' to '\(target)' failed")
+        return String(decoding: answer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
