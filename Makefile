@@ -74,8 +74,12 @@ bench: bench-deps
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in
 # its own build folder. The app binary the tests start is the sanitized one
 # (DESKPLAYER_BIN), so its reports count too: they go to files (log_path),
-# and any file there fails the target. LeakSanitizer is off: the Swift
-# runtime, Foundation, SDL and fontconfig keep memory to exit by design.
+# and any file there fails the target. LeakSanitizer runs with the
+# AddressSanitizer suite (detect_leaks=1): a leak in the test runner or in
+# any app process it starts is a report like any other. Tests/lsan.supp
+# names what libraries DeskPlayer does not own keep until exit (D-Bus under
+# SDL, Foundation's Process, XCTest), each entry with its reason; nothing of
+# DeskPlayer's own code is suppressed.
 #
 # TSan builds with -DDESKPLAYER_TSAN: Synchronization's Mutex locks with futex
 # system calls TSan cannot see, so it gets a pthread Mutex there
@@ -108,13 +112,16 @@ define sanitized_suite
 	else echo "$(1): clean (no reports)"; fi
 endef
 TSAN_OPTIONS_EXTRA := halt_on_error=0 exitcode=0 second_deadlock_stack=1
-ASAN_OPTIONS_EXTRA := detect_leaks=0 halt_on_error=0 exitcode=0
+ASAN_OPTIONS_EXTRA := detect_leaks=1 halt_on_error=0 exitcode=0
+LSAN_SUPPRESSIONS := $(CURDIR)/Tests/lsan.supp
 
 sanitize: sanitize-thread sanitize-address
 
 sanitize-thread: test-deps
 	$(call sanitized_suite,thread,.build-tsan,TSAN_OPTIONS,-Xswiftc -DDESKPLAYER_TSAN)
 
+# LSan reads its suppressions from LSAN_OPTIONS, also under ASan.
+sanitize-address: export LSAN_OPTIONS = suppressions=$(LSAN_SUPPRESSIONS):print_suppressions=0
 sanitize-address: test-deps
 	$(call sanitized_suite,address,.build-asan,ASAN_OPTIONS,)
 
