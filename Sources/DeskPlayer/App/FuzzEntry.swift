@@ -19,19 +19,36 @@ enum FuzzEntry {
         return "\(dir)/deskplayer-fuzz-\(getpid())"
     }()
 
-    /// Reads what the pipeline produces, as a player would but as fast as it
-    /// can; seeks once partway. Returns when both streams drained or a bound is hit.
+    /// Plays the input, then frees what it made before returning. An item's
+    /// threads let go of it and of its pipeline a moment after they end;
+    /// once this function holds the last references, the two are freed here,
+    /// not on a thread that may still be tearing them down when libFuzzer's
+    /// leak check after the input (-detect_leaks) looks.
     static func play(_ data: UnsafeRawBufferPointer) {
         guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
         defer { unlink(path) }
         var preferences = ItemPreferences()
         preferences.forwardBufferDuration = 0.5
         preferences.videoDecoderThreads = 1
-        let item = PlayerItem(path, preferences: preferences)
+        var item: PlayerItem? = PlayerItem(path, preferences: preferences)
+        var pipeline: AnyObject? = item.flatMap(playFile)
+        item?.cancel()
+        let deadline = HostTime.now() + 2_000_000_000
+        while HostTime.now() < deadline
+                && !(isKnownUniquelyReferenced(&item) && (pipeline == nil || isKnownUniquelyReferenced(&pipeline))) {
+            usleep(500)
+        }
+        pipeline = nil
+        item = nil
+    }
+
+    /// Reads what the pipeline produces, as a player would but as fast as it
+    /// can; seeks once partway. Returns when both streams drained or a bound
+    /// is hit, with the pipeline it played (nil: the item did not open).
+    private static func playFile(_ item: PlayerItem) -> AnyObject? {
         item.setPasses(2)  // the loop seam path too
         item.load()
-        defer { item.cancel() }
-        guard item.waitUntilLoaded(timeout: 5) == .readyToPlay, let pipeline = item.pipeline else { return }
+        guard item.waitUntilLoaded(timeout: 5) == .readyToPlay, let pipeline = item.pipeline else { return nil }
         pipeline.setDisplaySize(width: 64, height: 48)
         // Subtitles drawn onto the pictures (text through libass, or bitmaps).
         if let subtitle = item.tracks.first(where: { $0.kind == .subtitle }) { item.selectSubtitleTrack(subtitle.id) }
@@ -67,6 +84,7 @@ enum FuzzEntry {
             if !progressed { usleep(200) }
         }
         _ = item.takeWarnings()
+        return pipeline
     }
 }
 
