@@ -15,4 +15,14 @@ enum DisplayText {
     static func shortName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
+
+    /// What a person calls a piece of music, from its tags: "Title — Artist
+    /// — Album", the file's name standing in for a missing title, and a
+    /// part without its tag left out.
+    static func trackLine(tags: [String: String], name: String) -> String {
+        func tag(_ key: String) -> String? {
+            tags[key].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return ([tag("title") ?? shortName(name)] + [tag("artist"), tag("album")].compactMap { $0 }).joined(separator: " — ")
+    }
 }

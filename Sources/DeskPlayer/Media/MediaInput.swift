@@ -68,13 +68,6 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A file's cover picture, still encoded (JPEG, PNG…).
-struct CoverArt: Sendable, Equatable {
-    let bytes: [UInt8]
-    /// The image type as a file name ends: "jpg", "png".
-    let fileExtension: String
-}
-
 /// Owns an opened AVFormatContext. Opened on a loading thread, then used by
 /// the one demux thread; never by two threads at once.
 final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read (and reopened) by the one demux thread only
@@ -233,18 +226,24 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
         for i in 0..<streamCount {
             guard let stream = stream(i), stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
                   let data = stream.pointee.attached_pic.data, stream.pointee.attached_pic.size > 0 else { continue }
-            let kind: String
-            switch stream.pointee.codecpar.pointee.codec_id {
-            case AV_CODEC_ID_PNG: kind = "png"
-            case AV_CODEC_ID_MJPEG: kind = "jpg"
-            case AV_CODEC_ID_WEBP: kind = "webp"
-            case AV_CODEC_ID_BMP: kind = "bmp"
-            default: continue
-            }
+            guard let format = CoverArt.Format(codec: stream.pointee.codecpar.pointee.codec_id) else { continue }
             return CoverArt(bytes: Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.attached_pic.size))),
-                            fileExtension: kind)
+                            format: format)
         }
         return nil
+    }
+
+    /// The container's chapter table as it stands (Matroska, MP4, Ogg's
+    /// CHAPTERxxx comments): each start and end in container time (nil
+    /// when its time base or value cannot be a time) and its title tag.
+    /// Nothing is checked or sorted here: that is the item's business.
+    var chapters: [ContainerChapter] {
+        (0..<Int(context.pointee.nb_chapters)).compactMap { i -> ContainerChapter? in
+            guard let chapter = context.pointee.chapters[i]?.pointee else { return nil }
+            let title = av_dict_get(chapter.metadata, "title", nil, 0)?.pointee.value.map { String(cString: $0) }
+            return ContainerChapter(start: ContainerChapter.time(chapter.start, chapter.time_base),
+                                    end: ContainerChapter.time(chapter.end, chapter.time_base), title: title ?? "")
+        }
     }
 
     /// Reads the next packet. Returns false at the end of the input.

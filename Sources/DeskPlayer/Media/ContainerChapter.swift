@@ -1,0 +1,19 @@
+import CFFmpeg
+
+/// One entry of a container's chapter table (AVChapter) as the file has
+/// it: nothing checked, nothing sorted.
+struct ContainerChapter: Sendable, Equatable {
+    /// In container time; nil when the file gives no usable time.
+    let start: MediaTime?
+    let end: MediaTime?
+    /// The chapter's title tag ("" without one, as mpv lists it).
+    let title: String
+
+    /// A timestamp in a time base, exactly; nil for no timestamp, a time
+    /// base that is no time base, or a value no time can hold (a damaged table).
+    static func time(_ value: Int64, _ timeBase: AVRational) -> MediaTime? {
+        guard value != DP_AV_NOPTS_VALUE, timeBase.num > 0, timeBase.den > 0,
+              let scaled = Int64(exactly: Int128(value) * Int128(timeBase.num)) else { return nil }
+        return MediaTime(value: scaled, timescale: Int64(timeBase.den))
+    }
+}
