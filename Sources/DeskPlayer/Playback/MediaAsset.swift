@@ -165,7 +165,7 @@ final class MediaAsset {
         var info = MediaInfo()
         info.formatName = input.formatName
         info.tags = input.tags
-        info.coverArt = input.coverArt
+        info.coverArt = coverArt()
         var problems: [String] = []
         let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
         let video = openVideo(preferences: p, into: &info, problems: &problems)
@@ -188,6 +188,11 @@ final class MediaAsset {
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
         // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
         info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
+        let (chapters, chapterProblem) = ChapterTable.make(
+            from: input.chapters, offset: startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim),
+            duration: info.duration)
+        info.chapters = chapters
+        if let chapterProblem { warning(chapterProblem) }
         let (subtitles, decoders) = video != nil
             ? openSubtitles(tracks: tracks, info: info, preferences: p, warning: warning) : (nil, [:])
         return ItemPipeline(input: input, info: info, video: video, audio: audio, preferences: p,
@@ -196,6 +201,15 @@ final class MediaAsset {
                             startOffset: startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim),
                             bounds: passBounds(video: video?.index, audio: audio?.index, trim: p.audioTrim),
                             warning: warning)
+    }
+
+    /// The cover the file carries, else (for a local file) an image beside
+    /// it. One that is there but unusable is said under `-v` only: the
+    /// placeholder shows instead, which is no loss to playback.
+    private func coverArt() -> CoverArt? {
+        if let own = input.coverArt { return own }
+        guard !location.isNetwork else { return nil }
+        return CoverArt.beside(location.url) { problem in FFmpegLog.noticeOnce("\(location.url): \(problem)") }
     }
 
     /// FFmpeg's pick of the video stream, unless it is a cover picture.

@@ -14,9 +14,12 @@ struct MediaInfo: Sendable {
     var frameRate: Double?
     var audioSampleRate = 0
     var audioChannels = 0
-    /// The file's tags (lower-case keys: title, artist, album…) and cover picture.
+    /// The file's tags (lower-case keys: title, artist, album…) and cover picture
+    /// (the file's own, else an image beside it).
     var tags: [String: String] = [:]
     var coverArt: CoverArt?
+    /// The chapters, in time order on the item's timeline (`ChapterTable`).
+    var chapters: [Chapter] = []
     /// A live stream (an HLS playlist without an end): it cannot loop.
     var isLive = false
 

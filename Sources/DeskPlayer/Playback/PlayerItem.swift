@@ -20,6 +20,7 @@ final class PlayerItem: Sendable {
         var passes: Int? = 1
         var variant: HLSVariant?
         var cache: SegmentCache?
+        var cover: CoverPicture?
     }
 
     let location: MediaLocation
@@ -159,9 +160,30 @@ final class PlayerItem: Sendable {
                 s.status = .readyToPlay
                 return true
             }
-            if accepted { pipeline.start(at: startTime) }
+            if accepted {
+                pipeline.start(at: startTime)
+                decodeCover(of: pipeline.info)
+            }
         } catch {
             state.withLock { $0.status = .failed(error) }
+        }
+    }
+
+    /// The cover picture of an audio item, once decoded (nil: none, not
+    /// yet, or it could not be decoded).
+    var cover: CoverPicture? { state.withLock { $0.cover } }
+
+    /// Decodes an audio item's cover on the opening thread, after playback
+    /// has started (a large picture never delays the sound). One that does
+    /// not decode leaves the placeholder, and `-v` says why.
+    private func decodeCover(of info: MediaInfo) {
+        guard !info.hasVideo, let art = info.coverArt else { return }
+        do {
+            let picture = try CoverPicture(decoding: art)
+            state.withLock { s in if !s.cancelled { s.cover = picture } }
+        } catch {
+            let source = art.path.map { DisplayText.shortName($0) } ?? "the picture it carries"
+            FFmpegLog.noticeOnce("\(name): cover (\(source)) cannot be decoded: \(error); not shown")
         }
     }
 
