@@ -2,7 +2,8 @@ import CSDL2
 
 /// The on-screen controls at the bottom of a tile, shown while the mouse
 /// moves over it or after a key: play/pause, time / duration, a seek bar to
-/// click or drag (with the time under the mouse above it), volume and loop.
+/// click or drag (with the time under the mouse above it, and its chapter),
+/// chapter ticks, volume and loop.
 struct ControlBar {
     static let height = 40
 
@@ -23,6 +24,11 @@ struct ControlBar {
         volumeTrack = Rect(x: bar.x + bar.width - loopWidth - volumeWidth - 10, y: midY - 8, width: volumeWidth, height: 16)
         let seekX = timeX + timeWidth
         seekTrack = Rect(x: seekX, y: midY - 8, width: max(volumeTrack.x - 16 - seekX, 20), height: 16)
+    }
+
+    /// Where the tick of a chapter starting at `seconds` is on the seek bar.
+    func chapterTickX(_ seconds: Double, duration: Double) -> Int {
+        seekTrack.x + Int(Double(seekTrack.width) * min(max(seconds / max(duration, 1e-9), 0), 1))
     }
 
     /// The fraction along the seek (or volume) track at x.
@@ -50,9 +56,19 @@ struct ControlBar {
         if let duration, duration > 0 {
             let played = Int(Double(track.width) * min(max(position / duration, 0), 1))
             fill(Rect(x: track.x, y: track.y, width: played, height: track.height), (120, 190, 255, 255))
+            // A tick where each chapter starts (the first, at zero, is the bar's own start).
+            let chapters = player.currentItem?.info?.chapters ?? []
+            for chapter in chapters where chapter.start > .zero {
+                fill(Rect(x: chapterTickX(chapter.start.seconds, duration: duration) - 1, y: seekTrack.y + 2, width: 2, height: 12),
+                     (235, 235, 235, 230))
+            }
             fill(Rect(x: track.x + played - 3, y: seekTrack.y + 1, width: 7, height: 14), (255, 255, 255, 255))
             if let pointer, seekTrack.contains(x: pointer.x, y: pointer.y) {
-                let label = DisplayText.clock(ControlBar.fraction(x: pointer.x, along: seekTrack) * duration)
+                let time = ControlBar.fraction(x: pointer.x, along: seekTrack) * duration
+                // The time under the mouse, and the chapter it falls in.
+                let index = ChapterTable.index(at: time, in: chapters)
+                let title = chapters.indices.contains(index) ? chapters[index].title : ""
+                let label = DisplayText.clock(time) + (title.isEmpty ? "" : "  " + title)
                 let w = text.width(of: label) + 12
                 let tip = Rect(x: min(max(pointer.x - w / 2, bar.x), bar.x + bar.width - w), y: bar.y - text.lineHeight - 10,
                                width: w, height: text.lineHeight + 6)

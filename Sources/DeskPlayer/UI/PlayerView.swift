@@ -2,8 +2,9 @@ import CSDL2
 import Foundation
 
 /// Draws one player into an area of a window: the video picture placed by
-/// the content mode, or a dark placeholder with the item's state (loading,
-/// audio only, the error). Owns the player's texture on this renderer.
+/// the content mode, an audio item's face (its cover and title), or a dark
+/// placeholder with the item's state (loading, the error). Owns the
+/// player's textures on this renderer.
 final class PlayerView {
     let player: Player
     var contentMode: ContentMode
@@ -20,6 +21,8 @@ final class PlayerView {
     /// A composition's timeline, laid out for the area it was last drawn in.
     private var timeline: (layout: CompositionTimeline, area: Rect, composition: Composition)?
     private var drawnPlayHead: Int?
+    /// An audio item's cover and title, drawn in place of a picture.
+    private let face = AudioFaceView()
 
     init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -44,6 +47,10 @@ final class PlayerView {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
         guard let frame = player.update(at: now) else {
+            if let item = player.currentItem, AudioFaceView.shows(item) {
+                return face.refresh(item, player: player, area: area, renderer: renderer)
+            }
+            face.reset()
             if texture != nil && player.isWaitingForData != drawnWaiting { return true }
             if let timeline, player.currentItem?.composition == timeline.composition {
                 return timeline.layout.playHeadX(at: player.currentTime.seconds) != drawnPlayHead
@@ -122,6 +129,10 @@ final class PlayerView {
                 drawnPlayHead = layout.playHeadX(at: t)
                 return
             }
+        }
+        if let item, AudioFaceView.shows(item) {
+            face.draw(item, player: player, in: area, renderer: renderer, text: text)
+            return
         }
         // No picture (yet): a dark placeholder, never a white flash.
         SDL_SetRenderDrawColor(renderer, 16, 16, 20, 255)
