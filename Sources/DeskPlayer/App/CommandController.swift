@@ -73,19 +73,20 @@ final class CommandController {
     func apply(_ command: Command, to target: CommandTarget = .focused, from source: CommandSource) throws(CommandError) -> JSONValue {
         switch command {
         case .set(let name, let value):
-            try change(name, target, source) { _, _ throws(CommandError) in value }
+            try change(name, target, source) { _, _, _ throws(CommandError) in value }
         case .add(let name, let delta):
-            try change(name, target, source) { property, current throws(CommandError) in
-                .number(try clamp(property, try PropertyValue.number(current) + delta))
+            try change(name, target, source) { property, current, leader throws(CommandError) in
+                if let add = property.add { return try add(leader, delta) }
+                return .number(try clamp(property, try PropertyValue.number(current) + delta))
             }
         case .multiply(let name, let factor):
-            try change(name, target, source) { property, current throws(CommandError) in
+            try change(name, target, source) { property, current, _ throws(CommandError) in
                 .number(try clamp(property, try PropertyValue.number(current) * factor))
             }
         case .cycle(let name, let down):
             try cycle(name, down: down, target, source)
         case .cycleValues(let name, let values):
-            try change(name, target, source) { _, current throws(CommandError) in
+            try change(name, target, source) { _, current, _ throws(CommandError) in
                 let index = values.firstIndex(of: current.plainText).map { ($0 + 1) % values.count } ?? 0
                 return .string(values[index])
             }
@@ -159,13 +160,14 @@ final class CommandController {
     /// Sets a property from its value now: once per tile, or once per sync
     /// group (from the group's first target) for group properties.
     private func change(_ name: String, _ target: CommandTarget, _ source: CommandSource,
-                        _ next: (Property, JSONValue) throws(CommandError) -> JSONValue) throws(CommandError) {
+                        _ next: (Property, JSONValue, PropertyTarget) throws(CommandError) -> JSONValue) throws(CommandError) {
         guard let property = PropertyTable.named(name) else { throw .propertyNotFound }
         guard let set = property.set else { throw .invalidParameter }  // read-only
         for unit in try units(property, target) {
-            let current = try property.get(PropertyTarget(tile: unit.leader, controller: self))
-            let value = try next(property, current)
-            for member in unit.members { try set(PropertyTarget(tile: member, controller: self), value) }
+            let leader = PropertyTarget(tile: unit.leader, controller: self)
+            let current = try property.get(leader)
+            let value = try next(property, current, leader)
+            for member in unit.members { try set(PropertyTarget(tile: member, controller: self, leader: unit.leader), value) }
             announce(property, unit.leader, source)
         }
     }
@@ -176,7 +178,8 @@ final class CommandController {
             for unit in try units(property, target) { try cycle(PropertyTarget(tile: unit.leader, controller: self), down) }
             return
         }
-        try change(name, target, source) { property, current throws(CommandError) in
+        try change(name, target, source) { property, current, leader throws(CommandError) in
+            if let add = property.add { return try add(leader, down ? -1 : 1) }
             switch property.kind {
             case .flag: return .bool(!(try PropertyValue.flag(current)))
             case .choice(let values):

@@ -20,6 +20,7 @@ final class PlayerApp {
     private var mpris: MPRISService?
     private var autoPiP: AutoPiP?
     private var title: WindowTitle
+    private var chapterAnnouncer = ChapterAnnouncer()
     /// When the first item became ready (`--quit-after` counts from there).
     private var playingSince: UInt64?
 
@@ -290,6 +291,7 @@ final class PlayerApp {
             for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }
             window.holdsOffScreenSaver = tiles.playsVideoInSight(mainWindowVisible: !window.isMinimized)
             title.update(at: tick, controller: controller, screen: window)
+            chapterAnnouncer.update(controller)
             if !tiles.isEmpty, tiles.tiles.allSatisfy({ $0.ended }), !staysOpen {
                 if anyPlayed { break }
                 // Nothing could be played: leave the error on screen a moment.

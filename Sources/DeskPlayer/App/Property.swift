@@ -28,6 +28,7 @@ struct Property: Sendable {
     typealias Setter = @Sendable (PropertyTarget, JSONValue) throws(CommandError) -> Void
     typealias Cycler = @Sendable (PropertyTarget, _ down: Bool) throws(CommandError) -> Void
     typealias Describer = @Sendable (PropertyTarget) -> String?
+    typealias Adder = @Sendable (PropertyTarget, Double) throws(CommandError) -> JSONValue
 
     let name: String
     let kind: Kind
@@ -38,15 +39,19 @@ struct Property: Sendable {
     let cycle: Cycler?
     /// The OSD line after a change made from a key or the mouse.
     let osd: Describer?
+    /// The value `add N` (and `cycle`) sets, when it is not the value now
+    /// plus N (`chapter`: mpv's chapter-seek-threshold); nil: plus N.
+    let add: Adder?
 
     init(_ name: String, _ kind: Kind = .value, scope: Scope = .tile, get: @escaping Getter, set: Setter? = nil,
-         cycle: Cycler? = nil, osd: Describer? = nil) {
+         cycle: Cycler? = nil, add: Adder? = nil, osd: Describer? = nil) {
         self.name = name
         self.kind = kind
         self.scope = scope
         self.get = get
         self.set = set
         self.cycle = cycle
+        self.add = add
         self.osd = osd
     }
 }
@@ -56,6 +61,9 @@ struct Property: Sendable {
 struct PropertyTarget {
     let tile: Tile?
     unowned let controller: CommandController
+    /// For a change to a sync group: the tile the value was worked out
+    /// from (the one the command named), when it is not this one.
+    var leader: Tile? = nil
 
     func requireTile() throws(CommandError) -> Tile {
         guard let tile else { throw .propertyUnavailable }

@@ -12,7 +12,7 @@ enum PropertyTable {
         return all.first { $0.name == name }
     }
 
-    static let all: [Property] = transport + sound + playlist + tracks + window + app
+    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },
@@ -55,6 +55,20 @@ enum PropertyTable {
         }, osd: { t in (try? t.player().passesPerItem) == 1 ? "Loop: off" : "Loop: on" }),
         Property("paused-for-cache", get: { t throws(CommandError) in .bool(try t.player().isWaitingForData) }),
         Property("eof-reached", get: { t throws(CommandError) in .bool(try t.requireTile().ended) }),
+    ]
+
+    private static let chapters: [Property] = [
+        // A seek, so the whole sync group moves (to the leader's chapter start).
+        Property("chapter", .number(-1...1e9), scope: .group, get: { t throws(CommandError) in
+            .number(Double(try IPCChapters.current(t)))
+        }, set: { t, v throws(CommandError) in try IPCChapters.seek(t, to: v) },
+           add: { t, delta throws(CommandError) in try IPCChapters.step(t, by: delta) },
+           osd: { t in IPCChapters.osd(t) }),
+        Property("chapters", get: { t throws(CommandError) in
+            guard let info = try t.item().info else { throw .propertyUnavailable }
+            return .number(Double(info.chapters.count))
+        }),
+        Property("chapter-list", get: { t throws(CommandError) in try IPCChapters.list(t) }),
     ]
 
     private static let sound: [Property] = [

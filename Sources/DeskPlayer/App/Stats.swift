@@ -22,6 +22,15 @@ struct StatsReport: Codable {
         var cacheMisses: Int?
         /// Seconds spent waiting for data while meant to play (a stalled stream).
         var waitingSeconds: Double?
+        /// What the tile showed of it: the media title (title tag, else the
+        /// file's name), the artist and album tags, whether a cover picture
+        /// showed (audio with a cover that decoded), and the chapters' titles.
+        var title: String?
+        var artist: String?
+        var album: String?
+        var hasCover = false
+        var chapterCount = 0
+        var chapters: [String] = []
     }
 
     var renderer: String
@@ -47,11 +56,27 @@ struct StatsReport: Codable {
                              loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
                              cacheMemoryBytes: item.cacheCounters?.memoryBytes, cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
                              waitingSeconds: (s.waitingSeconds * 100).rounded() / 100))
+        if let info = item.info {
+            players[players.count - 1].describe(info, name: item.name, hasCover: item.cover != nil)
+        }
     }
 
     func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
+
+extension StatsReport.Entry {
+    /// The title, tags, cover and chapters the item opened with.
+    mutating func describe(_ info: MediaInfo, name: String, hasCover: Bool) {
+        func tag(_ key: String) -> String? { info.tags[key].flatMap { $0.isEmpty ? nil : $0 } }
+        title = tag("title") ?? DisplayText.shortName(name)
+        artist = tag("artist")
+        album = tag("album")
+        self.hasCover = hasCover
+        chapterCount = info.chapters.count
+        chapters = info.chapters.map(\.title)
     }
 }

@@ -26,6 +26,8 @@ enum KeyBindings {
         ("RIGHT", "seek 5", "seek forward 5 s"),
         ("DOWN", "seek -60", "seek back 60 s"),
         ("UP", "seek 60", "seek forward 60 s"),
+        ("PGUP", "add chapter 1", "next chapter"),
+        ("PGDWN", "add chapter -1", "previous chapter (its start when more than 5 s in)"),
         ("9", "add volume -2", "volume down"),
         ("0", "add volume 2", "volume up"),
         ("/", "add volume -2", "volume down"),
