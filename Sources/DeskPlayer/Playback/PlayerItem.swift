@@ -21,6 +21,9 @@ final class PlayerItem: Sendable {
         var variant: HLSVariant?
         var cache: SegmentCache?
         var cover: CoverPicture?
+        /// What the item found when it opened; kept once it is cancelled
+        /// (the report describes an item after it played).
+        var info: MediaInfo?
     }
 
     let location: MediaLocation
@@ -75,7 +78,7 @@ final class PlayerItem: Sendable {
         return nil
     }
     var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
-    var info: MediaInfo? { pipeline?.info }
+    var info: MediaInfo? { state.withLock { $0.info } }
     var duration: MediaTime? { info?.duration }
 
     /// Non-fatal problems met so far (a stream that cannot be decoded, a
@@ -157,6 +160,7 @@ final class PlayerItem: Sendable {
                 guard !s.cancelled else { return false }
                 pipeline.setPasses(s.passes)
                 s.pipeline = pipeline
+                s.info = pipeline.info
                 s.status = .readyToPlay
                 return true
             }
