@@ -209,6 +209,29 @@ final class PrivateSessionBus {
         #expect(eventually { log().contains("deskplayer: MPRIS: the session bus went away") }, "\(log())")
     }
 
+    /// A cover file beside the music is its artUrl, named as it is (not copied).
+    @Test func aCoverBesideIsTheArtUrl() throws {
+        let media = try #require(TaggedMedia.shared, "could not make the test media with ffmpeg")
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bus = try PrivateSessionBus(in: dir)
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let player = try ControlSocketTests().startPlayer([media.beside, "--pause", "--no-config", "--no-resume"],
+                                                          socket: socket, environment: bus.environment)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("media-title") == .string("Beside Song"))
+        let expected = URL(fileURLWithPath: media.besideCover).absoluteString
+        var art = ""
+        let deadline = Date().addingTimeInterval(10)
+        while art != expected && Date() < deadline {
+            art = try bus.run("playerctl", ["--player=deskplayer", "metadata", "mpris:artUrl"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if art != expected { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(art == expected)
+    }
+
     /// Without a session bus (SSH, CI) there is no MPRIS: one line under
     /// -v, nothing without it, and the player plays as ever.
     @Test func withoutASessionBusMPRISIsOffQuietly() throws {
