@@ -165,11 +165,11 @@ final class MediaAsset {
         var info = MediaInfo()
         info.formatName = input.formatName
         info.tags = input.tags
-        info.coverArt = coverArt()
         var problems: [String] = []
         let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
         let video = openVideo(preferences: p, into: &info, problems: &problems)
         let (audio, otherAudio) = openAudio(tracks, preferences: p, problems: &problems)
+        info.coverArt = coverArt(lookingBeside: video == nil && p.decodesVideo)  // not for a composition's sources
         if let decoder = audio?.decoder {
             info.audioCodec = decoder.codecName
             info.audioSampleRate = Int(decoder.context.pointee.sample_rate)
@@ -203,12 +203,13 @@ final class MediaAsset {
                             warning: warning)
     }
 
-    /// The cover the file carries, else (for a local file) an image beside
-    /// it. One that is there but unusable is said under `-v` only: the
-    /// placeholder shows instead, which is no loss to playback.
-    private func coverArt() -> CoverArt? {
+    /// The cover the file carries, else (for local audio) an image beside
+    /// it; a video's folder is not listed for one. One that is there but
+    /// unusable is said under `-v` only: the placeholder shows instead,
+    /// which is no loss to playback.
+    private func coverArt(lookingBeside: Bool) -> CoverArt? {
         if let own = input.coverArt { return own }
-        guard !location.isNetwork else { return nil }
+        guard lookingBeside, !location.isNetwork else { return nil }
         return CoverArt.beside(location.url) { problem in FFmpegLog.noticeOnce("\(location.url): \(problem)") }
     }
 
