@@ -123,6 +123,11 @@ import Testing
         #expect(at(5))
         try rig.controller.handleKey("PGUP")
         #expect(abs(player.currentTime.seconds - (player.currentItem?.duration?.seconds ?? -1)) < 1e-6, "at the end")
+        // Absurd steps from a script: the ends, never a trap.
+        try rig.apply("add chapter -1e300")
+        #expect(at(0))
+        try rig.apply("add chapter 1e300")
+        #expect(abs(player.currentTime.seconds - (player.currentItem?.duration?.seconds ?? -1)) < 1e-6)
 
         // A file without chapters: unavailable, as in mpv; 0 of them; the key does nothing.
         try rig.apply("tile-focus 1")

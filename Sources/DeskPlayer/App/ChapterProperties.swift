@@ -33,7 +33,8 @@ enum IPCChapters {
         let now = try target.player().currentTime.seconds
         let current = ChapterTable.index(at: now, in: chapters)
         guard delta.isFinite else { throw .invalidParameter }
-        var step = Int(delta.rounded())
+        // Any step past the table is the same as one just past it (and fits an Int).
+        var step = Int(min(max(delta, -1e9), 1e9).rounded())
         if step < 0, current >= 0, now - chapters[current].start.seconds > seekThreshold { step += 1 }
         return .number(Double(min(max(current + step, -1), chapters.count)))
     }
