@@ -8,6 +8,10 @@ enum StillImage {
     /// Larger than any picture a decoder or texture should be asked for:
     /// a damaged header, not a cover.
     static let largestSide = 16384
+    /// The most pixels a cover may have (a 6000x6000 scan has 36 million):
+    /// the decoder refuses more before it allocates a frame, so a header
+    /// that lies costs nothing.
+    static let largestPixels: Int64 = 40_000_000
 
     /// The picture in `bytes`, in BGRA at its own size or, when a side is
     /// longer than `maxSide`, scaled down to fit it (aspect kept). Pixels
@@ -90,6 +94,7 @@ private final class ImageCodec {
         context = ctx
         self.name = name
         ctx.pointee.thread_count = 1
+        ctx.pointee.max_pixels = StillImage.largestPixels
         try MediaError.check(avcodec_open2(ctx, codec, nil), "cannot open the \(name) decoder")
     }
 
