@@ -10,6 +10,8 @@ struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
     let xx: Int, xy: Int, yx: Int, yy: Int
 
     static let upright = VideoOrientation(xx: 1, xy: 0, yx: 0, yy: 1)
+    /// Left and right swapped (a selfie camera's mirror).
+    static let mirrored = VideoOrientation(xx: -1, xy: 0, yx: 0, yy: 1)
 
     /// Turned clockwise by `degrees` (a multiple of 90; others round to one).
     static func clockwise(_ degrees: Int) -> VideoOrientation {

@@ -12,12 +12,16 @@ import Collections
 ///   decoder's guess is the decode time of the packet that pushed the frame
 ///   out, so with B-frames every frame comes one or two frames late
 ///   (40–80 ms behind the sound at 25 fps) and the last ones have none.
+///   FFmpeg's AVI demuxer even copies each decode time into the packet's
+///   presentation time, so AVI is known by name (as mpv's demuxer does).
 /// Containers that stamp every frame are used as stamped. A frame without a
 /// time gets the decode times in order when the container gives only those
 /// (they are the presentation times sorted, since frames come out in
 /// presentation order), else the previous frame's time plus its duration.
 /// Per stream, on its decode thread; `reset` with each serial and loop pass.
 struct FrameTimestamps {
+    /// The container's packet times are decode times, whatever they are called (AVI).
+    private let containerStampsDecodeTimes: Bool
     /// Every packet so far had a decode time and no presentation time.
     private var decodeTimesOnly = true
     /// Their decode times, not yet given to a frame.
@@ -25,19 +29,30 @@ struct FrameTimestamps {
     /// The last frame's time and duration (stream ticks).
     private var last: (ticks: Int64, duration: Int64)?
 
-    mutating func reset() { self = FrameTimestamps() }
+    init(containerStampsDecodeTimes: Bool = false) {
+        self.containerStampsDecodeTimes = containerStampsDecodeTimes
+    }
+
+    mutating func reset() { self = FrameTimestamps(containerStampsDecodeTimes: containerStampsDecodeTimes) }
 
     /// Notes a packet about to be decoded.
     mutating func packetSent(_ packet: Packet) {
         guard packet.size > 0 else { return }
-        if packet.pts != DP_AV_NOPTS_VALUE {
+        if containerStampsDecodeTimes {
+            let dts = packet.dts != DP_AV_NOPTS_VALUE ? packet.dts : packet.pts
+            if dts != DP_AV_NOPTS_VALUE { queueDecodeTime(dts) }
+        } else if packet.pts != DP_AV_NOPTS_VALUE {
             decodeTimesOnly = false
             pendingDecodeTimes.removeAll()
         } else if decodeTimesOnly, packet.dts != DP_AV_NOPTS_VALUE {
-            // More than a decoder's reordering ever holds: a frame was lost, start over.
-            if pendingDecodeTimes.count > 32 { pendingDecodeTimes.removeAll() }
-            pendingDecodeTimes.append(packet.dts)
+            queueDecodeTime(packet.dts)
         }
+    }
+
+    private mutating func queueDecodeTime(_ dts: Int64) {
+        // More than a decoder's reordering ever holds: a frame was lost, start over.
+        if pendingDecodeTimes.count > 32 { pendingDecodeTimes.removeAll() }
+        pendingDecodeTimes.append(dts)
     }
 
     /// The frame's time and duration in stream ticks. `nominalDuration`: a
@@ -47,7 +62,8 @@ struct FrameTimestamps {
         let f = frame.pointer.pointee
         let duration = f.pkt_duration > 0 ? f.pkt_duration : max(nominalDuration, 1)
         let ticks: Int64
-        if f.pts == DP_AV_NOPTS_VALUE, decodeTimesOnly, let dts = pendingDecodeTimes.popFirst() {
+        if containerStampsDecodeTimes || (f.pts == DP_AV_NOPTS_VALUE && decodeTimesOnly),
+           let dts = pendingDecodeTimes.popFirst() {
             ticks = dts
         } else if f.best_effort_timestamp != DP_AV_NOPTS_VALUE {
             ticks = f.best_effort_timestamp

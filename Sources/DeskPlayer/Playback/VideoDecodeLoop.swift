@@ -38,7 +38,7 @@ final class VideoDecodeLoop {
     private let nominalDuration: Int64
     private let warning: @Sendable (String) -> Void
     private let toneMapping: ToneMapping
-    private var timestamps = FrameTimestamps()
+    private var timestamps: FrameTimestamps
     private let filters: VideoFilters
     /// The duration of the last frame that went into the filters.
     private var inputDuration = MediaTime.zero
@@ -65,6 +65,7 @@ final class VideoDecodeLoop {
             ? max(1, Int64((Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
         self.warning = warning
         self.toneMapping = toneMapping
+        timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
         filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
                                    timeBase: tb, frameRate: rate, warning: warning)
         frame = try Frame()
