@@ -3,8 +3,9 @@ import Testing
 @testable import DeskPlayer
 
 /// The app plays what devices make, frame by frame, as the frame log and
-/// the statistics it writes at exit say (SDL's dummy video and audio).
-@Suite struct VideoPlaybackTests {
+/// the statistics it writes at exit say (SDL's dummy video and audio). One
+/// at a time: they time real playback, beside the rest of the suite.
+@Suite(.serialized) struct VideoPlaybackTests {
     struct LoggedRun {
         var stats: StatsReport.Entry
         var times: [Double]
