@@ -84,6 +84,18 @@ import Testing
         #expect(video.durations.allSatisfy { abs($0.seconds - 0.04) < 1e-6 })
     }
 
+    /// A raw stream (no times at all) looped: the second pass follows the
+    /// first on one timeline, frame after frame.
+    @Test func aLoopedRawStreamStaysOnOneTimeline() throws {
+        let (item, pipeline) = try engine.open(try VideoMedia.rawH264(), passes: 2)
+        defer { withExtendedLifetime(item) {} }
+        let (video, _) = engine.drain(pipeline)
+        #expect(video.pts.count == 200, "\(video.pts.count) frames in two passes")
+        let steps = zip(video.pts, video.pts.dropFirst()).map { ($1 - $0).seconds }
+        #expect(steps.allSatisfy { abs($0 - 0.04) < 1e-6 }, "uneven at \(steps.enumerated().filter { abs($0.element - 0.04) > 1e-6 }.prefix(3))")
+        #expect(video.pts.first == .zero)
+    }
+
     // MARK: Rotation
 
     /// Where the red and green markers land for each file rotation (FFmpeg

@@ -110,7 +110,7 @@ final class VideoDecodeLoop {
     /// Times a decoded frame and, unless it precedes the seek target, filters and shows it.
     private func deliver(_ source: Frame) {
         // With nothing to go by, the first frame is where this pass (or the seek) starts.
-        let startTime = (current.target ?? .zero) - current.passOffset + startOffset
+        let startTime = (current.target.map { $0 - current.passOffset } ?? .zero) + startOffset
         let tb = stream.timeBase
         let start = Int64((startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
         let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
