@@ -5,8 +5,10 @@ import Testing
 
 /// Video as phones, cameras and TV recorders make it, through the real
 /// engine headless: every frame timed, turned upright, deinterlaced, tone
-/// mapped; compared with what ffprobe and FFmpeg's own filters say.
-@Suite struct VideoFilterTests {
+/// mapped; compared with what ffprobe and FFmpeg's own filters say. One
+/// case at a time: each makes its media with ffmpeg and decodes it, and
+/// the suite's timed tests (sync, A/V offset) run beside them on 2 cores.
+@Suite(.serialized) struct VideoFilterTests {
     let engine = PipelineTests()
 
     /// Opens `path` with `settings`, waits until ready, decodes at `size`.
