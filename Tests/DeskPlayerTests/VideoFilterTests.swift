@@ -117,8 +117,18 @@ import Testing
                        _ what: String) throws {
         #expect(image.width == turn.size.0 && image.height == turn.size.1, "\(what): \(image.width)x\(image.height)")
         let red = try #require(image.centre(ofRed: true)), green = try #require(image.centre(ofRed: false))
-        #expect(abs(red.x - turn.red.0) < 0.04 && abs(red.y - turn.red.1) < 0.04, "\(what): red marker at \(red)")
-        #expect(abs(green.x - turn.green.0) < 0.04 && abs(green.y - turn.green.1) < 0.04, "\(what): green marker at \(green)")
+        let redOK = abs(red.x - turn.red.0) < 0.04 && abs(red.y - turn.red.1) < 0.04
+        let greenOK = abs(green.x - turn.green.0) < 0.04 && abs(green.y - turn.green.1) < 0.04
+        var kept = ""
+        if !(redOK && greenOK) {
+            // Kept for a look: what was seen, as a PPM beside the system's temporary files.
+            kept = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-marker-\(UUID().uuidString).ppm").path
+            var file = Data("P6\n\(image.width) \(image.height)\n255\n".utf8)
+            file.append(contentsOf: image.pixels)
+            try? file.write(to: URL(fileURLWithPath: kept))
+        }
+        #expect(redOK, "\(what): red marker at \(red) \(kept)")
+        #expect(greenOK, "\(what): green marker at \(green) \(kept)")
     }
 
     /// The picture played, the display size and the screenshot are all turned the same way.
