@@ -15,7 +15,7 @@ TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon d
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0
 # What the benchmarks compare against.
-BENCH_PACKAGES := ffmpeg mpv xvfb xauth time bc python3-numpy
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool time bc python3-numpy
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays (the issue asks for 60).
@@ -63,7 +63,7 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams composition streams
+BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams
 bench: bench-deps
 	$(SWIFT) build -c release
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -73,6 +73,7 @@ bench: bench-deps
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json
 	$(XVFB) python3 bench/stream_seams.py --json bench/out/stream_seams.json
+	$(XVFB) python3 bench/video_cases.py --json bench/out/video_cases.json
 	bench/composition.sh
 	bench/streams.sh
 	python3 bench/collect.py

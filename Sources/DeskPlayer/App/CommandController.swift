@@ -317,8 +317,11 @@ final class CommandController {
             throw .propertyUnavailable
         }
         let time = MediaTime(seconds: player.shownFrameInterval?.start ?? player.currentTime.seconds)
-        guard let url else { return screenshots.takeVideo(item.name, at: time) }
-        do { try Screenshots.writeVideo(item.name, at: time, to: url) } catch { try failed("screenshot", error) }
+        // Filtered as it plays: turned upright, deinterlaced as the player does now.
+        var settings = item.preferences.video
+        settings.deinterlace = player.deinterlace
+        guard let url else { return screenshots.takeVideo(item.name, at: time, settings: settings) }
+        do { try Screenshots.writeVideo(item.name, at: time, settings: settings, to: url) } catch { try failed("screenshot", error) }
     }
 
     /// A command that could not be carried out: one line on stderr, mpv's error to the caller.

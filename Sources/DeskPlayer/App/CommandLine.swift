@@ -145,6 +145,15 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("sub-auto"), help: "Load subtitle files named like the video (movie.srt, movie.en.ass): exact or no.")
     var subAuto: SubtitleAutoload = .exact
 
+    @Option(name: .customLong("video-rotate"), help: ArgumentHelp("Turn the video clockwise by this many degrees on top of the file's own rotation (a phone's display matrix); no shows it as stored, ignoring the file's rotation.", valueName: "0|90|180|270|no"))
+    var videoRotate: VideoRotate = .degrees(0)
+
+    @Option(help: ArgumentHelp("Deinterlace video: auto does what the stream or its frames say is interlaced (TV, DV, 1080i), yes every frame, no none. The d key cycles it.", valueName: "auto|yes|no"))
+    var deinterlace: DeinterlaceMode = .auto
+
+    @Option(name: .customLong("tone-mapping"), help: ArgumentHelp("How HDR video (PQ, HLG) is mapped to the screen: FFmpeg's tonemap curve, or no to show it unmapped.", valueName: "hable|mobius|reinhard|clip|linear|no"))
+    var toneMapping: ToneMapping = .hable
+
     func validate() throws {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         if let start, start < 0 || !start.isFinite { throw ValidationError("--start must be 0 or more seconds") }
@@ -177,6 +186,27 @@ struct DeskPlayerCommand: ParsableCommand {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+extension DeinterlaceMode: ExpressibleByArgument {}
+extension ToneMapping: ExpressibleByArgument {}
+
+/// mpv's `--video-rotate`: degrees clockwise (0, 90, 180, 270) added to
+/// the file's rotation, or `no`.
+enum VideoRotate: ExpressibleByArgument, Equatable {
+    case degrees(Int)
+    case no
+
+    init?(argument: String) {
+        if argument == "no" { self = .no; return }
+        guard let n = Int(argument), [0, 90, 180, 270].contains(n) else { return nil }
+        self = .degrees(n)
+    }
+
+    /// As `VideoFilterSettings.extraRotation` takes it.
+    var extraRotation: Int? {
+        if case .degrees(let n) = self { return n }
+        return nil
+    }
+}
 extension RampCurve: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}
 

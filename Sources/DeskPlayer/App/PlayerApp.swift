@@ -23,6 +23,8 @@ final class PlayerApp {
     private var chapterAnnouncer = ChapterAnnouncer()
     /// When the first item became ready (`--quit-after` counts from there).
     private var playingSince: UInt64?
+    /// The window took the first video's aspect (or was left as it was).
+    private var fittedToVideo = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
@@ -339,6 +341,7 @@ final class PlayerApp {
                 anyPlayed = true
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }
+                fitWindowOnce(to: player.currentItem?.info, window)
             case .itemFailed(let item, let error):
                 let line = "\(item.name): \(error)"
                 PlayerApp.printError(line)
@@ -372,6 +375,17 @@ final class PlayerApp {
             tile.shownItem = player.currentItem
             tile.recorded = false
         }
+    }
+
+    /// One file playing in a window of the default size (no --geometry, no
+    /// tiles): the window takes the first video's display aspect (turned
+    /// upright) within that size, as mpv sizes its window to the video.
+    private func fitWindowOnce(to info: MediaInfo?, _ window: MainWindow) {
+        guard !fittedToVideo else { return }
+        fittedToVideo = true
+        guard options.geometry == nil, options.layout == nil, !options.sync, options.compare == nil,
+              tiles.tiles.count == 1, let info, info.hasVideo else { return }
+        window.fitAspect(videoWidth: info.displayWidth, videoHeight: info.displayHeight)
     }
 
     private func report(_ event: PiPController.Event, window: MainWindow) {

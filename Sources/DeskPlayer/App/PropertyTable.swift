@@ -170,6 +170,18 @@ enum PropertyTable {
             view.contentMode = mode
             view.resetPicture()
         }, osd: { t in (try? t.requireTile()).map { "Content mode: \($0.view.contentMode.rawValue)" } }),
+        // mpv's deinterlace: auto follows what the stream or frame says.
+        Property("deinterlace", .choice(DeinterlaceMode.allCases.map(\.rawValue)), get: { t throws(CommandError) in
+            .string(try t.player().deinterlace.rawValue)
+        }, set: { t, v throws(CommandError) in
+            let word: String
+            switch v {
+            case .bool(let b): word = b ? "yes" : "no"
+            default: word = try PropertyValue.word(v)
+            }
+            guard let mode = DeinterlaceMode(rawValue: word) else { throw .invalidParameter }
+            try t.player().deinterlace = mode
+        }, osd: { t in (try? t.player()).map { "Deinterlace: \($0.deinterlace.rawValue)" } }),
         Property("pip", .flag, get: { t throws(CommandError) in .bool(try t.requireTile().isInPiP) },
                  set: { t, v throws(CommandError) in
                      let tile = try t.requireTile()

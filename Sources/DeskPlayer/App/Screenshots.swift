@@ -35,9 +35,11 @@ final class Screenshots: Sendable {
         return url
     }
 
-    /// The frame of `item` at `time`, decoded again at its own size.
-    static func writeVideo(_ item: String, at time: MediaTime, to url: URL) throws(MediaError) {
-        let picture = try FrameGrabber.picture(of: item, at: time)
+    /// The frame of `item` at `time`, decoded again at its own size and
+    /// filtered as it plays (`settings`: its rotation, deinterlacing, tone mapping).
+    static func writeVideo(_ item: String, at time: MediaTime, settings: VideoFilterSettings,
+                           to url: URL) throws(MediaError) {
+        let picture = try FrameGrabber.picture(of: item, at: time, settings: settings)
         let png = try PNGEncoder(width: picture.width, height: picture.height).encode(bgra: picture.pixels, pitch: picture.pitch)
         try write(png, to: url)
     }
@@ -56,12 +58,12 @@ final class Screenshots: Sendable {
     }
 
     /// Takes the video screenshot on a background queue.
-    func takeVideo(_ item: String, at time: MediaTime) {
+    func takeVideo(_ item: String, at time: MediaTime, settings: VideoFilterSettings) {
         let url = nextURL(for: (item as NSString).lastPathComponent)
         queue.async { [self] in
             let result: Result<URL, MediaError>
             do throws(MediaError) {
-                try Screenshots.writeVideo(item, at: time, to: url)
+                try Screenshots.writeVideo(item, at: time, settings: settings, to: url)
                 result = .success(url)
             } catch { result = .failure(error) }
             finished.withLock { $0.append(result) }

@@ -26,6 +26,8 @@ final class TileFactory {
         p.subtitleLanguages = languages(options.slang)
         p.subtitleFiles = options.subFiles
         p.autoloadSubtitles = options.subAuto == .exact
+        p.video = VideoFilterSettings(extraRotation: options.videoRotate.extraRotation,
+                                      deinterlace: options.deinterlace, toneMapping: options.toneMapping)
         return p
     }
 
@@ -59,6 +61,7 @@ final class TileFactory {
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
         player.passesPerItem = passes
+        player.deinterlace = options.deinterlace
         let playlist = QueuePlayer(player: player, items: items) { $0.reopened() }
         playlist.loopsQueue = options.playlistLoop
         return Tile(playlist, contentMode: options.contentMode)

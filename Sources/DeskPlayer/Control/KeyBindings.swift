@@ -42,6 +42,7 @@ enum KeyBindings {
         ("<", "playlist-prev", "previous file"),
         ("TAB", "tile-focus next", "focus the next tile"),
         ("c", "cycle content-mode", "content mode: fit, fill, stretch"),
+        ("d", "cycle deinterlace", "deinterlace: auto, no, yes"),
         ("Ctrl+w", "tile-close", "close the focused tile"),
         ("Ctrl+p", "pip-start", "Picture in Picture (Esc in it restores)"),
         ("s", "screenshot video", "screenshot of the video at its own size"),

@@ -274,7 +274,14 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
         }
         if ret < 0 {
             // Some formats only seek with a backward flag on one stream.
-            try MediaError.check(av_seek_frame(context, -1, target, AVSEEK_FLAG_BACKWARD), "seek failed")
+            ret = av_seek_frame(context, -1, target, AVSEEK_FLAG_BACKWARD)
         }
+        if ret < 0, target <= max(context.pointee.start_time == DP_AV_NOPTS_VALUE ? 0 : context.pointee.start_time, 0),
+           let format = context.pointee.iformat, format.pointee.flags & AVFMT_NO_BYTE_SEEK == 0 {
+            // A raw stream (.h264, .hevc) has no times to seek by: its start
+            // is its first byte (a loop, a seek to zero).
+            ret = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE)
+        }
+        try MediaError.check(ret, "seek failed")
     }
 }

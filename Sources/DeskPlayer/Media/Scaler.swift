@@ -12,8 +12,11 @@ final class Scaler {
         let srcW = frame.pointee.width, srcH = frame.pointee.height
         let dstW = Int32(picture.width), dstH = Int32(picture.height)
         let sameSize = srcW == dstW && srcH == dstH
-        // Same size needs no interpolation; bilinear is cheap and clean for resizing.
-        let flags = sameSize ? SWS_POINT : SWS_BILINEAR
+        // Same size needs no interpolation; bilinear is cheap and clean for
+        // resizing. More than 8 bits a sample: full-precision chroma and
+        // rounding, so the step down to 8 bits adds no bands of its own.
+        let deep = av_pix_fmt_desc_get(AVPixelFormat(frame.pointee.format)).map { $0.pointee.comp.0.depth > 8 } ?? false
+        let flags = (sameSize ? SWS_POINT : SWS_BILINEAR) | (deep ? SWS_FULL_CHR_H_INT | SWS_ACCURATE_RND : 0)
         sws = sws_getCachedContext(sws, srcW, srcH, AVPixelFormat(frame.pointee.format),
                                    dstW, dstH, AV_PIX_FMT_BGRA, Int32(flags), nil, nil, nil)
         guard let sws else { throw MediaError("cannot convert \(srcW)x\(srcH) video for display") }
@@ -32,7 +35,15 @@ final class Scaler {
         if rows <= 0 { throw MediaError("video conversion failed") }
     }
 
-    /// Uses the frame's own matrix and range (BT.601 when unspecified, as FFmpeg does).
+    /// The colour matrix of video that does not say, as mpv guesses it:
+    /// BT.709 for HD sizes (1280 wide or 720 high and up), BT.601 below.
+    static func assumedMatrix(width: Int32, height: Int32) -> AVColorSpace {
+        width >= 1280 || height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
+    }
+
+    /// Uses the frame's own matrix and range; unspecified, mpv's guess by
+    /// size (the decode loop fills it in before filtering; a screenshot
+    /// that needs no filter comes here with it unset).
     private func applyColorspace(_ frame: UnsafeMutablePointer<AVFrame>) {
         let space: Int32
         switch frame.pointee.colorspace {
@@ -40,6 +51,8 @@ final class Scaler {
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: space = SWS_CS_BT2020
         case AVCOL_SPC_SMPTE240M: space = SWS_CS_SMPTE240M
         case AVCOL_SPC_FCC: space = SWS_CS_FCC
+        case AVCOL_SPC_UNSPECIFIED where Scaler.assumedMatrix(width: frame.pointee.width, height: frame.pointee.height) == AVCOL_SPC_BT709:
+            space = SWS_CS_ITU709
         default: space = SWS_CS_DEFAULT
         }
         let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0

@@ -2,11 +2,13 @@ import CFFmpeg
 import Foundation
 
 /// Screenshots: the video frame of a file at a position, decoded again at the
-/// file's own size (what plays is scaled to the size shown).
+/// file's own size (what plays is scaled to the size shown), through the
+/// same filters playing uses (turned upright, deinterlaced, tone mapped).
 enum FrameGrabber {
     /// The frame on screen at `time` on the item's timeline: the last one
     /// starting at or before it.
-    static func picture(of name: String, at time: MediaTime) throws(MediaError) -> PictureBuffer {
+    static func picture(of name: String, at time: MediaTime,
+                        settings: VideoFilterSettings = VideoFilterSettings()) throws(MediaError) -> PictureBuffer {
         let asset = try MediaAsset(opening: MediaLocation(name))
         let input = asset.input
         guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index) else {
@@ -54,8 +56,24 @@ enum FrameGrabber {
             if !more { break }
         }
         guard haveKept else { throw MediaError("no video frame at \(DisplayText.clock(time.seconds))") }
-        let picture = PictureBuffer(width: Int(kept.pointer.pointee.width), height: Int(kept.pointer.pointee.height))
-        try Scaler().scale(kept.pointer, into: picture)
+        let parameters = stream.pointee.codecpar.pointee
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        let filters = try VideoFilters(orientation: asset.orientation(ofStream: index, settings: settings).orientation,
+                                       interlaced: parameters.field_order != AV_FIELD_UNKNOWN
+                                           && parameters.field_order != AV_FIELD_PROGRESSIVE,
+                                       timeBase: stream.pointee.time_base, frameRate: rate, warning: { _ in })
+        var picture: PictureBuffer?
+        var failure: MediaError?
+        // The first picture the filters give (a deinterlacer gives one per field).
+        let take: VideoFilters.Emit = { frame, _, _ in
+            guard picture == nil, failure == nil else { return }
+            let made = PictureBuffer(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
+            do throws(MediaError) { try Scaler().scale(frame, into: made); picture = made } catch { failure = error }
+        }
+        filters.process(kept, deinterlace: settings.deinterlace, toneMapping: settings.toneMapping, emit: take)
+        filters.drain(emit: take)
+        if let failure { throw failure }
+        guard let picture else { throw MediaError("no video frame at \(DisplayText.clock(time.seconds))") }
         return picture
     }
 }

@@ -57,6 +57,7 @@ final class ItemPipeline: ItemSource {
         self.startOffset = startOffset
         self.bounds = bounds
         control = PipelineControl(displaySize: (info.displayWidth, info.displayHeight), audioIndex: audio?.index)
+        control.deinterlace = preferences.video.deinterlace
         loopPasses = LoopPasses(hasAudio: audio != nil)
         warningSink = warning
     }
@@ -76,7 +77,8 @@ final class ItemPipeline: ItemSource {
         }
         if let video {
             spawn("video") { [self] in
-                try VideoDecodeLoop(stream: video, frameRate: info.frameRate, packets: videoPackets, frames: frames,
+                try VideoDecodeLoop(stream: video, info: info, toneMapping: preferences.video.toneMapping,
+                                    packets: videoPackets, frames: frames,
                                     control: control, passes: loopPasses, subtitles: subtitles,
                                     startOffset: startOffset, warning: warningSink).run()
             }
@@ -158,6 +160,13 @@ final class ItemPipeline: ItemSource {
     func setDisplaySize(width: Int, height: Int) {
         control.setDisplaySize(width: width, height: height)
     }
+
+    /// Deinterlacing from the next decoded frame on (`d`, the `deinterlace` property).
+    func setDeinterlace(_ mode: DeinterlaceMode) {
+        control.deinterlace = mode
+    }
+
+    var deinterlace: DeinterlaceMode { control.deinterlace }
 
     /// How many passes to play in all (nil: forever). Looping seeks the same
     /// input back to zero: no copy, no reopen, one continuous timeline. A

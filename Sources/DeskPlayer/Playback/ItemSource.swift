@@ -23,6 +23,9 @@ protocol ItemSource: AnyObject, Sendable {
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool
     /// The item's subtitles (nil when it cannot have any).
     var subtitles: SubtitleTracks? { get }
+    /// Deinterlacing of its video from the next frame on.
+    func setDeinterlace(_ mode: DeinterlaceMode)
+    var deinterlace: DeinterlaceMode { get }
 }
 
 /// A source with no tracks to choose from (a composition).
@@ -31,4 +34,6 @@ extension ItemSource {
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
     var subtitles: SubtitleTracks? { nil }
+    func setDeinterlace(_ mode: DeinterlaceMode) {}
+    var deinterlace: DeinterlaceMode { .no }
 }

@@ -167,7 +167,7 @@ final class MediaAsset {
         info.tags = input.tags
         var problems: [String] = []
         let tracks = (0..<input.streamCount).compactMap { i in input.stream(i).map { MediaTrack(stream: $0, id: i) } }
-        let video = openVideo(preferences: p, into: &info, problems: &problems)
+        let video = openVideo(preferences: p, into: &info, problems: &problems, warning: warning)
         let (audio, otherAudio) = openAudio(tracks, preferences: p, problems: &problems)
         info.coverArt = coverArt(lookingBeside: video == nil && p.decodesVideo)  // not for a composition's sources
         if let decoder = audio?.decoder {
@@ -214,8 +214,8 @@ final class MediaAsset {
     }
 
     /// FFmpeg's pick of the video stream, unless it is a cover picture.
-    private func openVideo(preferences p: ItemPreferences, into info: inout MediaInfo,
-                           problems: inout [String]) -> OpenedStream? {
+    private func openVideo(preferences p: ItemPreferences, into info: inout MediaInfo, problems: inout [String],
+                           warning: (String) -> Void) -> OpenedStream? {
         guard p.decodesVideo, let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
               stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { return nil }
         do {
@@ -224,6 +224,10 @@ final class MediaAsset {
             guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
             let decoder = try Decoder(stream: stream, threads: Int32(p.videoDecoderThreads))
             describeVideo(stream, decoder, into: &info)
+            let turn = orientation(ofStream: index, settings: p.video)
+            if let problem = turn.problem { warning(problem) }
+            info.videoOrientation = turn.orientation
+            if turn.orientation.swapsAxes { swap(&info.displayWidth, &info.displayHeight) }
             return opened(index, stream, decoder)
         } catch {
             problems.append("video: \(error)")
@@ -301,7 +305,28 @@ final class MediaAsset {
         return (subtitles, decoders)
     }
 
-    /// The video's coded and display size (sample aspect applied) and frame rate.
+    /// How stream `index` is shown: the turn its display matrix asks for
+    /// (phones write one), with `settings`' extra rotation. A matrix that
+    /// is not a quarter turn or flip (a shear, a scale) is not followed:
+    /// `problem` says so, once, for the warning.
+    func orientation(ofStream index: Int, settings: VideoFilterSettings) -> (orientation: VideoOrientation, problem: String?) {
+        guard settings.extraRotation != nil, let stream = input.stream(index) else { return (.upright, nil) }
+        var size: Int = 0
+        var file = VideoOrientation.upright
+        var problem: String?
+        if let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 {
+            let matrix = UnsafeRawPointer(data).bindMemory(to: Int32.self, capacity: 9)
+            if let turn = VideoOrientation(displayMatrix: matrix) {
+                file = turn
+            } else {
+                problem = "the display matrix is not a quarter turn or a flip (a shear or a scale); the video shows as stored"
+            }
+        }
+        return (settings.orientation(file: file), problem)
+    }
+
+    /// The video's coded and display size (sample aspect applied), frame
+    /// rate and whether its fields are interlaced.
     private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder, into info: inout MediaInfo) {
         let ctx = decoder.context.pointee
         info.videoCodec = decoder.codecName
@@ -314,5 +339,7 @@ final class MediaAsset {
         info.displayHeight = max(1, Int(ctx.height))
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0 && rate.den > 0 { info.frameRate = Double(rate.num) / Double(rate.den) }
+        let order = stream.pointee.codecpar.pointee.field_order
+        info.videoInterlaced = order != AV_FIELD_UNKNOWN && order != AV_FIELD_PROGRESSIVE
     }
 }

@@ -6,12 +6,18 @@ struct MediaInfo: Sendable {
     var duration: MediaTime?
     var videoCodec: String?
     var audioCodec: String?
-    /// Coded size and the size it is meant to be shown at (sample aspect applied).
+    /// Coded size and the size it is meant to be shown at (sample aspect
+    /// applied, then turned as `videoOrientation` says: a phone's upright
+    /// 640x360 recording is 360x640 here).
     var videoWidth = 0
     var videoHeight = 0
     var displayWidth = 0
     var displayHeight = 0
     var frameRate: Double?
+    /// How the picture is turned for display (the file's display matrix and `--video-rotate`).
+    var videoOrientation = VideoOrientation.upright
+    /// The stream says its fields are interlaced (its field order).
+    var videoInterlaced = false
     var audioSampleRate = 0
     var audioChannels = 0
     /// The file's tags (lower-case keys: title, artist, album…) and cover picture
@@ -59,4 +65,6 @@ struct ItemPreferences: Sendable, Equatable {
     var autoloadSubtitles = true
     /// Cut from each pass of audio-only MPEG-TS, HLS or ADTS (`--audio-trim`).
     var audioTrim: SampleTrim?
+    /// Rotation, deinterlacing and tone mapping (`--video-rotate`, `--deinterlace`, `--tone-mapping`).
+    var video = VideoFilterSettings()
 }

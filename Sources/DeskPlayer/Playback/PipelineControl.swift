@@ -50,6 +50,7 @@ final class PipelineControl: Sendable {
         var seekTarget: (serial: Int, time: MediaTime)?
         var displaySize: (width: Int, height: Int)
         var passes: Int? = 1
+        var deinterlace = DeinterlaceMode.auto
     }
 
     private let state: Mutex<State>
@@ -126,6 +127,12 @@ final class PipelineControl: Sendable {
 
     func setDisplaySize(width: Int, height: Int) {
         state.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }
+    }
+
+    /// Whether the video thread deinterlaces (read for every frame).
+    var deinterlace: DeinterlaceMode {
+        get { state.withLock { $0.deinterlace } }
+        set { state.withLock { $0.deinterlace = newValue } }
     }
 
     func setPasses(_ passes: Int?) {

@@ -31,6 +31,14 @@ final class Player {
     /// False keeps the audio flowing at zero gain (the clock stays on it):
     /// an unfocused tile is silent but keeps time.
     var isAudible = true { didSet { applyGain() } }
+    /// Deinterlacing for every item it plays (`d`); a change shows at once,
+    /// paused too (the frame on screen is decoded again).
+    var deinterlace = DeinterlaceMode.auto {
+        didSet {
+            applyDeinterlace()
+            if isPaused && deinterlace != oldValue { redisplayCurrentFrame() }
+        }
+    }
     /// Another player's clock this one's pictures follow (a sync group).
     var syncClock: PlaybackClock?
 
@@ -239,6 +247,14 @@ final class Player {
 
     private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
 
+    /// The current and the upcoming item follow `deinterlace` (each as soon as it has opened).
+    private func applyDeinterlace() {
+        for pipeline in [currentItem?.pipeline, upcomingItem?.pipeline].compactMap({ $0 })
+        where pipeline.deinterlace != deinterlace {
+            pipeline.setDeinterlace(deinterlace)
+        }
+    }
+
     private func applyLooping() {
         currentItem?.setPasses(passes)
         upcomingItem?.setPasses(passes)
@@ -278,6 +294,7 @@ final class Player {
             return update(at: now)
         }
         guard let pipeline = item.pipeline else { return nil }
+        applyDeinterlace()
         if actionAtItemEnd == .advance, pipeline.hasAudio, let nextRing = upcomingItem?.pipeline,
            nextRing.hasAudio {
             audio.setNext(nextRing.audioRing)

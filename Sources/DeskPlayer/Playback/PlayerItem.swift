@@ -33,7 +33,7 @@ final class PlayerItem: Sendable {
     let createdAt: UInt64
     private let interrupt = InterruptFlag()
     private let state = Mutex(State())
-    private let preferences: ItemPreferences
+    let preferences: ItemPreferences
     /// Where playback begins (`--start`, a resumed position).
     let startTime: MediaTime
     /// Set for an item that plays a composition rather than a file.

@@ -1,8 +1,10 @@
 import CFFmpeg
 
 /// The video decode thread of an opened file: decodes its packet queue,
-/// drops what precedes a seek target, converts each picture to the display
-/// size (the selected subtitles drawn on it) and queues it for the
+/// gives every frame a time (`FrameTimestamps`), drops what precedes a
+/// seek target, filters it where the stream needs it (`VideoFilters`:
+/// deinterlacing, tone mapping, rotation), converts each picture to the
+/// display size (the selected subtitles drawn on it) and queues it for the
 /// presenter, timed on the continuous timeline of the loop passes.
 final class VideoDecodeLoop {
     /// What is tracked for one serial; `reset` when a packet of a new serial arrives.
@@ -32,16 +34,21 @@ final class VideoDecodeLoop {
     private let passes: LoopPasses
     private let subtitles: SubtitleTracks?
     private let startOffset: MediaTime
-    /// A frame's duration when its packet does not say.
-    private let nominalDuration: MediaTime
+    /// A frame's duration when its packet does not say, in stream ticks.
+    private let nominalDuration: Int64
     private let warning: @Sendable (String) -> Void
+    private let toneMapping: ToneMapping
+    private var timestamps: FrameTimestamps
+    private let filters: VideoFilters
+    /// The duration of the last frame that went into the filters.
+    private var inputDuration = MediaTime.zero
     private let scaler = Scaler()
     private let frame: Frame
     /// The latest frame before the seek target.
     private let held: Frame
     private var current = SerialState()
 
-    init(stream: OpenedStream, frameRate: Double?, packets: PacketQueue, frames: FrameQueue,
+    init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, packets: PacketQueue, frames: FrameQueue,
          control: PipelineControl, passes: LoopPasses, subtitles: SubtitleTracks?, startOffset: MediaTime,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
@@ -51,8 +58,16 @@ final class VideoDecodeLoop {
         self.passes = passes
         self.subtitles = subtitles
         self.startOffset = startOffset
-        nominalDuration = frameRate.map { MediaTime(seconds: 1 / $0) } ?? MediaTime(value: 1, timescale: 25)
+        let rate = info.frameRate.map { av_d2q($0, 1 << 20) } ?? AVRational(num: 25, den: 1)
+        let tb = stream.timeBase
+        // ticks of 1/rate s in the stream's time base: tb.den·rate.den / (tb.num·rate.num)
+        nominalDuration = rate.num > 0 && tb.num > 0
+            ? max(1, Int64((Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
         self.warning = warning
+        self.toneMapping = toneMapping
+        timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
+        filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
+                                   timeBase: tb, frameRate: rate, warning: warning)
         frame = try Frame()
         held = try Frame()
     }
@@ -62,6 +77,8 @@ final class VideoDecodeLoop {
         while let entry = packets.get() {
             if entry.serial != current.serial {
                 stream.decoder.flush()
+                filters.reset()
+                timestamps.reset()
                 current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial))
             }
             switch entry {
@@ -78,6 +95,7 @@ final class VideoDecodeLoop {
     }
 
     private func decode(_ packet: Packet?) {
+        if let packet { timestamps.packetSent(packet) }
         stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
     }
 
@@ -91,10 +109,16 @@ final class VideoDecodeLoop {
         }
     }
 
+    /// Times a decoded frame and, unless it precedes the seek target, filters and shows it.
     private func deliver(_ source: Frame) {
-        let pts = MediaTime(source.bestEffortTimestamp, stream.timeBase) - startOffset + current.passOffset
-        let d = source.pointer.pointee.pkt_duration
-        let duration = d > 0 ? MediaTime(d, stream.timeBase) : nominalDuration
+        // With nothing to go by, the first frame is where this pass (or the seek) starts.
+        let startTime = (current.target.map { $0 - current.passOffset } ?? .zero) + startOffset
+        let tb = stream.timeBase
+        let start = Int64((startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
+        let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
+        source.pointer.pointee.pts = stamp.ticks
+        let pts = MediaTime(stamp.ticks, stream.timeBase) - startOffset + current.passOffset
+        let duration = MediaTime(stamp.duration, stream.timeBase)
         if let t = current.target, pts + duration <= t {
             // Before the seek target: keep only the latest, in case nothing later comes.
             held.unref()
@@ -102,11 +126,25 @@ final class VideoDecodeLoop {
             current.hasHeld = true
             return
         }
+        filterAndShow(source, duration: duration)
+    }
+
+    private func filterAndShow(_ source: Frame, duration: MediaTime) {
+        inputDuration = duration
+        filters.process(source, deinterlace: control.deinterlace, toneMapping: toneMapping, emit: show)
+    }
+
+    /// Converts a frame (as the filters give it) for display and queues it.
+    private func show(_ frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational, durationScale: AVRational) {
+        guard frame.pointee.pts != DP_AV_NOPTS_VALUE else { return }
+        let pts = MediaTime(frame.pointee.pts, timeBase) - startOffset + current.passOffset
+        let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
+                                 timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
         guard let picture = frames.acquireBuffer(serial: current.serial) else { return }
         let size = control.displaySize
         picture.resize(width: size.width, height: size.height)
         do {
-            try scaler.scale(source.pointer, into: picture)
+            try scaler.scale(frame, into: picture)
             subtitles?.draw(on: picture, at: pts - current.passOffset, warning: warning)
         } catch {
             frames.recycle(picture)
@@ -122,7 +160,9 @@ final class VideoDecodeLoop {
     /// seam, or the last frame's end when there is no audio.
     private func endPass() {
         decode(nil)
+        filters.drain(emit: show)
         stream.decoder.flush()
+        timestamps.reset()
         current.pass += 1
         current.passOffset = passes.awaitAudioStart(of: current.pass, serial: current.serial,
                                                     isAborted: { control.isAborted })
@@ -134,8 +174,9 @@ final class VideoDecodeLoop {
         decode(nil)
         if current.delivered == 0 && current.hasHeld {
             current.target = nil  // a seek at or past the end shows the last frame
-            deliver(held)
+            filterAndShow(held, duration: inputDuration > .zero ? inputDuration : MediaTime(nominalDuration, stream.timeBase))
         }
+        filters.drain(emit: show)
         frames.markEnded(serial: current.serial)
         stream.decoder.flush()
     }

@@ -88,6 +88,22 @@ final class MainWindow: PlayerScreen {
         SDL_RaiseWindow(window.window)
     }
 
+    /// Takes a video's display aspect within its size now (the largest
+    /// such box inside it), keeping its centre: a portrait phone video gets
+    /// a portrait window rather than black bars beside it.
+    func fitAspect(videoWidth: Int, videoHeight: Int) {
+        guard videoWidth > 0, videoHeight > 0, !isFullscreen else { return }
+        var w: Int32 = 0, h: Int32 = 0, x: Int32 = 0, y: Int32 = 0
+        SDL_GetWindowSize(window.window, &w, &h)
+        SDL_GetWindowPosition(window.window, &x, &y)
+        let scale = min(Double(w) / Double(videoWidth), Double(h) / Double(videoHeight))
+        let nw = Int32((Double(videoWidth) * scale).rounded()), nh = Int32((Double(videoHeight) * scale).rounded())
+        guard abs(nw - w) > 1 || abs(nh - h) > 1 else { return }
+        SDL_SetWindowSize(window.window, nw, nh)
+        SDL_SetWindowPosition(window.window, x + (w - nw) / 2, y + (h - nh) / 2)
+        needsRedraw = true
+    }
+
     var isFullscreen: Bool {
         get { window.isFullscreen }
         set { window.setFullscreen(newValue) }

@@ -21,19 +21,19 @@ final class PiPWindow {
     let view: PlayerView
     private(set) var hovering = false
     private var needsRedraw = true
-    private let aspect: Double
+    private var aspect: Double
     private var transientParent: OpaquePointer?
     static let barHeight = 36
 
     var id: UInt32 { SDL_GetWindowID(window.window) }
 
-    /// Opens at a quarter of the screen's width, keeping `aspect`, in the
-    /// bottom-right corner of the usable area (away from a taskbar).
+    /// Opens at a quarter of the screen's width (a portrait video: at most
+    /// 40 % of its height), keeping `aspect`, in the bottom-right corner of
+    /// the usable area (away from a taskbar).
     init(player: Player, aspect: Double, title: String) throws(SDLError) {
-        var usable = SDL_Rect()
-        if SDL_GetDisplayUsableBounds(0, &usable) != 0 { usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 720) }
-        let width = max(Int(usable.w) / 4, 160)
-        let height = max(Int(Double(width) / max(aspect, 0.1)), 90)
+        let usable = PiPWindow.usableBounds
+        let aspect = min(max(aspect, 0.1), 10)
+        let (width, height) = PiPWindow.size(for: aspect, in: usable)
         let margin: Int32 = 24
         let x = usable.x + usable.w - Int32(width) - margin, y = usable.y + usable.h - Int32(height) - margin
         window = try Window(title: title, width: width, height: height, x: x, y: y,
@@ -41,7 +41,40 @@ final class PiPWindow {
         self.aspect = aspect
         view = PlayerView(player: player, contentMode: .fit)
         SDL_SetWindowHitTest(window.window, pipHitTest, nil)
-        SDL_SetWindowMinimumSize(window.window, 160, 90)
+        // A portrait video's mini window may be narrower than a landscape one's.
+        SDL_SetWindowMinimumSize(window.window, aspect < 1 ? 90 : 160, 90)
+    }
+
+    private static var usableBounds: SDL_Rect {
+        var usable = SDL_Rect()
+        if SDL_GetDisplayUsableBounds(0, &usable) != 0 { usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 720) }
+        return usable
+    }
+
+    /// A quarter of the screen's width, at most 40 % of its height (a portrait video).
+    private static func size(for aspect: Double, in usable: SDL_Rect) -> (Int, Int) {
+        var width = max(Int(usable.w) / 4, 160)
+        if Double(width) / aspect > Double(usable.h) * 0.4 { width = max(Int(Double(usable.h) * 0.4 * aspect), 90) }
+        return (width, max(Int(Double(width) / aspect), 90))
+    }
+
+    /// A mini window opened before its video was known (or that now shows
+    /// another video) takes the video's aspect, turned upright, keeping its
+    /// bottom-right corner where it was.
+    private func followVideoAspect() {
+        guard let info = view.player.currentItem?.info, info.hasVideo, info.displayHeight > 0 else { return }
+        let wanted = min(max(Double(info.displayWidth) / Double(info.displayHeight), 0.1), 10)
+        guard abs(wanted - aspect) / aspect > 0.01 else { return }
+        aspect = wanted
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowPosition(window.window, &x, &y)
+        SDL_GetWindowSize(window.window, &w, &h)
+        let (nw, nh) = PiPWindow.size(for: wanted, in: PiPWindow.usableBounds)
+        SDL_SetWindowMinimumSize(window.window, wanted < 1 ? 90 : 160, 90)
+        SDL_SetWindowSize(window.window, Int32(nw), Int32(nh))
+        SDL_SetWindowPosition(window.window, x + w - Int32(nw), y + h - Int32(nh))
+        keepOnScreen()
+        needsRedraw = true
     }
 
     /// Keeps the mini window above `main` while it is fullscreen: window
@@ -61,6 +94,7 @@ final class PiPWindow {
     }
 
     func refresh(at now: UInt64, text: TextRenderer) {
+        followVideoAspect()
         if view.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
         if hovering { needsRedraw = true }  // the progress bar moves
         guard needsRedraw else { return }
