@@ -130,7 +130,7 @@ final class ItemPipeline: ItemSource {
         audioRing.flush(serial: serial)
         videoPackets.flush(serial: serial)
         audioPackets.flush(serial: serial)
-        loopPasses.reset(serial: serial)
+        loopPasses.reset(serial: serial, interval: control.pendingLoopInterval)
         control.beginSeek(serial: serial, to: time, pass: pass)
         return serial
     }
@@ -177,6 +177,15 @@ final class ItemPipeline: ItemSource {
         guard liveLoopAsked.load(ordering: .relaxed), !saidLiveCannotLoop.exchange(true, ordering: .relaxed) else { return }
         warningSink("a live stream cannot loop (its playlist has no end): playing it live")
     }
+
+    func setSpeed(_ speed: PlaybackSpeed) { control.speed = speed }
+
+    func setLoopInterval(_ interval: LoopInterval?) {
+        control.setLoopInterval(interval)
+        if !hasStarted.load(ordering: .relaxed) { loopPasses.reset(serial: 0, interval: interval) }
+    }
+
+    func passOrigin(_ index: Int) -> MediaTime { loopPasses.origin(ofPass: index) }
 
     var passStarts: [MediaTime] { loopPasses.starts }
 

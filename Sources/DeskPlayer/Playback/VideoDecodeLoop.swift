@@ -19,9 +19,13 @@ final class VideoDecodeLoop {
         var passOffset = MediaTime.zero
         /// Where the last frame queued ends.
         var lastEnd: MediaTime?
+        /// The A-B loop this serial's passes follow: each later pass shows
+        /// the frames on screen from A (where it starts) to B.
+        var interval: LoopInterval?
+        var origin = MediaTime.zero
 
-        mutating func reset(serial: Int, target: MediaTime?) {
-            self = SerialState(serial: serial, target: target)
+        mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
+            self = SerialState(serial: serial, target: target, interval: interval)
         }
     }
 
@@ -62,7 +66,8 @@ final class VideoDecodeLoop {
         while let entry = packets.get() {
             if entry.serial != current.serial {
                 stream.decoder.flush()
-                current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial))
+                current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial),
+                              interval: control.activeLoopInterval)
             }
             switch entry {
             case .packet(let packet, _):
@@ -92,7 +97,9 @@ final class VideoDecodeLoop {
     }
 
     private func deliver(_ source: Frame) {
-        let pts = MediaTime(source.bestEffortTimestamp, stream.timeBase) - startOffset + current.passOffset
+        let itemTime = MediaTime(source.bestEffortTimestamp, stream.timeBase) - startOffset
+        if let interval = current.interval, itemTime >= interval.b { return }  // shown from B on: the next pass's
+        let pts = itemTime - current.origin + current.passOffset
         let d = source.pointer.pointee.pkt_duration
         let duration = d > 0 ? MediaTime(d, stream.timeBase) : nominalDuration
         if let t = current.target, pts + duration <= t {
@@ -128,6 +135,11 @@ final class VideoDecodeLoop {
                                                     isAborted: { control.isAborted })
             ?? passes.publish(current.pass, at: current.lastEnd ?? current.passOffset, fromAudio: false,
                               serial: current.serial)
+        if let interval = current.interval {
+            // An A-B pass starts at A: what ends before it is not shown (as after a seek).
+            current.origin = interval.origin(ofPass: current.pass)
+            current.target = current.passOffset
+        }
     }
 
     private func endStream() {
