@@ -59,6 +59,8 @@ final class TileFactory {
         player.volume = Float(options.volume) / 100
         player.isMuted = options.mute
         player.passesPerItem = passes
+        player.speed = PlaybackSpeed(value: options.speed, keepsPitch: options.audioPitchCorrection == .yes)
+        player.setABLoop(a: options.abLoopA?.time, b: options.abLoopB?.time)
         let playlist = QueuePlayer(player: player, items: items) { $0.reopened() }
         playlist.loopsQueue = options.playlistLoop
         return Tile(playlist, contentMode: options.contentMode)
