@@ -139,4 +139,153 @@ import Testing
         #expect(lines.count == 1, "\(r.stderr)")
         if value != "fast" { #expect(lines.first?.contains("0.25 and 4") == true, "\(lines)") }
     }
+
+    /// Everything an item's ring gives for its current serial (left channel),
+    /// and whether its media time ran on without a gap at the ratios it carries.
+    static func drain(_ source: any ItemSource, timeout: Double = 30) -> (left: [Float], continuous: Bool) {
+        var left: [Float] = []
+        var continuous = true
+        var next: MediaTime?
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 4096)
+        defer { buffer.deallocate() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline && !source.audioRing.isDrained {
+            let (n, time, ratio) = source.audioRing.read(into: buffer, frames: 2048)
+            if n > 0, let time {
+                if let next, next != time { continuous = false }
+                next = time + ratio.duration(of: Int64(n), sampleRate: 48_000)
+                for i in 0..<n { left.append(buffer[2 * i]) }
+            } else {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            if let f = source.frames.pop() { source.frames.recycle(f.picture) }
+        }
+        return (left, continuous)
+    }
+
+    /// `--loop` at other speeds: the seam is exact in the source (each pass
+    /// starts exactly where the last ended), the stretcher runs on across it,
+    /// so what comes out is the whole media length over the speed to a
+    /// sample, and the 480 Hz tone has no jump anywhere.
+    @Test(arguments: [2.0, 1.5, 0.75])
+    func loopSeamsStayExactAtSpeed(_ speed: Double) throws {
+        let item = PlayerItem(Fixtures.asset("tone.wav"))
+        item.setPasses(3)
+        item.setSpeed(PlaybackSpeed(value: speed))
+        item.load()
+        #expect(item.waitUntilLoaded() == .readyToPlay)
+        let pipeline = try #require(item.pipeline)
+        defer { withExtendedLifetime(item) {} }
+        let (left, continuous) = Self.drain(pipeline)
+        #expect(continuous, "the media timeline has a gap")
+        #expect(pipeline.passStarts == [.zero, MediaTime(value: 2, timescale: 1), MediaTime(value: 4, timescale: 1)])
+        let ratio = AudioTempo.stretchRatio(for: speed)
+        let expected = Int(ratio.frames(covering: MediaTime(value: 6, timescale: 1), sampleRate: 48_000))
+        #expect(abs(left.count - expected) <= 1, "\(left.count) samples for 6 s at \(speed)x, not \(expected)")
+        let ownStep = Self.amplitude * 2 * Double.pi * 480 / Self.rate
+        let step = zip(left, left.dropFirst()).map { abs($1 - $0) }.max() ?? 1
+        #expect(Double(step) <= ownStep * 1.05, "a jump of \(step) (the tone's own step is \(ownStep))")
+    }
+
+    /// A composition plays at speed with its ramps in media time: a 1000 Hz
+    /// tone faded out from 1 s to 3 s, at 2x, is whole at 0.25 s, at half
+    /// level at 1 s and silent from 1.5 s, and lasts 2 s.
+    @Test func aCompositionPlaysAtSpeedWithItsRampsInMediaTime() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("tone.wav").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4",
+                               "-c:a", "pcm_s16le", path])
+        let track = CompositionTrack(name: "tone", segments: [CompositionSegment(source: path, duration: 4, at: 0)],
+                                     mix: AudioMix(volume: 1, ramps: [VolumeRamp(from: 1, to: 0, start: 1, duration: 2)]))
+        let item = PlayerItem(composition: Composition(tracks: [track]), name: "ramp")
+        item.setSpeed(PlaybackSpeed(value: 2))
+        item.load()
+        #expect(item.waitUntilLoaded() == .readyToPlay)
+        let pipeline = try #require(item.pipeline)
+        defer { withExtendedLifetime(item) {} }
+        let (left, continuous) = Self.drain(pipeline)
+        #expect(continuous)
+        #expect(abs(left.count - 96_000) <= 1, "\(left.count) samples for 4 s at 2x")
+        func level(at seconds: Double) -> Double {
+            let window = left[Int(seconds * Self.rate)..<Int((seconds + 0.01) * Self.rate)]
+            return sqrt(window.map { Double($0 * $0) }.reduce(0, +) / Double(window.count)) * 2.0.squareRoot()
+        }
+        #expect(abs(level(at: 0.25) - Self.amplitude) < Self.amplitude * 0.05, "before the ramp: \(level(at: 0.25))")
+        #expect(abs(level(at: 0.995) - Self.amplitude * 0.5) < Self.amplitude * 0.05, "mid-ramp: \(level(at: 0.995))")
+        #expect(level(at: 1.75) < 1e-4, "after the ramp: \(level(at: 1.75))")
+    }
+
+    /// A queue of three files at 2x through the device: back to back, no
+    /// silence between them, the whole length over the speed.
+    @Test func aQueuePlaysGaplesslyAtSpeed() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("out.raw")
+        let files = ["tone.wav", "tone-aac48.m4a", "tone.flac"].map(Fixtures.asset)
+        let r = try runProcess(Fixtures.binary, files + ["--speed", "2", "--no-config"],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                             "SDL_DISKAUDIOFILE": raw.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let left = try CapturedAudio.leftChannel(raw)
+        let first = try #require(left.firstIndex { $0 != 0 })
+        let last = try #require(left.lastIndex { $0 != 0 })
+        #expect(abs((last - first + 1) - 3 * 48_000) <= 2, "span \(last - first + 1)")
+        #expect(CapturedAudio.longestSilence(left[first...last]) < 3, "a gap between items")
+    }
+
+    /// The 30 fps demo at 2x and 3x: every frame is shown, or (above what a
+    /// 60 Hz display shows) skipped by schedule, never late; the picture
+    /// stays within 20 ms of the sound heard.
+    @Test(arguments: [2.0, 3.0])
+    func videoFollowsTheScaledClock(_ speed: Double) throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json")
+        let r = try runProcess(Fixtures.binary, [Fixtures.asset("demo.mp4"), "--speed", String(speed), "--no-config",
+                                                 "--stats-json", stats.path],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                             "SDL_DISKAUDIOFILE": "/dev/null"], timeout: 40)
+        #expect(r.status == 0, "\(r.stderr)")
+        let entry = try #require(try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats)).players.first)
+        let skipped = entry.framesSkipped ?? 0
+        #expect(entry.framesPresented + skipped + entry.framesDropped == 300)
+        // A loaded machine may be late now and then; late is not what skipping is for.
+        #expect(entry.framesDropped <= 3, "\(entry.framesDropped) late frames")
+        if speed > 2 { #expect(skipped >= 140, "90 fps on a 60 Hz display: \(skipped) skipped") }
+        #expect(entry.maxAVOffsetMs < 20, "A/V offset \(entry.maxAVOffsetMs) ms")
+    }
+
+    /// mpv's keys and the socket through the one command path: a sync group
+    /// shares one speed; out of range is mpv's error and nothing changes.
+    @Test func speedKeysAndPropertyAsMpvHasThem() throws {
+        let rig = try CommandTests.Rig(CommandTests.files, synced: 2)
+        let (a, b, loner) = (rig.players[0], rig.players[1], rig.players[2])
+        try rig.controller.handleKey("]")
+        #expect(abs(a.speed.value - 1.1) < 1e-9 && abs(b.speed.value - 1.1) < 1e-9, "the group shares the speed")
+        #expect(loner.speed.value == 1)
+        #expect(rig.screen.messages.last?.text == "Speed 1.10×")
+        try rig.controller.handleKey("[")
+        #expect(abs(a.speed.value - 1) < 1e-9)
+        try rig.controller.handleKey("}")
+        try rig.controller.handleKey("}")
+        #expect(a.speed.value == 4 && b.speed.value == 4)
+        try rig.controller.handleKey("}")
+        #expect(a.speed.value == 4, "multiply keeps the speed in its range")
+        try rig.controller.handleKey("{")
+        #expect(a.speed.value == 2 && rig.screen.messages.last?.text == "Speed 2.00×")
+        try rig.controller.handleKey("BS")
+        #expect(a.speed.value == 1 && b.speed.value == 1)
+        // From the group's other tile (as its PiP window would): both move.
+        try rig.controller.apply(.set(property: "speed", value: .number(1.5)), to: .tile(rig.tiles.tiles[1]), from: .pip)
+        #expect(a.speed.value == 1.5 && b.speed.value == 1.5)
+        #expect(try rig.controller.value(of: "speed") == .number(1.5))
+        for bad in ["5", "0.1", "0", "-2"] {
+            #expect(throws: CommandError.propertyError) { try rig.apply("set speed \(bad)") }
+        }
+        #expect(throws: CommandError.invalidParameter) { try rig.apply("set speed nan") }
+        #expect(a.speed.value == 1.5 && b.speed.value == 1.5, "a refused value changes nothing")
+        try rig.apply("set audio-pitch-correction no")
+        #expect(!a.speed.keepsPitch && !b.speed.keepsPitch)
+    }
 }

@@ -99,10 +99,11 @@ enum KeyBindings {
         }
     }
 
-    /// A key as the help overlay shows it: `#` for SHARP, "ESC in PiP" for
+    /// A key as the help overlay shows it: `#` for SHARP, COMMA for `,`, "ESC in PiP" for
     /// the Picture in Picture window's own keys.
     static func displayName(_ key: String, _ section: KeyBinding.Section) -> String {
-        let name = key.replacingOccurrences(of: "SHARP", with: "#")
+        // The comma key is spelled out: the overlay lists a command's keys with commas.
+        let name = key == "," ? "COMMA" : key.replacingOccurrences(of: "SHARP", with: "#")
         return section == .main ? name : "\(name) in PiP"
     }
 
