@@ -129,4 +129,38 @@ import Testing
         try rig.apply("set ab-loop-a no")
         #expect(player.abLoop.a == nil)
     }
+
+    /// `--ab-loop-a/--ab-loop-b` as a user runs it, captured from the device:
+    /// after the first pass every pass is [A, B) of the noise bit for bit,
+    /// back to back: 0 samples inserted or lost at any seam.
+    @Test func theDeviceGetsTheIntervalBackToBack() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("noise.wav").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i",
+                               "anoisesrc=sample_rate=48000:duration=2:amplitude=0.5:seed=7", "-ac", "2",
+                               "-c:a", "pcm_s16le", path])
+        let rawRef = dir.appendingPathComponent("ref.raw")
+        try runTool("ffmpeg", ["-v", "error", "-y", "-i", path, "-f", "f32le", rawRef.path])
+        let ref = try CapturedAudio.leftChannel(rawRef)
+        let raw = dir.appendingPathComponent("out.raw")
+        let r = try runProcess(Fixtures.binary, [path, "--no-config", "--ab-loop-a", "0.25", "--ab-loop-b", "0.75",
+                                                 "--quit-after", "2.8"],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                             "SDL_DISKAUDIOFILE": raw.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let left = try CapturedAudio.leftChannel(raw)
+        let r0 = try #require(ref.firstIndex { $0 != 0 })
+        let c0 = try #require(left.firstIndex { $0 != 0 })
+        let start = c0 - r0
+        let a = 12_000, b = 36_000
+        try #require(left.count >= start + b + 3 * (b - a), "\(left.count) samples captured")
+        #expect(Array(left[start..<(start + b)]) == Array(ref[0..<b]), "the first pass is the file up to B")
+        for pass in 0..<3 {
+            let from = start + b + pass * (b - a)
+            let got = Array(left[from..<(from + b - a)])
+            let differing = zip(got, ref[a..<b]).filter { $0 != $1 }.count
+            #expect(differing == 0, "pass \(pass + 1): \(differing) samples differ from [A, B)")
+        }
+    }
 }

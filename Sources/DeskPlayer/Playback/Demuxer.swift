@@ -58,6 +58,9 @@ final class Demuxer {
     private var videoCatchUp: (pass: Int, ts: Int64)?
     /// The streams read up to an A-B loop's B in this pass (their later packets are not needed).
     private var pastLoopEnd = Set<Int>()
+    /// Something of this pass went to a decoder: an A-B pass that reads
+    /// nothing (A at or past the end) ends the stream instead of looping.
+    private var passHasPackets = false
 
     init(input: MediaInput, video: OpenedStream?, audio: OpenedStream?, videoPackets: PacketQueue,
          audioPackets: PacketQueue, subtitleDecoders: [Int: Decoder], subtitles: SubtitleTracks?,
@@ -105,11 +108,12 @@ final class Demuxer {
             do {
                 if try input.read(into: packet) {
                     route(request)
-                    if let interval = request.interval, readPastLoopEnd(request) {
+                    if let interval = request.interval, readPastLoopEnd(request), passHasPackets {
                         loop(to: interval, request)
                     }
                 } else if let interval = request.interval {
-                    loop(to: interval, request)
+                    // An A-B pass read to the end of the file: back to A, unless it read nothing.
+                    if passHasPackets { loop(to: interval, request) } else { endOfStream(request) }
                 } else if request.passes.map({ passesDone + 1 < $0 }) ?? true {
                     try loopToStart(request)
                 } else {
@@ -127,6 +131,7 @@ final class Demuxer {
     private func handleSeek(to time: MediaTime, pass: Int) {
         passesDone = pass
         pastLoopEnd = []
+        passHasPackets = true
         seekInput(to: time)
         endedSerial = -1
         checkFirstAudio = false
@@ -181,6 +186,7 @@ final class Demuxer {
             packet.unref()
             return
         }
+        passHasPackets = true
         if let continuity, let stream = input.stream(Int(packet.streamIndex)),
            let jump = continuity.place(packet, timeBase: stream.pointee.time_base), !saidJump {
             saidJump = true
@@ -312,6 +318,7 @@ final class Demuxer {
         }
         passesDone += 1
         pastLoopEnd = []
+        passHasPackets = false
         replaySkip = false
         continuity?.reset()
         if audio != nil { audioPackets.put(.passEnd(serial: request.audioSerial)) }

@@ -181,8 +181,14 @@ final class ItemPipeline: ItemSource {
     func setSpeed(_ speed: PlaybackSpeed) { control.speed = speed }
 
     func setLoopInterval(_ interval: LoopInterval?) {
-        control.setLoopInterval(interval)
-        if !hasStarted.load(ordering: .relaxed) { loopPasses.reset(serial: 0, interval: interval) }
+        var interval = interval
+        if let loop = interval, let duration = info.duration, loop.b > duration {
+            // B past the end loops at the end (a pass would otherwise be made up with silence).
+            interval = loop.a < duration ? LoopInterval(loop.a, duration) : nil
+        }
+        let started = hasStarted.load(ordering: .relaxed)
+        control.setLoopInterval(interval, now: !started)
+        if !started { loopPasses.reset(serial: 0, interval: interval) }
     }
 
     func passOrigin(_ index: Int) -> MediaTime { loopPasses.origin(ofPass: index) }

@@ -142,11 +142,12 @@ final class PipelineControl: Sendable {
         set { state.withLock { $0.speed = newValue } }
     }
 
-    /// The A-B loop (nil: none); it takes effect with the next seek.
-    func setLoopInterval(_ interval: LoopInterval?) {
+    /// The A-B loop (nil: none); it takes effect with the next seek, or at
+    /// once (`now`) before the threads have started.
+    func setLoopInterval(_ interval: LoopInterval?, now: Bool) {
         state.withLock { c in
             c.loopInterval = interval
-            if c.serial == 0 && c.pendingSeek == nil { c.activeInterval = interval }
+            if now { c.activeInterval = interval }
         }
     }
 
