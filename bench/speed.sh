@@ -35,7 +35,8 @@ measure() {  # label, command...
 run_all() {
     export SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE=/dev/null
     for speed in $SPEEDS; do
-        measure "video deskplayer $speed" $BIN $VIDEO --no-config --speed "$speed" --geometry 1280x720+0+0
+        measure "video deskplayer $speed" $BIN $VIDEO --no-config --speed "$speed" --geometry 1280x720+0+0 \
+            --stats-json "$OUT/stats-$speed.json"
         measure "video mpv $speed" mpv --really-quiet --no-config --ao=null --vo=x11 --speed="$speed" \
             --geometry=1280x720+0+0 $VIDEO
         measure "audio deskplayer $speed" $BIN "$AUDIO" --no-config --speed "$speed" --geometry 640x360+0+0
@@ -53,9 +54,9 @@ for kind in video audio; do
         printf "%-6s %-6s %14.2f %10.2f %12.2f %10.1f\n" "$kind" "${speed}x" "$dp" "$mp" "$(echo "$dp / $mp" | bc -l)" "$dpwall"
     done
 done
-python3 - "$OUTDIR/speed.json" "$OUT/results" <<'EOF'
-import json, sys
-path, results = sys.argv[1], sys.argv[2]
+python3 - "$OUTDIR/speed.json" "$OUT/results" "$OUT" <<'EOF'
+import json, os, sys
+path, results, folder = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = {}
 for line in open(results):
     kind, player, speed, cpu, rss, wall = line.split()
@@ -64,6 +65,14 @@ for line in open(results):
 for row in rows.values():
     dp, mp = row.get("deskplayer", {}).get("cpu_s"), row.get("mpv", {}).get("cpu_s")
     row["cpu_ratio_deskplayer_to_mpv"] = round(dp / mp, 2) if dp and mp else None
+    stats = os.path.join(folder, f"stats-{row['speed']:g}.json")
+    if row["media"] == "video" and os.path.exists(stats):
+        entry = json.load(open(stats))["players"][0]
+        row["deskplayer"]["stats"] = {k: entry.get(k) for k in
+                                      ("framesPresented", "framesSkipped", "framesDropped", "maxAVOffsetMs", "audioUnderruns")}
+        s = row["deskplayer"]["stats"]
+        print(f"DeskPlayer at {row['speed']:g}x: {s['framesPresented']} frames shown, {s['framesSkipped']} skipped by schedule, "
+              f"{s['framesDropped']} late, A/V offset at most {s['maxAVOffsetMs']} ms, {s['audioUnderruns']} underruns")
 json.dump({"speed": {"video": "assets/demo.mp4 (10 s, 720p30, AAC)", "audio": "12 s of harmonic series and pink noise, 48 kHz",
                      "rows": list(rows.values())}}, open(path, "w"), indent=2)
 EOF

@@ -234,15 +234,21 @@ import Testing
         #expect(CapturedAudio.longestSilence(left[first...last]) < 3, "a gap between items")
     }
 
-    /// The 30 fps demo at 2x and 3x: every frame is shown, or (above what a
-    /// 60 Hz display shows) skipped by schedule, never late; the picture
-    /// stays within 20 ms of the sound heard.
+    /// A 30 fps clip with sound at 2x and 3x: every frame is shown, or
+    /// (above what a 60 Hz display shows) skipped by schedule, never late;
+    /// the picture stays within 20 ms of the sound heard. (Small pictures:
+    /// what is measured is the schedule, not how fast a loaded machine decodes.)
     @Test(arguments: [2.0, 3.0])
     func videoFollowsTheScaledClock(_ speed: Double) throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.mp4").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=10",
+                               "-f", "lavfi", "-i", "sine=frequency=441:sample_rate=44100:duration=10",
+                               "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-pix_fmt", "yuv420p",
+                               "-c:a", "aac", "-b:a", "64k", clip])
         let stats = dir.appendingPathComponent("stats.json")
-        let r = try runProcess(Fixtures.binary, [Fixtures.asset("demo.mp4"), "--speed", String(speed), "--no-config",
+        let r = try runProcess(Fixtures.binary, [clip, "--speed", String(speed), "--no-config", "--geometry", "320x180",
                                                  "--stats-json", stats.path],
                                environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
                                              "SDL_DISKAUDIOFILE": "/dev/null"], timeout: 40)
@@ -250,10 +256,48 @@ import Testing
         let entry = try #require(try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats)).players.first)
         let skipped = entry.framesSkipped ?? 0
         #expect(entry.framesPresented + skipped + entry.framesDropped == 300)
-        // A loaded machine may be late now and then; late is not what skipping is for.
-        #expect(entry.framesDropped <= 3, "\(entry.framesDropped) late frames")
-        if speed > 2 { #expect(skipped >= 140, "90 fps on a 60 Hz display: \(skipped) skipped") }
-        #expect(entry.maxAVOffsetMs < 20, "A/V offset \(entry.maxAVOffsetMs) ms")
+        // Honest margins for 2 shared cores running the suite in parallel: a
+        // main loop woken 20 ms late at 2x is a late frame. The schedule
+        // itself is checked exactly below (`theScheduleKeepsOneFramePerRefresh`),
+        // and bench/speed.sh reports the A/V offset on a quiet machine.
+        #expect(entry.framesDropped <= 30, "\(entry.framesDropped) late frames")
+        if speed > 2 { #expect(skipped >= 120, "90 fps on a 60 Hz display: \(skipped) skipped") }
+        #expect(entry.maxAVOffsetMs < 60, "A/V offset \(entry.maxAVOffsetMs) ms")
+    }
+
+    /// The presenter on a simulated 60 Hz display (host time made up, so
+    /// nothing depends on the machine): a 30 fps video at 1x, 2x, 3x and
+    /// 4x shows every frame up to 60 a second and skips the rest by
+    /// schedule, drops none as late, and every picture is within one
+    /// refresh (under 20 ms) of the sound's clock.
+    @Test(arguments: [(1.0, 0), (2.0, 0), (3.0, 150), (4.0, 150)])
+    func theScheduleKeepsOneFramePerRefresh(_ rate: Double, _ expectedSkips: Int) {
+        let frames = FrameQueue(buffers: 300)
+        for k in 0..<300 {
+            guard let picture = frames.acquireBuffer(serial: 0) else { break }
+            frames.push(VideoFrame(picture: picture, pts: MediaTime(value: Int64(k), timescale: 30),
+                                   duration: MediaTime(value: 1, timescale: 30), serial: 0))
+        }
+        let clock = PlaybackClock()
+        let presenter = FramePresenter(clock: clock)
+        presenter.follow(serial: 0, firstFrameAtOnce: true)
+        let start: UInt64 = 1_000_000_000
+        clock.set(time: 0, host: start, running: true, audioDriven: true, rate: rate)
+        var worst = 0.0
+        var tick = 0
+        while frames.peek() != nil && tick < 2000 {
+            let now = start + UInt64(Double(tick) * 1e9 / 60)
+            let t = clock.time(at: now)
+            if let f = presenter.pick(from: frames, at: now, time: t, playing: true, pictureClock: clock, itemCreatedAt: nil) {
+                worst = max(worst, abs(t - f.pts.seconds) / rate)
+                frames.recycle(f.picture)
+            }
+            tick += 1
+        }
+        #expect(presenter.stats.framesDropped == 0, "\(presenter.stats.framesDropped) late at \(rate)x")
+        #expect(presenter.stats.framesSkipped == expectedSkips, "\(presenter.stats.framesSkipped) skipped at \(rate)x")
+        #expect(presenter.stats.framesPresented + presenter.stats.framesSkipped == 300)
+        #expect(worst * 1000 < 20, "a picture \(worst * 1000) ms from the sound at \(rate)x")
     }
 
     /// mpv's keys and the socket through the one command path: a sync group
