@@ -92,9 +92,9 @@ final class AudioTempo {
         if wanted != speed || (graph == nil && !wanted.isNormal && !broken) {
             if !apply(wanted, at: time, into: sink) { return false }
         }
-        remember(samples, count: count)
         inputEnd = time + MediaTime(value: Int64(count), timescale: sampleRate)
         guard graph != nil else { return sink(samples, count, time, .one) }
+        remember(samples, count: count)
         return push(samples, count: count) && pull(into: sink, until: nil)
     }
 
