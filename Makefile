@@ -63,7 +63,7 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams
+BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers
 bench: bench-deps
 	$(SWIFT) build -c release
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -76,6 +76,8 @@ bench: bench-deps
 	$(XVFB) python3 bench/video_cases.py --json bench/out/video_cases.json
 	bench/composition.sh
 	bench/streams.sh
+	$(XVFB) bench/speed.sh
+	python3 bench/stretchers.py --json bench/out/stretchers.json
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in

@@ -120,7 +120,7 @@ struct CompositionTests {
         #expect(pipeline.info.duration == MediaTime(value: 240_000, timescale: 48_000))
         let serial = pipeline.seek(to: MediaTime(value: target, timescale: 48_000), pass: 0)
         var buffer = [Float](repeating: 0, count: 4_096 * 2)
-        var got: (count: Int, time: MediaTime?) = (0, nil)
+        var got: (count: Int, time: MediaTime?, ratio: StretchRatio) = (0, nil, .one)
         let deadline = Date().addingTimeInterval(10)
         while got.count == 0 && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)

@@ -244,13 +244,16 @@ import Testing
         #expect(client.error([.string("tile-focus"), .string("next")]) == "success")
         #expect(client.get("path") == .string(Fixtures.asset("demo.mp4")))
 
+        #expect(client.error([.string("set_property"), .string("speed"), .number(1.5)]) == "success")
         #expect(client.error([.string("pip-start")]) == "success")
         #expect(client.waitForEvent("pip-started"))
         #expect(client.get("pip") == .bool(true))
+        #expect(client.get("speed") == .number(1.5), "the player keeps its speed in Picture in Picture")
         #expect(client.get("tiles")?.text.contains("\"pip\":true") == true)
         #expect(client.error([.string("pip-restore")]) == "success")
         #expect(client.waitForEvent("pip-stopped"))
         #expect(client.get("pip") == .bool(false))
+        #expect(client.get("speed") == .number(1.5))
         #expect(client.error([.string("pip-restore")]) == "property unavailable", "no mini window is open")
 
         // A second client gets its own replies; both get events.

@@ -187,6 +187,23 @@ final class PrivateSessionBus {
         #expect(wrongVolume.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(wrongVolume.stderr)")
         #expect(client.get("volume") == .number(25))
 
+        // Rate is the speed (0.25 to 4); outside that, InvalidArgs and nothing changes.
+        func setRate(_ value: String) throws -> ProcessResult {
+            try bus.run("dbus-send", destination + ["org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player",
+                                                    "string:Rate", "variant:double:\(value)"])
+        }
+        func getRate(_ name: String) throws -> String {
+            try bus.run("dbus-send", destination + ["org.freedesktop.DBus.Properties.Get", "string:org.mpris.MediaPlayer2.Player",
+                                                    "string:\(name)"]).stdout
+        }
+        _ = try setRate("1.5")
+        #expect(client.get("speed") == .number(1.5))
+        #expect(try getRate("Rate").contains("double 1.5"))
+        #expect(try getRate("MinimumRate").contains("double 0.25") && getRate("MaximumRate").contains("double 4"))
+        #expect(try setRate("10").stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"))
+        #expect(client.get("speed") == .number(1.5))
+        _ = try setRate("1")
+
         // OpenUri with a file that is not there: one line, and playback goes on.
         let open = try bus.run("dbus-send", destination + ["org.mpris.MediaPlayer2.Player.OpenUri",
                                                            "string:file:///nonexistent/clip%20one.mp4"])

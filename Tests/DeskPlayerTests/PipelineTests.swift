@@ -41,7 +41,7 @@ import Testing
                 pipeline.frames.recycle(f.picture)
                 progressed = true
             }
-            let (n, time) = pipeline.audioRing.read(into: buffer, frames: chunk)
+            let (n, time, _) = pipeline.audioRing.read(into: buffer, frames: chunk)
             if n > 0, let time {
                 if let first = audio.firstTime {
                     let expected = first + MediaTime(value: Int64(audio.frames), timescale: rate)

@@ -170,7 +170,7 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         var read = 0
         while read < 48_000 && Date() < deadline {
-            let (n, _) = pipeline.audioRing.read(into: buffer, frames: 2048)
+            let (n, _, _) = pipeline.audioRing.read(into: buffer, frames: 2048)
             if let f = pipeline.frames.pop() { pipeline.frames.recycle(f.picture) }
             read += n
             if n == 0 { Thread.sleep(forTimeInterval: 0.001) }

@@ -379,7 +379,7 @@ import Testing
                 frameTimes.append(f.pts.seconds)
                 pipeline.frames.recycle(f.picture)
             }
-            let (n, time) = pipeline.audioRing.read(into: buffer, frames: chunk)
+            let (n, time, _) = pipeline.audioRing.read(into: buffer, frames: chunk)
             if n > 0, let time {
                 if time != MediaTime(value: Int64(left.count), timescale: Int64(rate)) { markersAfterStart += 1 }
                 for i in 0..<n { left.append(buffer[i * channels]) }

@@ -94,6 +94,14 @@ final class CommandController {
             try seek(amount, mode, target)
         case .frameStep:
             for tile in try groups(target).flatMap(\.members) { tile.player.stepFrame() }
+        case .frameBackStep:
+            // The leader shows its previous frame; the others the frame due then on the group clock.
+            for unit in try groups(target) {
+                guard let time = unit.leader.player.stepBack() else { continue }
+                for member in unit.members where member !== unit.leader { member.player.showFrame(at: time) }
+            }
+        case .abLoop:
+            for tile in try resolve(target) { osd(tile.player.cycleABLoop(), seconds: 2, topic: "ab-loop") }
         case .playlistNext, .playlistPrev:
             // The pause state carries over, as in mpv.
             for tile in try resolve(target) {

@@ -31,6 +31,18 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: "Start at this position, in seconds.")
     var start: Double?
 
+    @Option(help: ArgumentHelp("Playback speed, 0.25 to 4 (mpv's --speed); the audio keeps its pitch.", valueName: "X"))
+    var speed: Double = 1
+
+    @Option(name: .customLong("ab-loop-a"), help: ArgumentHelp("A-B loop start (seconds, or no); with --ab-loop-b the interval loops without a gap.", valueName: "SECONDS"))
+    var abLoopA: LoopPoint?
+
+    @Option(name: .customLong("ab-loop-b"), help: ArgumentHelp("A-B loop end (seconds, or no); given before A, the two are swapped.", valueName: "SECONDS"))
+    var abLoopB: LoopPoint?
+
+    @Option(name: .customLong("audio-pitch-correction"), help: ArgumentHelp("yes: at another speed the audio is time-stretched and keeps its pitch; no: it is resampled, so the pitch moves with the speed (mpv's).", valueName: "yes|no"))
+    var audioPitchCorrection: YesNo = .yes
+
     @Option(name: .customLong("quit-after"), help: "Quit after this many seconds of wall-clock playback.")
     var quitAfter: Double?
 
@@ -156,6 +168,9 @@ struct DeskPlayerCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        guard PlaybackSpeed.range.contains(speed) else {
+            throw ValidationError("--speed must be between \(PlaybackSpeed.range.lowerBound) and \(Int(PlaybackSpeed.range.upperBound))")
+        }
         if let start, start < 0 || !start.isFinite { throw ValidationError("--start must be 0 or more seconds") }
         if let quitAfter, quitAfter < 0 || !quitAfter.isFinite {
             throw ValidationError("--quit-after must be 0 or more seconds")
@@ -209,6 +224,25 @@ enum VideoRotate: ExpressibleByArgument, Equatable {
 }
 extension RampCurve: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}
+
+/// mpv's `--ab-loop-a`/`--ab-loop-b`: seconds (0 or more), or `no`.
+struct LoopPoint: ExpressibleByArgument, Equatable {
+    var seconds: Double?
+
+    init?(argument: String) {
+        if argument == "no" { seconds = nil; return }
+        guard let value = Double(argument), value.isFinite, value >= 0 else { return nil }
+        seconds = value
+    }
+
+    var time: MediaTime? { seconds.map { MediaTime(seconds: $0) } }
+}
+
+/// mpv's yes/no option values.
+enum YesNo: String, ExpressibleByArgument {
+    case yes
+    case no
+}
 
 /// mpv's --sub-auto values DeskPlayer has.
 enum SubtitleAutoload: String, ExpressibleByArgument {
@@ -307,12 +341,24 @@ struct Geometry: ExpressibleByArgument, Equatable {
 }
 
 extension DeskPlayerCommand {
+    /// Options whose value may be a negative number (`--speed -1` is then
+    /// refused by its range, not read as an unknown option `-1`).
+    static let numericOptions: Set<String> = ["--speed", "--start", "--ab-loop-a", "--ab-loop-b"]
+
     /// mpv's bare `--idle` means `--idle=yes`; the parser wants a value.
+    /// A numeric option and a value that starts with `-` become one word.
     static func bareIdle(_ arguments: [String]) -> [String] {
         var out: [String] = []
+        var skip = false
         for (i, argument) in arguments.enumerated() {
+            if skip { skip = false; continue }
             if argument == "--" { return out + arguments[i...] }
             let next = i + 1 < arguments.count ? arguments[i + 1] : nil
+            if numericOptions.contains(argument), let next, next.hasPrefix("-"), next != "--" {
+                out.append(argument + "=" + next)
+                skip = true
+                continue
+            }
             out.append(argument == "--idle" && !IdleMode.allValueStrings.contains(next ?? "") ? "--idle=yes" : argument)
         }
         return out

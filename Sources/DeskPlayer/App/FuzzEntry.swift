@@ -65,7 +65,7 @@ enum FuzzEntry {
                 videoFrames += 1
                 progressed = true
             }
-            let (count, _) = pipeline.audioRing.read(into: buffer, frames: 1024)
+            let (count, _, _) = pipeline.audioRing.read(into: buffer, frames: 1024)
             if count > 0 {
                 audioFrames += count
                 progressed = true

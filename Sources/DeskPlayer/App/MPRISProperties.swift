@@ -74,12 +74,17 @@ enum MPRISProperties {
             try s.run(.set(property: "loop-file", value: .string(status == "Track" ? "inf" : "no")))
             try s.run(.set(property: "loop-playlist", value: .string(status == "Playlist" ? "inf" : "no")))
         }),
-        // DeskPlayer plays at the normal rate only; 0 pauses, as MPRIS asks.
-        MPRISProperty("Rate", get: { _ in .double(1) }, set: { s, v throws(DBusFailure) in
-            if try number(v) == 0 { try s.run(.set(property: "pause", value: .bool(true))) }
+        // The speed; 0 pauses, as MPRIS asks; outside Minimum/MaximumRate it is refused.
+        MPRISProperty("Rate", get: { s in .double(s.value("speed")?.number ?? 1) }, set: { s, v throws(DBusFailure) in
+            let rate = try number(v)
+            if rate == 0 { return try s.run(.set(property: "pause", value: .bool(true))) }
+            guard PlaybackSpeed.range.contains(rate) else {
+                throw .invalidArgs("Rate is 0 (pause) or \(PlaybackSpeed.range.lowerBound) to \(PlaybackSpeed.range.upperBound)")
+            }
+            try s.run(.set(property: "speed", value: .number(rate)))
         }),
-        MPRISProperty("MinimumRate") { _ in .double(1) },
-        MPRISProperty("MaximumRate") { _ in .double(1) },
+        MPRISProperty("MinimumRate") { _ in .double(PlaybackSpeed.range.lowerBound) },
+        MPRISProperty("MaximumRate") { _ in .double(PlaybackSpeed.range.upperBound) },
         MPRISProperty("Shuffle", get: { _ in .bool(false) }, set: { _, v throws(DBusFailure) in
             if try flag(v) { throw .notSupported("DeskPlayer does not shuffle") }
         }),

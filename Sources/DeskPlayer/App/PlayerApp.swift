@@ -123,6 +123,7 @@ final class PlayerApp {
             factory.resume = store
         }
         factory.screen = window
+        factory.displayInterval = window.window.refreshInterval
         tiles.screen = window
         tiles.allAudible = options.audio == .all
         tiles.onRetire = { [unowned self] tile in recordOnce(tile) }

@@ -12,6 +12,13 @@ enum PropertyTable {
         return all.first { $0.name == name }
     }
 
+    /// An A-B loop point as mpv takes it: seconds (0 or more), or "no".
+    static func loopPoint(_ value: JSONValue) throws(CommandError) -> MediaTime? {
+        if value == .string("no") || value == .bool(false) { return nil }
+        let seconds = try PropertyValue.number(value, in: 0...1e9)
+        return MediaTime(seconds: seconds)
+    }
+
     static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app
 
     private static let transport: [Property] = [
@@ -53,6 +60,29 @@ enum PropertyTable {
                 player.passesPerItem = Int(n) + 1
             }
         }, osd: { t in (try? t.player().passesPerItem) == 1 ? "Loop: off" : "Loop: on" }),
+        // One speed for a sync group (its tiles follow one clock).
+        Property("speed", .number(PlaybackSpeed.range), scope: .group, get: { t throws(CommandError) in
+            .number(try t.player().speed.value)
+        }, set: { t, v throws(CommandError) in
+            try t.player().speed.value = try PropertyValue.number(v, in: PlaybackSpeed.range)
+        }, osd: { t in (try? t.player()).map { String(format: "Speed %.2f×", $0.speed.value) } }),
+        Property("audio-pitch-correction", .flag, scope: .group, get: { t throws(CommandError) in
+            .bool(try t.player().speed.keepsPitch)
+        }, set: { t, v throws(CommandError) in
+            try t.player().speed.keepsPitch = try PropertyValue.flag(v)
+        }, osd: { t in (try? t.player().speed.keepsPitch) == false ? "Pitch correction: off" : "Pitch correction: on" }),
+        Property("ab-loop-a", .value, get: { t throws(CommandError) in
+            try t.player().abLoop.a.map { .number($0.seconds) } ?? .string("no")
+        }, set: { t, v throws(CommandError) in
+            let player = try t.player()
+            player.setABLoop(a: try PropertyTable.loopPoint(v), b: player.abLoop.b)
+        }),
+        Property("ab-loop-b", .value, get: { t throws(CommandError) in
+            try t.player().abLoop.b.map { .number($0.seconds) } ?? .string("no")
+        }, set: { t, v throws(CommandError) in
+            let player = try t.player()
+            player.setABLoop(a: player.abLoop.a, b: try PropertyTable.loopPoint(v))
+        }),
         Property("paused-for-cache", get: { t throws(CommandError) in .bool(try t.player().isWaitingForData) }),
         Property("eof-reached", get: { t throws(CommandError) in .bool(try t.requireTile().ended) }),
     ]

@@ -8,6 +8,8 @@ struct StatsReport: Codable {
         var error: String?
         var framesPresented: Int
         var framesDropped: Int
+        /// Frames left out by schedule at a speed faster than the display shows (not late).
+        var framesSkipped: Int?
         var audioUnderruns: Int
         var maxAVOffsetMs: Double
         var timeToFirstFrameMs: Double?
@@ -50,7 +52,7 @@ struct StatsReport: Codable {
         }
         players.append(Entry(item: item.name, status: status, error: item.error?.message,
                              framesPresented: s.framesPresented, framesDropped: s.framesDropped,
-                             audioUnderruns: s.audioUnderruns,
+                             framesSkipped: s.framesSkipped, audioUnderruns: s.audioUnderruns,
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
                              loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,

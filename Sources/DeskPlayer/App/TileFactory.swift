@@ -9,6 +9,8 @@ final class TileFactory {
     var resume: ResumeStore?
     /// Where "Resuming …" is said.
     weak var screen: (any PlayerScreen)?
+    /// Seconds between two refreshes of the display (frames faster than that are skipped by schedule).
+    var displayInterval = 1.0 / 60
 
     init(options: DeskPlayerCommand) { self.options = options }
 
@@ -62,6 +64,9 @@ final class TileFactory {
         player.isMuted = options.mute
         player.passesPerItem = passes
         player.deinterlace = options.deinterlace
+        player.displayInterval = displayInterval
+        player.speed = PlaybackSpeed(value: options.speed, keepsPitch: options.audioPitchCorrection == .yes)
+        player.setABLoop(a: options.abLoopA?.time, b: options.abLoopB?.time)
         let playlist = QueuePlayer(player: player, items: items) { $0.reopened() }
         playlist.loopsQueue = options.playlistLoop
         return Tile(playlist, contentMode: options.contentMode)

@@ -14,6 +14,10 @@ enum Command: Equatable, Sendable {
     case cycleValues(property: String, values: [String])
     case seek(Double, SeekMode)
     case frameStep
+    /// Shows exactly the frame before the one on screen, paused (mpv's frame-back-step).
+    case frameBackStep
+    /// Sets A, then B, then clears the A-B loop (mpv's ab-loop).
+    case abLoop
     case playlistNext
     case playlistPrev
     case loadfile(String, LoadMode)
@@ -97,6 +101,8 @@ extension Command {
         case .cycleValues(let p, let values): return (["cycle-values", p] + values.map(quoted)).joined(separator: " ")
         case .seek(let s, let mode): return mode == .relative ? "seek \(number(s))" : "seek \(number(s)) \(mode.rawValue)"
         case .frameStep: return "frame-step"
+        case .frameBackStep: return "frame-back-step"
+        case .abLoop: return "ab-loop"
         case .playlistNext: return "playlist-next"
         case .playlistPrev: return "playlist-prev"
         case .loadfile(let path, let mode): return "loadfile \(quoted(path)) \(mode.rawValue)"

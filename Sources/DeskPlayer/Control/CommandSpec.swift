@@ -121,6 +121,8 @@ struct CommandSpec: Sendable {
             return .seek(amount, seekMode)
         },
         CommandSpec("frame-step") { _ throws(CommandError) in .frameStep },
+        CommandSpec("frame-back-step") { _ throws(CommandError) in .frameBackStep },
+        CommandSpec("ab-loop") { _ throws(CommandError) in .abLoop },
         CommandSpec("playlist-next", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .playlistNext },
         CommandSpec("playlist-prev", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .playlistPrev },
         CommandSpec("loadfile", [arg("url", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in

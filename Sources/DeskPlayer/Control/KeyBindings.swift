@@ -37,6 +37,13 @@ enum KeyBindings {
         ("f", "cycle fullscreen", "fullscreen"),
         ("ESC", "set fullscreen no", "leave fullscreen"),
         (".", "frame-step", "step one frame (pauses)"),
+        (",", "frame-back-step", "step one frame back (pauses)"),
+        ("[", "multiply speed 1/1.1", "slower (speed / 1.1)"),
+        ("]", "multiply speed 1.1", "faster (speed x 1.1)"),
+        ("{", "multiply speed 0.5", "half the speed"),
+        ("}", "multiply speed 2.0", "double the speed"),
+        ("BS", "set speed 1.0", "normal speed"),
+        ("l", "ab-loop", "A-B loop: set A, set B, clear"),
         (">", "playlist-next", "next file"),
         ("ENTER", "playlist-next", "next file"),
         ("<", "playlist-prev", "previous file"),
@@ -95,10 +102,11 @@ enum KeyBindings {
         }
     }
 
-    /// A key as the help overlay shows it: `#` for SHARP, "ESC in PiP" for
+    /// A key as the help overlay shows it: `#` for SHARP, COMMA for `,`, "ESC in PiP" for
     /// the Picture in Picture window's own keys.
     static func displayName(_ key: String, _ section: KeyBinding.Section) -> String {
-        let name = key.replacingOccurrences(of: "SHARP", with: "#")
+        // The comma key is spelled out: the overlay lists a command's keys with commas.
+        let name = key == "," ? "COMMA" : key.replacingOccurrences(of: "SHARP", with: "#")
         return section == .main ? name : "\(name) in PiP"
     }
 

@@ -41,6 +41,14 @@ final class Window {
 
     func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
 
+    /// Seconds between two refreshes of the display the window is on (1/60
+    /// when SDL cannot say, as under Xvfb): faster video is skipped by schedule.
+    var refreshInterval: Double {
+        var mode = SDL_DisplayMode()
+        guard SDL_GetWindowDisplayMode(window, &mode) == 0, mode.refresh_rate > 0 else { return 1.0 / 60 }
+        return 1 / Double(mode.refresh_rate)
+    }
+
     /// What the window shows now (the last frame drawn), as a BGRA picture.
     func capture() throws(MediaError) -> PictureBuffer {
         let (w, h) = size

@@ -29,11 +29,23 @@ final class AudioDecodeLoop {
         var passBegun = false
         /// Output samples of the fade-in done (a switched-to track fades in).
         var fadeDone: Int
+        /// The A-B loop this serial's passes follow (nil: whole-file passes).
+        var interval: LoopInterval?
+        /// Where in the item the pass being decoded starts (its zero, or A).
+        var origin = MediaTime.zero
 
-        mutating func reset(serial: Int, start: AudioStart?, fadeLength: Int) {
+        mutating func reset(serial: Int, start: AudioStart?, fadeLength: Int, interval: LoopInterval?) {
             self = SerialState(serial: serial, target: start?.time, pass: start?.pass ?? 0,
                                passOffset: start?.passOffset ?? .zero,
-                               fadeDone: start?.fadesIn == true ? 0 : fadeLength)
+                               fadeDone: start?.fadesIn == true ? 0 : fadeLength, interval: interval)
+            beginPass()
+        }
+
+        /// An A-B loop's pass runs from its origin to B, cut at both ends.
+        mutating func beginPass() {
+            guard let interval else { return }
+            origin = interval.origin(ofPass: pass)
+            passEnd = interval.b - origin
         }
     }
 
@@ -49,6 +61,8 @@ final class AudioDecodeLoop {
     private let bounds: PassBounds
     private let warning: @Sendable (String) -> Void
     private let resampler: Resampler
+    /// The player's speed: passes samples through at 1x, stretches them otherwise.
+    private let tempo: AudioTempo
     private let frame: Frame
     /// Silence where a pass's audio starts late or ends early (`PassBounds.video`).
     private let silence: Frame
@@ -71,6 +85,7 @@ final class AudioDecodeLoop {
         self.bounds = bounds
         self.warning = warning
         resampler = Resampler(output: ring.format)
+        tempo = try AudioTempo(format: ring.format, warning: warning)
         frame = try Frame()
         silence = try Frame()
         outputRate = Int64(ring.format.sampleRate)
@@ -109,7 +124,8 @@ final class AudioDecodeLoop {
         }
         stream.decoder.flush()
         resampler.reset()
-        current.reset(serial: serial, start: start, fadeLength: fadeLength)
+        tempo.reset()
+        current.reset(serial: serial, start: start, fadeLength: fadeLength, interval: control.activeLoopInterval)
     }
 
     private func decode(_ packet: Packet?) {
@@ -133,9 +149,10 @@ final class AudioDecodeLoop {
         let rate = Int64(max(frame.pointer.pointee.sample_rate, 1))
         let ts = frame.bestEffortTimestamp
         var relative = ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.timeBase) - startOffset
-            : ((current.inputEnd ?? current.passOffset) - current.passOffset)
-        if bounds != .streams {
-            guard let inPass = cutToPass(frame, at: relative, rate: rate) else { return nil }
+            : ((current.inputEnd ?? current.passOffset) - current.passOffset + current.origin)
+        if bounds != .streams || current.interval != nil {
+            // From the pass's own start (an A-B loop's A): its ends are cut at the sample.
+            guard let inPass = cutToPass(frame, at: relative - current.origin, rate: rate) else { return nil }
             relative = inPass
         } else if let end = streamEnd {
             // Encoder padding past the stream's real end (AAC's last packet).
@@ -229,18 +246,29 @@ final class AudioDecodeLoop {
             }
             current.fadeDone += n
         }
+        guard offset < count else { return }
+        current.nextTime = time + MediaTime(value: Int64(count - offset), timescale: outputRate)
+        tempo.process(resampler.buffer + offset * channels, count: count - offset, at: time, speed: control.speed,
+                      into: store)
+    }
+
+    /// Puts `count` frames (at `time`, each `ratio` of its period) in the
+    /// ring, waiting while it is full; false once the serial went stale.
+    private func store(_ samples: UnsafePointer<Float>, _ count: Int, _ time: MediaTime, _ ratio: StretchRatio) -> Bool {
+        let channels = ring.format.channels
+        var offset = 0
         while offset < count && !control.isAborted {
-            let n = ring.write(resampler.buffer + offset * channels, frames: count - offset,
-                               time: time, serial: current.serial)
+            let n = ring.write(samples + offset * channels, frames: count - offset,
+                               time: time + ratio.duration(of: Int64(offset), sampleRate: outputRate),
+                               ratio: ratio, serial: current.serial)
             if n == 0 {
-                if ring.serial != current.serial { return }
+                if ring.serial != current.serial { return false }
                 Thread.sleep(forTimeInterval: 0.004)
                 continue
             }
             offset += n
-            time = time + MediaTime(value: Int64(n), timescale: outputRate)
         }
-        current.nextTime = time
+        return !control.isAborted
     }
 
     /// The pass's last samples out, then the next pass starts exactly where
@@ -263,6 +291,7 @@ final class AudioDecodeLoop {
         current.passOffset = current.inputEnd ?? current.passOffset
         current.passEnd = nil
         current.passBegun = false
+        current.beginPass()
         _ = passes.publish(current.pass, at: current.passOffset, fromAudio: true, serial: current.serial)
     }
 
@@ -314,6 +343,7 @@ final class AudioDecodeLoop {
                 warning("audio: \(error)")
             }
         }
+        tempo.finish(into: store)
         ring.markEnded(serial: current.serial)
         stream.decoder.flush()
     }

@@ -5,14 +5,22 @@ import Synchronization
 /// `AudioFormat.device`), with the media time of its samples.
 ///
 /// Samples are addressed by absolute frame index. A marker records the media
-/// time of the frame at an index; it is written only where time is not
-/// continuous (start, seek, a gap in the source), so continuous audio (across
-/// a loop seam too) reads as one unbroken timeline. The lock is held only for
+/// time of the frame at an index and how much media each frame stands for
+/// (its `StretchRatio`: 1 at normal speed, the speed when stretched); it is
+/// written only where time is not continuous (start, seek, a gap in the
+/// source, a change of speed), so continuous audio (across a loop seam too)
+/// reads as one unbroken timeline. The lock is held only for
 /// a copy of at most one device buffer, never across I/O.
 final class AudioRing: Sendable {
     struct Marker {
         let index: Int64
         let time: MediaTime
+        var ratio = StretchRatio.one
+
+        /// The media time of the frame at `index` (at or after this marker).
+        func time(at index: Int64, sampleRate: Int64) -> MediaTime {
+            time + ratio.duration(of: index - self.index, sampleRate: sampleRate)
+        }
     }
 
     private struct State {
@@ -49,20 +57,22 @@ final class AudioRing: Sendable {
     var peekTime: MediaTime? {
         state.withLock { s in
             guard s.writeIndex > s.readIndex, let m = s.markers.last(where: { $0.index <= s.readIndex }) else { return nil }
-            return m.time + MediaTime(value: s.readIndex - m.index, timescale: Int64(format.sampleRate))
+            return m.time(at: s.readIndex, sampleRate: Int64(format.sampleRate))
         }
     }
 
-    /// Appends up to `frames` frames stamped with `time` (of the first frame).
-    /// Returns how many were taken (fewer when full; 0 when `serial` is stale).
-    func write(_ samples: UnsafePointer<Float>, frames: Int, time: MediaTime, serial: Int) -> Int {
+    /// Appends up to `frames` frames stamped with `time` (of the first frame),
+    /// each standing for `ratio` of its period in media time. Returns how
+    /// many were taken (fewer when full; 0 when `serial` is stale).
+    func write(_ samples: UnsafePointer<Float>, frames: Int, time: MediaTime, ratio: StretchRatio = .one,
+               serial: Int) -> Int {
         let channels = format.channels
         return state.withLock { s in
             guard serial == s.serial, !s.ended else { return 0 }
             let count = min(frames, capacity - Int(s.writeIndex - s.readIndex))
             guard count > 0 else { return 0 }
-            if !isContinuous(s, time) {
-                s.markers.append(Marker(index: s.writeIndex, time: time))
+            if !isContinuous(s, time, ratio) {
+                s.markers.append(Marker(index: s.writeIndex, time: time, ratio: ratio))
             }
             var done = 0
             while done < count {
@@ -76,27 +86,34 @@ final class AudioRing: Sendable {
         }
     }
 
-    /// Time is continuous when the new frames start within half a frame of
-    /// where the last marker says they should.
-    private func isContinuous(_ s: State, _ time: MediaTime) -> Bool {
-        guard let last = s.markers.last else { return false }
+    /// Time is continuous when the new frames run at the same ratio and start
+    /// within half a frame of where the last marker says they should.
+    private func isContinuous(_ s: State, _ time: MediaTime, _ ratio: StretchRatio) -> Bool {
+        guard let last = s.markers.last, last.ratio == ratio else { return false }
         let rate = Int64(format.sampleRate)
-        let expected = last.time + MediaTime(value: s.writeIndex - last.index, timescale: rate)
+        let expected = last.time(at: s.writeIndex, sampleRate: rate)
         let diff = (time - expected).converted(to: rate * 2).value
         return abs(diff) <= 1
     }
 
-    /// Copies up to `frames` frames out. Returns how many, and the media time
-    /// of the first one (nil when none were read).
-    func read(into out: UnsafeMutablePointer<Float>, frames: Int) -> (count: Int, time: MediaTime?) {
+    /// Copies up to `frames` frames out, never past a change of speed (so
+    /// one ratio holds for all of them). Returns how many, the media time of
+    /// the first one (nil when none were read) and the ratio they play at.
+    func read(into out: UnsafeMutablePointer<Float>, frames: Int)
+        -> (count: Int, time: MediaTime?, ratio: StretchRatio) {
         let channels = format.channels
         return state.withLock { s in
-            let count = min(frames, Int(s.writeIndex - s.readIndex))
-            guard count > 0 else { return (0, nil) }
+            var count = min(frames, Int(s.writeIndex - s.readIndex))
+            guard count > 0 else { return (0, nil, .one) }
             while s.markers.count > 1, s.markers[1].index <= s.readIndex { s.markers.removeFirst() }
             var time: MediaTime? = nil
+            var ratio = StretchRatio.one
             if let m = s.markers.first {
-                time = m.time + MediaTime(value: s.readIndex - m.index, timescale: Int64(format.sampleRate))
+                time = m.time(at: s.readIndex, sampleRate: Int64(format.sampleRate))
+                ratio = m.ratio
+            }
+            if s.markers.count > 1, s.markers[1].ratio != ratio {
+                count = min(count, Int(s.markers[1].index - s.readIndex))
             }
             var done = 0
             while done < count {
@@ -106,7 +123,7 @@ final class AudioRing: Sendable {
                 done += run
             }
             s.readIndex += Int64(count)
-            return (count, time)
+            return (count, time, ratio)
         }
     }
 
@@ -138,7 +155,7 @@ final class AudioRing: Sendable {
                 s.readIndex = s.writeIndex
                 return nil
             }
-            return m.time + MediaTime(value: s.writeIndex - m.index, timescale: Int64(format.sampleRate))
+            return m.time(at: s.writeIndex, sampleRate: Int64(format.sampleRate))
         }
     }
 

@@ -11,6 +11,7 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
         var pendingSeek: (time: MediaTime, pass: Int)?
         var passes: Int? = 1
         var passStarts: [MediaTime] = [.zero]
+        var speed = PlaybackSpeed.normal
     }
 
     let info: MediaInfo
@@ -71,6 +72,8 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
     }
 
     func setPasses(_ passes: Int?) { control.withLock { $0.passes = passes.map { max($0, 1) } } }
+    /// The mix is made in media time (its ramps follow it) and then played at the speed.
+    func setSpeed(_ speed: PlaybackSpeed) { control.withLock { $0.speed = speed } }
     func setDisplaySize(width: Int, height: Int) {}
 
     private var isAborted: Bool { aborted.load(ordering: .relaxed) }
@@ -85,16 +88,34 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
         var passOffset = MediaTime.zero
         var passesDone = 0
         var ended = false
+        let tempo: AudioTempo
+        do { tempo = try AudioTempo(format: format, warning: warningSink) } catch {
+            warningSink("composition: \(error)")
+            return
+        }
+        let stale = { [self] in isAborted || self.serial != serial }
+        let store: AudioTempo.Sink = { [self] samples, count, time, ratio in
+            var written = 0
+            while written < count && !stale() {
+                let n = audioRing.write(samples + written * format.channels, frames: count - written,
+                                        time: time + ratio.duration(of: Int64(written), sampleRate: rate),
+                                        ratio: ratio, serial: serial)
+                if n == 0 { Thread.sleep(forTimeInterval: 0.004) }
+                written += n
+            }
+            return !stale()
+        }
         while !isAborted {
-            let (current, seekTo, passes) = control.withLock { c in
+            let (current, seekTo, passes, speed) = control.withLock { c in
                 defer { c.pendingSeek = nil }
-                return (c.serial, c.pendingSeek, c.passes)
+                return (c.serial, c.pendingSeek, c.passes, c.speed)
             }
             if current != serial || seekTo != nil {
                 serial = current
                 passOffset = .zero
                 passesDone = seekTo?.pass ?? 0
                 renderer.seek(to: seekTo.map { $0.time.converted(to: rate).value } ?? 0)
+                tempo.reset()
                 ended = false
             }
             if ended {
@@ -104,6 +125,7 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
             if renderer.isAtEnd {
                 passesDone += 1
                 if let passes, passesDone >= passes {
+                    tempo.finish(into: store)
                     audioRing.markEnded(serial: serial)
                     ended = true
                     continue
@@ -115,16 +137,9 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
                 renderer.seek(to: 0)
             }
             let time = passOffset + MediaTime(value: renderer.position, timescale: rate)
-            let stale = { [self] in isAborted || self.serial != serial }
             guard let count = renderer.render(into: buffer, frames: block, abort: stale) else { continue }
             for w in renderer.takeWarnings() { warningSink(w) }
-            var written = 0
-            while written < count && !stale() {
-                let n = audioRing.write(buffer + written * format.channels, frames: count - written,
-                                        time: time + MediaTime(value: Int64(written), timescale: rate), serial: serial)
-                if n == 0 { Thread.sleep(forTimeInterval: 0.004) }
-                written += n
-            }
+            tempo.process(buffer, count: count, at: time, speed: speed, into: store)
         }
     }
 }

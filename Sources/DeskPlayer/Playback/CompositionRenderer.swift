@@ -85,7 +85,7 @@ final class SegmentReader {
                 }
                 continue
             }
-            let (count, _) = ring.read(into: out + done * channels, frames: frames - done)
+            let (count, _, _) = ring.read(into: out + done * channels, frames: frames - done)
             done += count
             if count == 0 {
                 if ring.isDrained {

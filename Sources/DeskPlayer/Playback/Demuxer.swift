@@ -56,6 +56,11 @@ final class Demuxer {
     /// After an audio track switch the input is read again from the play
     /// head; video up to here is already queued and is skipped.
     private var videoCatchUp: (pass: Int, ts: Int64)?
+    /// The streams read up to an A-B loop's B in this pass (their later packets are not needed).
+    private var pastLoopEnd = Set<Int>()
+    /// Something of this pass went to a decoder: an A-B pass that reads
+    /// nothing (A at or past the end) ends the stream instead of looping.
+    private var passHasPackets = false
 
     init(input: MediaInput, video: OpenedStream?, audio: OpenedStream?, videoPackets: PacketQueue,
          audioPackets: PacketQueue, subtitleDecoders: [Int: Decoder], subtitles: SubtitleTracks?,
@@ -103,6 +108,12 @@ final class Demuxer {
             do {
                 if try input.read(into: packet) {
                     route(request)
+                    if let interval = request.interval, readPastLoopEnd(request), passHasPackets {
+                        loop(to: interval, request)
+                    }
+                } else if let interval = request.interval {
+                    // An A-B pass read to the end of the file: back to A, unless it read nothing.
+                    if passHasPackets { loop(to: interval, request) } else { endOfStream(request) }
                 } else if request.passes.map({ passesDone + 1 < $0 }) ?? true {
                     try loopToStart(request)
                 } else {
@@ -119,6 +130,8 @@ final class Demuxer {
 
     private func handleSeek(to time: MediaTime, pass: Int) {
         passesDone = pass
+        pastLoopEnd = []
+        passHasPackets = true
         seekInput(to: time)
         endedSerial = -1
         checkFirstAudio = false
@@ -134,6 +147,7 @@ final class Demuxer {
     /// pass `pass`); what video already has is skipped until the demuxer is past it.
     private func handleAudioSwitch(from media: MediaTime, pass: Int) {
         passesDone = pass
+        pastLoopEnd = []
         seekInput(to: media)
         videoCatchUp = video != nil ? videoPosition : nil
         endedSerial = -1
@@ -168,6 +182,11 @@ final class Demuxer {
     // MARK: Packets
 
     private func route(_ request: DemuxRequest) {
+        if let interval = request.interval, reachesLoopEnd(interval, request) {
+            packet.unref()
+            return
+        }
+        passHasPackets = true
         if let continuity, let stream = input.stream(Int(packet.streamIndex)),
            let jump = continuity.place(packet, timeBase: stream.pointee.time_base), !saidJump {
             saidJump = true
@@ -263,6 +282,46 @@ final class Demuxer {
     private func put(in queue: PacketQueue, serial: Int) {
         guard let owned = try? packet.take() else { packet.unref(); return }
         queue.put(.packet(owned, serial: serial))
+    }
+
+    // MARK: A-B loop
+
+    /// Whether the packet read lies at or past the A-B loop's B: audio from
+    /// its timestamp, video from its decode timestamp (what follows it in
+    /// decode order is shown at B or later). It marks its stream done.
+    private func reachesLoopEnd(_ interval: LoopInterval, _ request: DemuxRequest) -> Bool {
+        let index = Int(packet.streamIndex)
+        guard index == request.audioIndex || index == video?.index, let stream = input.stream(index) else { return false }
+        if pastLoopEnd.contains(index) { return true }
+        let isVideo = index == video?.index
+        let ts = isVideo ? (packet.dts != DP_AV_NOPTS_VALUE ? packet.dts : packet.pts)
+            : (packet.pts != DP_AV_NOPTS_VALUE ? packet.pts : packet.dts)
+        guard ts != DP_AV_NOPTS_VALUE, MediaTime(ts, stream.pointee.time_base) - startOffset >= interval.b else { return false }
+        pastLoopEnd.insert(index)
+        return true
+    }
+
+    /// Every stream played has been read up to B.
+    private func readPastLoopEnd(_ request: DemuxRequest) -> Bool {
+        (video == nil || pastLoopEnd.contains(video?.index ?? -1))
+            && (request.audioIndex == nil || pastLoopEnd.contains(request.audioIndex ?? -1))
+    }
+
+    /// The next pass of an A-B loop: the decoders end this one (they cut it
+    /// at B), and the input is read again from A (a little before, for the
+    /// decoders' preroll; they cut what precedes A).
+    private func loop(to interval: LoopInterval, _ request: DemuxRequest) {
+        releaseHeldAudio(request)
+        seekInput(to: interval.a)
+        if video != nil && forwardsVideo((passesDone, Int64.max)) {
+            videoPackets.put(.passEnd(serial: request.serial))
+        }
+        passesDone += 1
+        pastLoopEnd = []
+        passHasPackets = false
+        replaySkip = false
+        continuity?.reset()
+        if audio != nil { audioPackets.put(.passEnd(serial: request.audioSerial)) }
     }
 
     // MARK: Ends

@@ -1,8 +1,14 @@
 /// Counters of the frames a player showed and dropped.
 struct PresentationStats: Sendable {
     var framesPresented = 0
+    /// Frames that were late: a later one was already due when they came up.
     var framesDropped = 0
-    /// Largest |audio clock − frame time| seen when a frame was presented.
+    /// Frames left out on purpose: at a speed where the video has more
+    /// frames a second than the display shows, the schedule keeps one per
+    /// refresh (not late: nothing was missed).
+    var framesSkipped = 0
+    /// Largest |audio clock − frame time| seen when a frame was presented,
+    /// in real (wall-clock) milliseconds: at 2x, 10 ms of media is 5 ms heard.
     var maxAVOffsetMs = 0.0
     var timeToFirstFrameMs: Double?
 }
@@ -10,14 +16,21 @@ struct PresentationStats: Sendable {
 /// Picks, each refresh, the video frame due now from an item's frame queue:
 /// frames of another serial are stale and dropped, a late frame gives way to
 /// a later one already due, and the first frame of a serial (or a frame
-/// step) shows at once, even while paused. Remembers the frame on screen and
-/// counts what it showed. Main thread only.
+/// step) shows at once, even while paused. When the clock runs faster than
+/// the display can show the video's frames (2x of 60 fps on a 60 Hz
+/// screen), frames closer to the last one shown than one refresh are
+/// skipped by schedule. Remembers the frame on screen and counts what it
+/// showed. Main thread only.
 final class FramePresenter {
     /// The serial whose frames are shown (-1: none yet).
     private(set) var serial = -1
     /// Show the first frame of the serial at once, even while paused.
     private(set) var needsFirstFrame = true
     private var stepRequested = false
+    /// The next first frame moves the clock to it (a step back lands on it, paused).
+    private var anchorsClockOnFirstFrame = false
+    /// Seconds between two pictures the display can show (its refresh).
+    var displayInterval = 1.0 / 60
     /// The time of the frame on screen, and where it ends (seconds).
     private(set) var lastPresentedTime: MediaTime?
     private(set) var lastFrameEnd: Double?
@@ -34,9 +47,10 @@ final class FramePresenter {
     /// frame shows as soon as it comes (an item's start, a seek), else it is
     /// timed by the clock (a gapless hand-over). The frame on screen stays
     /// (`lastPresentedTime`) until the next one comes.
-    func follow(serial: Int, firstFrameAtOnce: Bool) {
+    func follow(serial: Int, firstFrameAtOnce: Bool, anchorClock: Bool = false) {
         self.serial = serial
         needsFirstFrame = firstFrameAtOnce
+        anchorsClockOnFirstFrame = firstFrameAtOnce && anchorClock
         lastFrameEnd = nil
     }
 
@@ -67,25 +81,38 @@ final class FramePresenter {
                 // from that frame: it shows now, the step on a later refresh.
                 picked = frames.pop()
                 needsFirstFrame = false
+                if anchorsClockOnFirstFrame {
+                    anchorsClockOnFirstFrame = false
+                    clock.set(time: f.pts.seconds, host: now, running: false, audioDriven: false, rate: clock.rate)
+                }
                 break
             }
             if stepRequested {
                 picked = frames.pop()
-                clock.set(time: f.pts.seconds, host: now, running: false, audioDriven: false)
+                clock.set(time: f.pts.seconds, host: now, running: false, audioDriven: false, rate: clock.rate)
                 stepRequested = false
                 break
             }
+            let anchor = pictureClock.snapshot
+            // Media seconds the display needs between two pictures at this speed.
+            let refresh = displayInterval * max(anchor.rate, 1e-3)
+            if playing, let shown = lastPresentedTime, f.pts > shown, f.pts.seconds - shown.seconds < refresh - 0.001 {
+                // Closer to the picture on screen than one refresh: never seen, left out by schedule.
+                if let skipped = frames.pop() { frames.recycle(skipped.picture) }
+                stats.framesSkipped += 1
+                continue
+            }
             guard playing, f.pts.seconds <= t + 0.0005 else { break }
-            if let next = frames.peek(1), next.serial == serial, next.pts.seconds <= t {
-                // Late: a later frame is already due.
+            if let next = frames.peek(1), next.serial == serial, next.pts.seconds <= t,
+               next.pts.seconds - f.pts.seconds >= refresh - 0.001 {
+                // Late: a later frame the display could show is already due.
                 if let late = frames.pop() { frames.recycle(late.picture) }
                 stats.framesDropped += 1
                 continue
             }
             picked = frames.pop()
-            let anchor = pictureClock.snapshot
             if anchor.audioDriven && anchor.running {
-                stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, abs(t - f.pts.seconds) * 1000)
+                stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, abs(t - f.pts.seconds) / max(anchor.rate, 1e-3) * 1000)
             }
             break
         }

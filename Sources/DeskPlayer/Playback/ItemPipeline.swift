@@ -132,7 +132,7 @@ final class ItemPipeline: ItemSource {
         audioRing.flush(serial: serial)
         videoPackets.flush(serial: serial)
         audioPackets.flush(serial: serial)
-        loopPasses.reset(serial: serial)
+        loopPasses.reset(serial: serial, interval: control.pendingLoopInterval)
         control.beginSeek(serial: serial, to: time, pass: pass)
         return serial
     }
@@ -186,6 +186,21 @@ final class ItemPipeline: ItemSource {
         guard liveLoopAsked.load(ordering: .relaxed), !saidLiveCannotLoop.exchange(true, ordering: .relaxed) else { return }
         warningSink("a live stream cannot loop (its playlist has no end): playing it live")
     }
+
+    func setSpeed(_ speed: PlaybackSpeed) { control.speed = speed }
+
+    func setLoopInterval(_ interval: LoopInterval?) {
+        var interval = interval
+        if let loop = interval, let duration = info.duration, loop.b > duration {
+            // B past the end loops at the end (a pass would otherwise be made up with silence).
+            interval = loop.a < duration ? LoopInterval(loop.a, duration) : nil
+        }
+        let started = hasStarted.load(ordering: .relaxed)
+        control.setLoopInterval(interval, now: !started)
+        if !started { loopPasses.reset(serial: 0, interval: interval) }
+    }
+
+    func passOrigin(_ index: Int) -> MediaTime { loopPasses.origin(ofPass: index) }
 
     var passStarts: [MediaTime] { loopPasses.starts }
 

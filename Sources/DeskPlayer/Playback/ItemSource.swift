@@ -10,9 +10,15 @@ protocol ItemSource: AnyObject, Sendable {
     var serial: Int { get }
     /// The timeline start of every loop pass begun so far (this serial).
     var passStarts: [MediaTime] { get }
+    /// Where in the item pass `index` starts (zero, or an A-B loop's A).
+    func passOrigin(_ index: Int) -> MediaTime
+    /// The A-B loop from the next seek on (nil: none).
+    func setLoopInterval(_ interval: LoopInterval?)
     @discardableResult func seek(to time: MediaTime, pass: Int) -> Int
     func setDisplaySize(width: Int, height: Int)
     func setPasses(_ passes: Int?)
+    /// How fast its audio is made (the player's speed); the clock follows what is heard.
+    func setSpeed(_ speed: PlaybackSpeed)
     func start(at time: MediaTime)
     func stop()
     /// Every track of the item (streams and subtitle files).
@@ -31,6 +37,8 @@ protocol ItemSource: AnyObject, Sendable {
 /// A source with no tracks to choose from (a composition).
 extension ItemSource {
     var tracks: [MediaTrack] { [] }
+    func passOrigin(_ index: Int) -> MediaTime { .zero }
+    func setLoopInterval(_ interval: LoopInterval?) {}
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
     var subtitles: SubtitleTracks? { nil }

@@ -16,6 +16,8 @@ final class LoopPasses: Sendable {
         /// audio track changed without a seek.
         var audioSerial = 0
         var starts: [MediaTime] = [.zero]
+        /// The A-B loop the passes of this serial follow (nil: whole-file passes).
+        var interval: LoopInterval?
     }
 
     private let state = Mutex(State())
@@ -27,12 +29,18 @@ final class LoopPasses: Sendable {
     var starts: [MediaTime] { state.withLock { $0.starts } }
 
     /// A seek: pass 0 of `serial` starts at zero; stale decoders' figures are refused.
-    func reset(serial: Int) {
+    func reset(serial: Int, interval: LoopInterval? = nil) {
         state.withLock { s in
             s.serial = serial
             s.audioSerial = serial
             s.starts = [.zero]
+            s.interval = interval
         }
+    }
+
+    /// Where in the item pass `index` starts (its zero, or an A-B loop's A).
+    func origin(ofPass index: Int) -> MediaTime {
+        state.withLock { s in s.interval?.origin(ofPass: index) ?? .zero }
     }
 
     /// An audio track switch to `serial`, playing from `time` on: the pass

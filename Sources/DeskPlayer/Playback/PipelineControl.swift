@@ -29,12 +29,14 @@ struct DemuxRequest {
     let audioSwitch: (media: MediaTime, pass: Int)?
     /// Passes to play in all (nil: loop forever).
     let passes: Int?
+    /// The A-B loop: each pass after the first is this interval.
+    let interval: LoopInterval?
 }
 
 /// What an item's owner (any thread) shares with its demux and decode
 /// threads: the serials, the seek and track switch the demuxer has still to
 /// act on, where each decoder starts for a serial, the display size, the
-/// passes to play, and the abort flag. Thread-safe (Mutex).
+/// passes to play, the speed, and the abort flag. Thread-safe (Mutex).
 final class PipelineControl: Sendable {
     private struct State {
         var serial = 0
@@ -51,6 +53,11 @@ final class PipelineControl: Sendable {
         var displaySize: (width: Int, height: Int)
         var passes: Int? = 1
         var deinterlace = DeinterlaceMode.auto
+        var speed = PlaybackSpeed.normal
+        /// The A-B loop for the serials from the next seek on.
+        var loopInterval: LoopInterval?
+        /// The A-B loop the current seek's passes follow.
+        var activeInterval: LoopInterval?
     }
 
     private let state: Mutex<State>
@@ -80,6 +87,7 @@ final class PipelineControl: Sendable {
         state.withLock { c in
             c.serial = serial
             c.audioSerial = serial
+            c.activeInterval = c.loopInterval
             c.pendingSeek = time
             c.pendingSeekPass = pass
             c.seekTarget = (serial, time)
@@ -110,7 +118,7 @@ final class PipelineControl: Sendable {
             }
             return DemuxRequest(serial: c.serial, audioSerial: c.audioSerial, audioIndex: c.audioIndex,
                                 seek: c.pendingSeek, seekPass: c.pendingSeekPass,
-                                audioSwitch: c.pendingAudioSwitch, passes: c.passes)
+                                audioSwitch: c.pendingAudioSwitch, passes: c.passes, interval: c.activeInterval)
         }
     }
 
@@ -134,6 +142,27 @@ final class PipelineControl: Sendable {
         get { state.withLock { $0.deinterlace } }
         set { state.withLock { $0.deinterlace = newValue } }
     }
+
+    /// The speed the audio decoder plays at (read for every chunk it writes).
+    var speed: PlaybackSpeed {
+        get { state.withLock { $0.speed } }
+        set { state.withLock { $0.speed = newValue } }
+    }
+
+    /// The A-B loop (nil: none); it takes effect with the next seek, or at
+    /// once (`now`) before the threads have started.
+    func setLoopInterval(_ interval: LoopInterval?, now: Bool) {
+        state.withLock { c in
+            c.loopInterval = interval
+            if now { c.activeInterval = interval }
+        }
+    }
+
+    /// The A-B loop the next seek's passes will follow.
+    var pendingLoopInterval: LoopInterval? { state.withLock { $0.loopInterval } }
+
+    /// The A-B loop the passes of the current seek follow.
+    var activeLoopInterval: LoopInterval? { state.withLock { $0.activeInterval } }
 
     func setPasses(_ passes: Int?) {
         state.withLock { $0.passes = passes.map { max($0, 1) } }

@@ -18,7 +18,9 @@ enum HostTime {
 /// time they will be heard: the clock is what the mixer sent, not a guess.
 /// Without audible audio the player anchors it itself and it runs on host
 /// time. `limit` stops it where the sent audio ends (an underrun), so video
-/// waits instead of running ahead. Thread-safe (Mutex).
+/// waits instead of running ahead. `rate` is the playback speed: media
+/// seconds per host second (the ratio of the samples being heard, when audio
+/// drives it). Thread-safe (Mutex).
 final class PlaybackClock: Sendable {
     struct Anchor: Sendable {
         var time: Double = 0          // media seconds at `host`
@@ -27,31 +29,48 @@ final class PlaybackClock: Sendable {
         var limit: Double? = nil
         /// True while the audio callback drives the clock.
         var audioDriven = false
+        /// Media seconds per host second.
+        var rate = 1.0
+
+        func time(at host: UInt64) -> Double {
+            guard running else { return time }
+            let t = time + Double(Int64(bitPattern: host &- self.host)) / 1e9 * rate
+            if let limit { return min(t, limit) }
+            return t
+        }
     }
 
     private let anchor = Mutex(Anchor())
 
     func time(at host: UInt64) -> Double {
-        anchor.withLock { a in
-            guard a.running else { return a.time }
-            let t = a.time + (Double(Int64(bitPattern: host &- a.host)) / 1e9)
-            if let limit = a.limit { return min(t, limit) }
-            return t
-        }
+        anchor.withLock { $0.time(at: host) }
     }
 
-    func set(time: Double, host: UInt64, running: Bool, limit: Double? = nil, audioDriven: Bool) {
-        anchor.withLock { $0 = Anchor(time: time, host: host, running: running, limit: limit, audioDriven: audioDriven) }
+    /// Media seconds per host second now.
+    var rate: Double { anchor.withLock { $0.rate } }
+
+    func set(time: Double, host: UInt64, running: Bool, limit: Double? = nil, audioDriven: Bool, rate: Double) {
+        anchor.withLock {
+            $0 = Anchor(time: time, host: host, running: running, limit: limit, audioDriven: audioDriven, rate: rate)
+        }
     }
 
     /// Stops the clock where it is now.
     func freeze(at host: UInt64) {
         anchor.withLock { a in
             if a.running {
-                var t = a.time + (Double(Int64(bitPattern: host &- a.host)) / 1e9)
-                if let limit = a.limit { t = min(t, limit) }
-                a = Anchor(time: t, host: host, running: false, limit: nil, audioDriven: false)
+                a = Anchor(time: a.time(at: host), host: host, running: false, limit: nil, audioDriven: false, rate: a.rate)
             }
+        }
+    }
+
+    /// A new speed for a clock that runs on host time: from now on it moves
+    /// `rate` media seconds per second (one the audio drives follows the
+    /// samples it sends instead).
+    func setRate(_ rate: Double, at host: UInt64) {
+        anchor.withLock { a in
+            guard !a.audioDriven else { return }
+            a = Anchor(time: a.time(at: host), host: host, running: a.running, limit: a.limit, audioDriven: false, rate: rate)
         }
     }
 

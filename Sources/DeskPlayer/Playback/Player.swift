@@ -41,6 +41,24 @@ final class Player {
     }
     /// Another player's clock this one's pictures follow (a sync group).
     var syncClock: PlaybackClock?
+    /// How fast it plays (mpv's speed, 0.25...4) and whether the audio keeps
+    /// its pitch. The items make their audio at this speed; the clock follows
+    /// the audio heard (or runs at this rate on host time without audio).
+    var speed = PlaybackSpeed.normal {
+        didSet {
+            speed.value = min(max(speed.value, PlaybackSpeed.range.lowerBound), PlaybackSpeed.range.upperBound)
+            applySpeed()
+        }
+    }
+    /// mpv's ab-loop-a and ab-loop-b, in item time (nil: not set). With both
+    /// set, the interval between them loops as seamlessly as a whole file.
+    private(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
+    /// Seconds between two pictures the display shows (its refresh): faster
+    /// than that, frames are skipped by schedule.
+    var displayInterval: Double {
+        get { presenter.displayInterval }
+        set { presenter.displayInterval = max(newValue, 0.001) }
+    }
 
     /// Called with each frame's time and the host time it is put on screen
     /// (`--frame-log`, benchmarks).
@@ -82,7 +100,9 @@ final class Player {
         applyLooping()
         presenter.follow(serial: -1, firstFrameAtOnce: true)
         // While it opens, the position reads as where it will start.
-        clock.set(time: item?.startTime.seconds ?? 0, host: HostTime.now(), running: false, audioDriven: false)
+        clock.set(time: item?.startTime.seconds ?? 0, host: HostTime.now(), running: false, audioDriven: false, rate: speed.value)
+        item?.setSpeed(speed)
+        item?.setLoopInterval(LoopInterval(abLoop.a, abLoop.b))
         item?.load()
     }
 
@@ -107,7 +127,8 @@ final class Player {
         wantsToPlay = true
         endReported = false
         if let pipeline = currentItem?.pipeline, audioIsSilent(pipeline) {
-            clock.set(time: clock.time(at: HostTime.now()), host: HostTime.now(), running: true, audioDriven: false)
+            clock.set(time: clock.time(at: HostTime.now()), host: HostTime.now(), running: true, audioDriven: false,
+                      rate: speed.value)
         }
     }
 
@@ -127,12 +148,15 @@ final class Player {
             // Still opening: the seek waits for it (and the position shows it meanwhile).
             guard currentItem != nil else { return }
             pendingSeek = max(time, .zero)
-            clock.set(time: max(time, .zero).seconds, host: HostTime.now(), running: false, audioDriven: false)
+            clock.set(time: max(time, .zero).seconds, host: HostTime.now(), running: false, audioDriven: false,
+                      rate: speed.value)
             return
         }
         pendingSeek = nil
         var target = max(time, .zero)
         if let d = pipeline.info.duration, target > d { target = d }
+        // Past an A-B loop's end: back to its start, as mpv does.
+        if let loop = LoopInterval(abLoop.a, abLoop.b), target >= loop.b { target = loop.a }
         steppedWhilePaused = false
         seekPipeline(pipeline, to: target)
     }
@@ -141,14 +165,15 @@ final class Player {
         seek(to: MediaTime(seconds: max(0, currentTime.seconds + seconds)))
     }
 
-    private func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime) {
+    private func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime, anchorClock: Bool = false) {
         // Passes left are counted from the one playing now.
         // The frame on screen stays until the new serial's first comes.
-        presenter.follow(serial: pipeline.seek(to: target, pass: playbackStats.loopCount), firstFrameAtOnce: true)
+        presenter.follow(serial: pipeline.seek(to: target, pass: playbackStats.loopCount), firstFrameAtOnce: true,
+                         anchorClock: anchorClock)
         passesSeen = 0
         audio.setGate(false)
         audio.restart()
-        clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false)
+        clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false, rate: speed.value)
         endReported = false
     }
 
@@ -160,6 +185,8 @@ final class Player {
         upcomingItem = item
         audio.setNext(nil)
         item?.setPasses(passes)
+        item?.setSpeed(speed)
+        item?.setLoopInterval(LoopInterval(abLoop.a, abLoop.b))
         item?.load()
     }
 
@@ -201,6 +228,68 @@ final class Player {
         steppedWhilePaused = true
     }
 
+    /// Shows exactly the frame before the one on screen and stays paused
+    /// (mpv's frame-back-step): an exact seek to just before the frame
+    /// shown, decoded from the keyframe before it. Returns where that frame
+    /// starts in the item (for a sync group's other tiles); nil when nothing
+    /// is shown yet.
+    @discardableResult
+    func stepBack() -> MediaTime? {
+        guard let pipeline = currentItem?.pipeline, let shown = presenter.lastPresentedTime else { return nil }
+        if wantsToPlay { pause() }
+        let (index, start) = pass(at: shown.seconds)
+        let itemTime = shown - start + pipeline.passOrigin(index)
+        let duration = presenter.lastFrameEnd.map { MediaTime(seconds: $0) - shown } ?? .zero
+        guard itemTime > .zero else { return .zero }
+        // A millisecond before it: inside the frame before, and never rounded
+        // up onto this frame's own timestamp by the container's seek (µs to
+        // its time base), which would decode from here when it is a keyframe.
+        seekPipeline(pipeline, to: max(itemTime - MediaTime(value: 1, timescale: 1000), .zero), anchorClock: true)
+        steppedWhilePaused = true
+        return max(itemTime - duration, .zero)
+    }
+
+    /// Shows the frame on screen at `time` in the item, paused (a sync
+    /// group's other tiles after a step back).
+    func showFrame(at time: MediaTime) {
+        guard let pipeline = currentItem?.pipeline else { return }
+        if wantsToPlay { pause() }
+        seekPipeline(pipeline, to: max(time, .zero), anchorClock: true)
+        steppedWhilePaused = true
+    }
+
+    /// Sets the A-B loop's points (either may be nil; in either order). A
+    /// change of the interval reads the item again from the play head (or
+    /// from A when the play head is past B), so every pass after it is exact.
+    func setABLoop(a: MediaTime?, b: MediaTime?) {
+        let before = LoopInterval(abLoop.a, abLoop.b)
+        abLoop = (a, b)
+        let interval = LoopInterval(a, b)
+        currentItem?.setLoopInterval(interval)
+        guard interval != before, let pipeline = currentItem?.pipeline else { return }
+        var target = currentTime
+        if let interval, target >= interval.b { target = interval.a }
+        let wasStepped = steppedWhilePaused
+        seekPipeline(pipeline, to: target)
+        steppedWhilePaused = wasStepped
+    }
+
+    /// mpv's `l`: sets A at the play head, then B, then clears both. Returns the OSD line.
+    func cycleABLoop() -> String {
+        let now = currentTime
+        if abLoop.a == nil {
+            setABLoop(a: now, b: nil)
+            return "A-B loop: A \(DisplayText.clock(now.seconds))"
+        } else if abLoop.b == nil {
+            setABLoop(a: abLoop.a, b: now)
+            let loop = LoopInterval(abLoop.a, abLoop.b)
+            return loop.map { "A-B loop: \(DisplayText.clock($0.a.seconds)) - \(DisplayText.clock($0.b.seconds))" }
+                ?? "A-B loop: A \(DisplayText.clock(now.seconds))"
+        }
+        setABLoop(a: nil, b: nil)
+        return "A-B loop cleared"
+    }
+
     /// The timeline interval of the frame on screen: from its time to the end
     /// of its duration (nil before the first frame).
     var shownFrameInterval: (start: Double, end: Double)? {
@@ -221,7 +310,9 @@ final class Player {
     /// The position in the item (within the current loop pass).
     var currentTime: MediaTime {
         let t = clock.time(at: HostTime.now())
-        return MediaTime(seconds: max(0, t - pass(at: t).start.seconds))
+        let (index, start) = pass(at: t)
+        let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
+        return MediaTime(seconds: max(0, t - start.seconds + origin.seconds))
     }
 
     /// The current item's counters so far.
@@ -230,6 +321,7 @@ final class Player {
         let shown = presenter.stats
         s.framesPresented = shown.framesPresented
         s.framesDropped = shown.framesDropped
+        s.framesSkipped = shown.framesSkipped
         s.maxAVOffsetMs = shown.maxAVOffsetMs
         s.timeToFirstFrameMs = shown.timeToFirstFrameMs
         return s
@@ -253,6 +345,14 @@ final class Player {
         where pipeline.deinterlace != deinterlace {
             pipeline.setDeinterlace(deinterlace)
         }
+    }
+
+    /// The items make their audio at the speed; a clock on host time
+    /// changes rate at once (an audio-driven one when the new audio is heard).
+    private func applySpeed() {
+        currentItem?.setSpeed(speed)
+        upcomingItem?.setSpeed(speed)
+        clock.setRate(speed.value, at: HostTime.now())
     }
 
     private func applyLooping() {
@@ -285,7 +385,7 @@ final class Player {
             if now < handover.host, let pipeline = item.pipeline {
                 // The device still plays this item's last samples: show its
                 // last frames on its own timeline until the seam is heard.
-                let t = handover.previousEnd - Double(handover.host - now) / 1e9
+                let t = handover.previousEnd - Double(handover.host - now) / 1e9 * clock.rate
                 return pickFrame(pipeline, at: now, time: t)
             }
             // The audio moved on to the upcoming item: the picture follows.
@@ -310,7 +410,7 @@ final class Player {
         let running = wantsToPlay && videoReady && !endReported
         audio.setGate(running && pipeline.hasAudio)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
-            clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false)
+            clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false, rate: speed.value)
         }
         // Meant to play, first frame shown, but the sound ran dry: waiting
         // for data (a stalled network), not a pause.
@@ -339,7 +439,7 @@ final class Player {
     /// Seconds until the next frame is due (for the event loop's sleep).
     func timeUntilNextFrame(at now: UInt64) -> Double? {
         guard wantsToPlay, let frames = currentItem?.pipeline?.frames, let next = frames.peek() else { return nil }
-        return next.pts.seconds - pictureClock.time(at: now)
+        return (next.pts.seconds - pictureClock.time(at: now)) / max(pictureClock.rate, 1e-3)
     }
 
     private func reportStatus(_ item: PlayerItem) {
@@ -378,7 +478,8 @@ final class Player {
         presenter.follow(serial: pipeline.serial, firstFrameAtOnce: false)
         if let previousEnd {
             let now = HostTime.now()
-            clock.set(time: clock.time(at: now) - previousEnd, host: now, running: true, audioDriven: false)
+            clock.set(time: clock.time(at: now) - previousEnd, host: now, running: true, audioDriven: false,
+                      rate: speed.value)
             audio.attach(pipeline.hasAudio ? pipeline.audioRing : nil)
         }
         applyLooping()

@@ -91,17 +91,21 @@ final class PlayerAudio: AudioSource {
         var done = 0
         var endTime = 0.0
         while done < frames {
-            let (count, time) = ring.read(into: scratch + done * channels, frames: frames - done)
-            if let time { endTime = time.seconds + Double(count) / rate }
+            let (count, time, ratio) = ring.read(into: scratch + done * channels, frames: frames - done)
+            // Stretched audio: each sample stands for `speed` of its period in media time.
+            let speed = ratio.value
+            if let time { endTime = time.seconds + Double(count) / rate * speed }
             if count > 0, let time {
                 // The clock follows the samples just read: `time` is heard
-                // `done` frames after the buffer starts.
-                let start = time.seconds - Double(done) / rate
-                let short = done + count < frames && !ring.isEnded
-                clock.set(time: start, host: playbackHost, running: true,
-                          limit: short ? time.seconds + Double(count) / rate : nil, audioDriven: true)
+                // `done` frames after the buffer starts, at their speed.
+                let host = playbackHost + UInt64(Double(done) / rate * 1e9)
+                let short = done + count < frames && ring.availableFrames == 0 && !ring.isEnded
+                clock.set(time: time.seconds, host: host, running: true,
+                          limit: short ? endTime : nil, audioDriven: true, rate: speed)
             }
             done += count
+            // A change of speed in the ring: read on with the new ratio.
+            if count > 0 && done < frames && ring.availableFrames > 0 { continue }
             guard done < frames, ring.isDrained else { break }
             // This item's audio is over: go straight on with the next one's.
             let heard = playbackHost + UInt64(Double(done) / rate * 1e9)

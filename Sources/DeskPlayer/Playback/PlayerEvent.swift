@@ -16,6 +16,8 @@ enum PlayerEvent: Sendable {
 struct PlayerStats: Sendable {
     var framesPresented = 0
     var framesDropped = 0
+    /// Left out on purpose by schedule (faster than the display shows), not late.
+    var framesSkipped = 0
     var audioUnderruns = 0
     /// Largest |audio clock − frame time| seen when a frame was presented.
     var maxAVOffsetMs = 0.0

@@ -18,6 +18,8 @@ final class PlayerItem: Sendable {
         var warnings: [String] = []
         var cancelled = false
         var passes: Int? = 1
+        var speed = PlaybackSpeed.normal
+        var loopInterval: LoopInterval?
         var variant: HLSVariant?
         var cache: SegmentCache?
         var cover: CoverPicture?
@@ -100,6 +102,24 @@ final class PlayerItem: Sendable {
         p?.setPasses(passes)
     }
 
+    /// How fast its audio is made (the player's speed); kept for a pipeline still opening.
+    func setSpeed(_ speed: PlaybackSpeed) {
+        let p = state.withLock { s in
+            s.speed = speed
+            return s.pipeline
+        }
+        p?.setSpeed(speed)
+    }
+
+    /// The A-B loop (kept for a pipeline still opening); it takes effect with the next seek.
+    func setLoopInterval(_ interval: LoopInterval?) {
+        let p = state.withLock { s in
+            s.loopInterval = interval
+            return s.pipeline
+        }
+        p?.setLoopInterval(interval)
+    }
+
     /// Starts opening in the background (idempotent).
     func load() {
         let start = state.withLock { s -> Bool in
@@ -159,6 +179,8 @@ final class PlayerItem: Sendable {
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
                 pipeline.setPasses(s.passes)
+                pipeline.setSpeed(s.speed)
+                pipeline.setLoopInterval(s.loopInterval)
                 s.pipeline = pipeline
                 s.info = pipeline.info
                 s.status = .readyToPlay

@@ -21,9 +21,13 @@ final class VideoDecodeLoop {
         var passOffset = MediaTime.zero
         /// Where the last frame queued ends.
         var lastEnd: MediaTime?
+        /// The A-B loop this serial's passes follow: each later pass shows
+        /// the frames on screen from A (where it starts) to B.
+        var interval: LoopInterval?
+        var origin = MediaTime.zero
 
-        mutating func reset(serial: Int, target: MediaTime?) {
-            self = SerialState(serial: serial, target: target)
+        mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
+            self = SerialState(serial: serial, target: target, interval: interval)
         }
     }
 
@@ -79,7 +83,8 @@ final class VideoDecodeLoop {
                 stream.decoder.flush()
                 filters.reset()
                 timestamps.reset()
-                current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial))
+                current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial),
+                              interval: control.activeLoopInterval)
             }
             switch entry {
             case .packet(let packet, _):
@@ -112,12 +117,14 @@ final class VideoDecodeLoop {
     /// Times a decoded frame and, unless it precedes the seek target, filters and shows it.
     private func deliver(_ source: Frame) {
         // With nothing to go by, the first frame is where this pass (or the seek) starts.
-        let startTime = (current.target.map { $0 - current.passOffset } ?? .zero) + startOffset
+        let startTime = (current.target.map { $0 - current.passOffset + current.origin } ?? .zero) + startOffset
         let tb = stream.timeBase
         let start = Int64((startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
         let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
         source.pointer.pointee.pts = stamp.ticks
-        let pts = MediaTime(stamp.ticks, stream.timeBase) - startOffset + current.passOffset
+        let itemTime = MediaTime(stamp.ticks, stream.timeBase) - startOffset
+        if let interval = current.interval, itemTime >= interval.b { return }  // shown from B on: the next pass's
+        let pts = itemTime - current.origin + current.passOffset
         let duration = MediaTime(stamp.duration, stream.timeBase)
         if let t = current.target, pts + duration <= t {
             // Before the seek target: keep only the latest, in case nothing later comes.
@@ -137,7 +144,7 @@ final class VideoDecodeLoop {
     /// Converts a frame (as the filters give it) for display and queues it.
     private func show(_ frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational, durationScale: AVRational) {
         guard frame.pointee.pts != DP_AV_NOPTS_VALUE else { return }
-        let pts = MediaTime(frame.pointee.pts, timeBase) - startOffset + current.passOffset
+        let pts = MediaTime(frame.pointee.pts, timeBase) - startOffset - current.origin + current.passOffset
         let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
                                  timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
         guard let picture = frames.acquireBuffer(serial: current.serial) else { return }
@@ -145,7 +152,7 @@ final class VideoDecodeLoop {
         picture.resize(width: size.width, height: size.height)
         do {
             try scaler.scale(frame, into: picture)
-            subtitles?.draw(on: picture, at: pts - current.passOffset, warning: warning)
+            subtitles?.draw(on: picture, at: pts - current.passOffset + current.origin, warning: warning)
         } catch {
             frames.recycle(picture)
             warning("video: \(error)")
@@ -168,6 +175,11 @@ final class VideoDecodeLoop {
                                                     isAborted: { control.isAborted })
             ?? passes.publish(current.pass, at: current.lastEnd ?? current.passOffset, fromAudio: false,
                               serial: current.serial)
+        if let interval = current.interval {
+            // An A-B pass starts at A: what ends before it is not shown (as after a seek).
+            current.origin = interval.origin(ofPass: current.pass)
+            current.target = current.passOffset
+        }
     }
 
     private func endStream() {
