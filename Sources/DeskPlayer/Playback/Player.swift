@@ -274,22 +274,6 @@ final class Player {
         steppedWhilePaused = wasStepped
     }
 
-    /// mpv's `l`: sets A at the play head, then B, then clears both. Returns the OSD line.
-    func cycleABLoop() -> String {
-        let now = currentTime
-        if abLoop.a == nil {
-            setABLoop(a: now, b: nil)
-            return "A-B loop: A \(DisplayText.clock(now.seconds))"
-        } else if abLoop.b == nil {
-            setABLoop(a: abLoop.a, b: now)
-            let loop = LoopInterval(abLoop.a, abLoop.b)
-            return loop.map { "A-B loop: \(DisplayText.clock($0.a.seconds)) - \(DisplayText.clock($0.b.seconds))" }
-                ?? "A-B loop: A \(DisplayText.clock(now.seconds))"
-        }
-        setABLoop(a: nil, b: nil)
-        return "A-B loop cleared"
-    }
-
     /// The timeline interval of the frame on screen: from its time to the end
     /// of its duration (nil before the first frame).
     var shownFrameInterval: (start: Double, end: Double)? {
