@@ -30,6 +30,7 @@ static const int DP_AVERROR_EINVAL = AVERROR(EINVAL);
 static const int DP_AVERROR_ENOMEM = AVERROR(ENOMEM);
 static const int64_t DP_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
 static const int DP_AV_TIME_BASE = AV_TIME_BASE;
+static const int DP_AV_CODEC_FLAG2_FAST = AV_CODEC_FLAG2_FAST;
 
 static inline AVChannelLayout dp_channel_layout_stereo(void) {
     AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;

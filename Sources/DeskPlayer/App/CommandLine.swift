@@ -166,6 +166,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("tone-mapping"), help: ArgumentHelp("How HDR video (PQ, HLG) is mapped to the screen: FFmpeg's tonemap curve, or no to show it unmapped.", valueName: "hable|mobius|reinhard|clip|linear|no"))
     var toneMapping: ToneMapping = .hable
 
+    @Option(name: .customLong("small-video-decode"), help: ArgumentHelp("Video shown at half its size or less (small tiles, Picture in Picture): fast skips the H.264/HEVC loop filter (mpv's --vd-lavc-skiploopfilter=all), full decodes every detail.", valueName: "fast|full"))
+    var smallVideoDecode: SmallVideoDecode = .fast
+
     func validate() throws {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard PlaybackSpeed.range.contains(speed) else {
@@ -248,6 +251,12 @@ enum YesNo: String, ExpressibleByArgument {
 enum SubtitleAutoload: String, ExpressibleByArgument {
     case exact
     case no
+}
+
+/// `--small-video-decode`.
+enum SmallVideoDecode: String, ExpressibleByArgument {
+    case fast
+    case full
 }
 
 /// mpv's --idle.

@@ -109,6 +109,7 @@ final class PlayerApp {
         withExtendedLifetime(device) {}  // sound until here
         window.holdsOffScreenSaver = false
         if let path = options.statsJSON {
+            (stats.fullPresents, stats.tilePresents) = (window.fullPresents, window.tilePresents)
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
         }
         frameLog?.write()

@@ -40,6 +40,10 @@ struct StatsReport: Codable {
     /// With --sync: how late (ms) any tile's picture was against the group
     /// clock, i.e. how long a frame stayed past its interval, checked every refresh.
     var maxSyncErrorMs: Double?
+    /// How the main window reached the screen: whole-window presents, and
+    /// presents of only the tiles whose picture changed.
+    var fullPresents = 0
+    var tilePresents = 0
 
     init(renderer: String) { self.renderer = renderer }
 

@@ -30,6 +30,7 @@ final class TileFactory {
         p.autoloadSubtitles = options.subAuto == .exact
         p.video = VideoFilterSettings(extraRotation: options.videoRotate.extraRotation,
                                       deinterlace: options.deinterlace, toneMapping: options.toneMapping)
+        p.decodesSmallVideoFast = options.smallVideoDecode == .fast
         return p
     }
 

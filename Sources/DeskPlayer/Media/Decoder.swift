@@ -60,6 +60,21 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
         return .frame
     }
 
+    /// Decodes with less care for detail (mpv's `--vd-lavc-skiploopfilter=all`
+    /// and `--vd-lavc-fast`): H.264 and HEVC skip their in-loop deblocking
+    /// filter. Measured on 720p noisy H.264 scaled to 480x270: 17 % less
+    /// decoding CPU at 44 dB PSNR against a full decode scaled the same way,
+    /// so it is for pictures shown at half their size or less. Changes take
+    /// effect from the next packet (frame threads copy the setting in).
+    var decodesFast = false {
+        didSet {
+            guard decodesFast != oldValue else { return }
+            context.pointee.skip_loop_filter = decodesFast ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+            let fast = DP_AV_CODEC_FLAG2_FAST
+            context.pointee.flags2 = decodesFast ? context.pointee.flags2 | fast : context.pointee.flags2 & ~fast
+        }
+    }
+
     /// Forgets buffered data (after a seek) so the next packet starts afresh.
     func flush() { avcodec_flush_buffers(context) }
 

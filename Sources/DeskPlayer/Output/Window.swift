@@ -17,6 +17,8 @@ final class Window {
         }
         window = w
         renderer = r
+        var info = SDL_RendererInfo()
+        keepsPixelsBetweenPresents = SDL_GetRendererInfo(r, &info) == 0 && info.name.map { String(cString: $0) } == "software"
     }
 
     deinit {
@@ -57,6 +59,24 @@ final class Window {
             throw MediaError(SDLError("cannot read the window's pixels").message)
         }
         return picture
+    }
+
+    /// SDL's software renderer draws into the window's own frame buffer,
+    /// which keeps its pixels between presents: a part of it can be
+    /// redrawn and pushed alone. Accelerated renderers swap buffers whose
+    /// contents are undefined after a present, so they redraw everything.
+    let keepsPixelsBetweenPresents: Bool
+
+    /// Pushes only `rects` of the window to the screen (a software
+    /// renderer; anything else presents the whole window).
+    func present(rects: [SDL_Rect]) {
+        guard keepsPixelsBetweenPresents else {
+            SDL_RenderPresent(renderer)
+            return
+        }
+        SDL_RenderFlush(renderer)
+        var rects = rects
+        if SDL_UpdateWindowSurfaceRects(window, &rects, Int32(rects.count)) != 0 { SDL_RenderPresent(renderer) }
     }
 
     var rendererName: String {

@@ -67,4 +67,7 @@ struct ItemPreferences: Sendable, Equatable {
     var audioTrim: SampleTrim?
     /// Rotation, deinterlacing and tone mapping (`--video-rotate`, `--deinterlace`, `--tone-mapping`).
     var video = VideoFilterSettings()
+    /// Video shown at half its size or less decodes without its loop filter
+    /// (`--small-video-decode`; `Decoder.decodesFast`).
+    var decodesSmallVideoFast = true
 }

@@ -42,6 +42,10 @@ final class VideoDecodeLoop {
     private let nominalDuration: Int64
     private let warning: @Sendable (String) -> Void
     private let toneMapping: ToneMapping
+    /// Whether a picture shown at half its size or less is decoded fast.
+    private let fastWhenSmall: Bool
+    /// The video's display size, against which the size shown is compared.
+    private let videoSize: (width: Int, height: Int)
     private var timestamps: FrameTimestamps
     private let filters: VideoFilters
     /// The duration of the last frame that went into the filters.
@@ -52,7 +56,8 @@ final class VideoDecodeLoop {
     private let held: Frame
     private var current = SerialState()
 
-    init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, packets: PacketQueue, frames: FrameQueue,
+    init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool,
+         packets: PacketQueue, frames: FrameQueue,
          control: PipelineControl, passes: LoopPasses, subtitles: SubtitleTracks?, startOffset: MediaTime,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
@@ -69,6 +74,8 @@ final class VideoDecodeLoop {
             ? max(1, Int64((Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
         self.warning = warning
         self.toneMapping = toneMapping
+        self.fastWhenSmall = fastWhenSmall
+        videoSize = (info.displayWidth, info.displayHeight)
         timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
         filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
                                    timeBase: tb, frameRate: rate, warning: warning)
@@ -101,6 +108,11 @@ final class VideoDecodeLoop {
 
     private func decode(_ packet: Packet?) {
         if let packet { timestamps.packetSent(packet) }
+        if fastWhenSmall {
+            // Never at full size: only where scaling down hides what the loop filter smooths.
+            let shown = control.displaySize
+            stream.decoder.decodesFast = shown.width * 2 <= videoSize.width && shown.height * 2 <= videoSize.height
+        }
         stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
     }
 

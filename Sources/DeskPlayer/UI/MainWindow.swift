@@ -62,6 +62,9 @@ final class MainWindow: PlayerScreen {
     /// The key bindings overlay (F1 or ?).
     var showsHelp = false { didSet { needsRedraw = true } }
     private var pointerAutohide = PointerAutohide()
+    /// Presents of the whole window, and of only the tiles that changed.
+    private(set) var fullPresents = 0
+    private(set) var tilePresents = 0
     private static let hoverSeconds = 2.0
 
     init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
@@ -361,8 +364,10 @@ final class MainWindow: PlayerScreen {
     func refresh(at now: UInt64) {
         let areas = areas()
         if let background, background.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
-        for (view, area) in zip(views, areas) where view.refresh(at: now, area: area, renderer: window.renderer) {
-            needsRedraw = true
+        var changed: [Int] = []
+        for (index, (view, area)) in zip(views, areas).enumerated()
+        where view.refresh(at: now, area: area, renderer: window.renderer) {
+            changed.append(index)
         }
         if let h = hover, h.until <= now, dragging == nil {
             hover = nil
@@ -374,7 +379,46 @@ final class MainWindow: PlayerScreen {
         let before = messages.count
         messages.removeAll { $0.until <= now }
         if messages.count != before { needsRedraw = true }
-        if needsRedraw { render() }
+        if needsRedraw || (!changed.isEmpty && !drawsTilesAlone) {
+            render()
+        } else if !changed.isEmpty {
+            renderTiles(changed, in: areas)
+        }
+    }
+
+    /// Whether a changed picture can be drawn and pushed to the screen on
+    /// its own: nothing drawn over or under the tiles (background, wipe,
+    /// buttons, bars, lists, OSD lines), and a renderer that keeps the
+    /// window's pixels between presents (SDL's software one: the frame
+    /// buffer it draws into is the window's own).
+    private var drawsTilesAlone: Bool {
+        window.keepsPixelsBetweenPresents && background == nil && !wipe && hover == nil && !showsHelp
+            && list == nil && messages.isEmpty && drawnBar == nil
+    }
+
+    /// Draws only the tiles whose picture changed and pushes only their
+    /// rectangles to the screen: with many tiles each frame touches one,
+    /// so a whole-window clear, copy and push per frame is mostly waste.
+    private func renderTiles(_ indices: [Int], in areas: [Rect]) {
+        let r = window.renderer
+        for index in indices where areas.indices.contains(index) {
+            views[index].draw(in: areas[index], renderer: r, text: text)
+            if index == focusedIndex { drawFocusOutline(areas[index]) }
+        }
+        window.present(rects: indices.compactMap { areas.indices.contains($0) ? areas[$0].sdl : nil })
+        tilePresents += 1
+    }
+
+    /// The focused tile's outline: 3 px, inside its area (only with more than one tile).
+    private func drawFocusOutline(_ a: Rect) {
+        guard views.count > 1 else { return }
+        let r = window.renderer
+        SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
+        for inset in 0..<3 {
+            var rect = SDL_Rect(x: Int32(a.x + inset), y: Int32(a.y + inset),
+                                w: Int32(a.width - 2 * inset), h: Int32(a.height - 2 * inset))
+            SDL_RenderDrawRect(r, &rect)
+        }
     }
 
 
@@ -438,16 +482,7 @@ final class MainWindow: PlayerScreen {
                 view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
             }
         }
-        if views.count > 1, !wipe, areas.indices.contains(focusedIndex) {
-            // The focused tile's outline: 3 px, inside its area.
-            let a = areas[focusedIndex]
-            SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
-            for inset in 0..<3 {
-                var rect = SDL_Rect(x: Int32(a.x + inset), y: Int32(a.y + inset),
-                                    w: Int32(a.width - 2 * inset), h: Int32(a.height - 2 * inset))
-                SDL_RenderDrawRect(r, &rect)
-            }
-        }
+        if !wipe, areas.indices.contains(focusedIndex) { drawFocusOutline(areas[focusedIndex]) }
         if let hover, !wipe, areas.indices.contains(hover.index), views.indices.contains(hover.index),
            !views[hover.index].isDetached {
             drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
@@ -466,6 +501,7 @@ final class MainWindow: PlayerScreen {
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
         }
         SDL_RenderPresent(r)
+        fullPresents += 1
         needsRedraw = false
     }
 }
