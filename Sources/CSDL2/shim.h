@@ -8,6 +8,17 @@
 static const int DP_SDL_WINDOWPOS_CENTERED = SDL_WINDOWPOS_CENTERED;
 static const int DP_SDL_WINDOWPOS_UNDEFINED = SDL_WINDOWPOS_UNDEFINED;
 static const Uint32 DP_SDL_PIXELFORMAT_ARGB8888 = SDL_PIXELFORMAT_ARGB8888;
+static const Uint32 DP_SDL_PIXELFORMAT_IYUV = SDL_PIXELFORMAT_IYUV;
+
+// The OpenGL renderer string of the current context (SDL's accelerated
+// renderer makes its context current), or NULL without one: tells a real
+// GPU from a software rasterizer (llvmpipe, softpipe, swrast).
+static inline const char *dp_gl_renderer_string(void) {
+    typedef const unsigned char *(*GetString)(unsigned int);
+    GetString getString = (GetString)SDL_GL_GetProcAddress("glGetString");
+    if (!getString || !SDL_GL_GetCurrentContext()) return NULL;
+    return (const char *)getString(0x1F01 /* GL_RENDERER */);
+}
 static const Uint16 DP_AUDIO_F32SYS = AUDIO_F32SYS;
 
 // Makes `child` a transient of `parent` on X11, or of no window when `parent`

@@ -166,6 +166,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("tone-mapping"), help: ArgumentHelp("How HDR video (PQ, HLG) is mapped to the screen: FFmpeg's tonemap curve, or no to show it unmapped.", valueName: "hable|mobius|reinhard|clip|linear|no"))
     var toneMapping: ToneMapping = .hable
 
+    @Option(name: .customLong("vo"), help: ArgumentHelp("How pictures reach the screen: gpu uploads each video's YUV at its own size and lets SDL's accelerated renderer convert and scale it; x11 scales and converts on the CPU and draws with SDL's software renderer (cheapest without a GPU: Xvfb, llvmpipe); auto takes gpu when the OpenGL renderer is a real GPU.", valueName: "auto|gpu|x11"))
+    var videoOutput: VideoOutputChoice = .auto
+
     @Option(name: .customLong("small-video-decode"), help: ArgumentHelp("Video shown at half its size or less (small tiles, Picture in Picture): fast skips the H.264/HEVC loop filter (mpv's --vd-lavc-skiploopfilter=all), full decodes every detail.", valueName: "fast|full"))
     var smallVideoDecode: SmallVideoDecode = .fast
 
@@ -251,6 +254,13 @@ enum YesNo: String, ExpressibleByArgument {
 enum SubtitleAutoload: String, ExpressibleByArgument {
     case exact
     case no
+}
+
+/// `--vo` (mpv's names for the two ways DeskPlayer draws).
+enum VideoOutputChoice: String, ExpressibleByArgument {
+    case auto
+    case gpu
+    case x11
 }
 
 /// `--small-video-decode`.

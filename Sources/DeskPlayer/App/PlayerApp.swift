@@ -54,13 +54,6 @@ final class PlayerApp {
             composition = built
         }
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
-        // Pictures arrive already scaled to the size shown, so drawing is a
-        // 1:1 copy: SDL's plain software renderer pushing the window with
-        // XShm does that cheapest (a GL renderer on a software GL, as under
-        // Xvfb, costs three times the CPU). SDL_RENDER_DRIVER and
-        // SDL_FRAMEBUFFER_ACCELERATION in the environment still override.
-        SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT)
-        SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT)
         // SDL holds the screen saver off from the start; DeskPlayer does it
         // only while a video plays in sight (mpv's stop-screensaver).
         SDL_SetHintWithPriority(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1", SDL_HINT_DEFAULT)
@@ -70,10 +63,33 @@ final class PlayerApp {
         }
         defer { SDL_Quit() }
         dp_tolerate_wakeups_of_closed_windows()
+        chooseRenderer()
         return play(composition)
     }
 
     // MARK: Set-up
+
+    /// `--vo`: with a real GPU (or `gpu`), SDL's accelerated renderer gets
+    /// each video's YUV at its own size and converts and scales it there.
+    /// Otherwise pictures arrive already scaled to the size shown, so
+    /// drawing is a 1:1 copy: SDL's plain software renderer pushing the
+    /// window with XShm does that cheapest (a GL renderer on a software GL,
+    /// as under Xvfb, costs three times the CPU). SDL_RENDER_DRIVER and
+    /// SDL_FRAMEBUFFER_ACCELERATION in the environment still override.
+    private func chooseRenderer() {
+        let gpu: Bool
+        switch options.videoOutput {
+        case .gpu: gpu = true
+        case .x11: gpu = false
+        case .auto:
+            let name = Window.hardwareRendererName()
+            if options.verbose { PlayerApp.printError("renderer: \(name.map { "GPU \($0)" } ?? "no GPU, software")") }
+            gpu = name != nil
+        }
+        guard !gpu else { return }
+        SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT)
+        SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT)
+    }
 
     private func play(_ composition: Composition?) -> Int32 {
         let device: AudioDevice?
@@ -91,6 +107,7 @@ final class PlayerApp {
             return 1
         }
         stats = StatsReport(renderer: window.window.rendererName)
+        factory.picturesForGPU = window.window.rendererName != "software"
         if let path = options.inputIPCServer {
             do { socket = try ControlSocket(path: path) } catch {
                 PlayerApp.printError("\(error)")

@@ -11,6 +11,8 @@ final class TileFactory {
     weak var screen: (any PlayerScreen)?
     /// Seconds between two refreshes of the display (frames faster than that are skipped by schedule).
     var displayInterval = 1.0 / 60
+    /// The main window's renderer converts and scales YUV on a GPU (`--vo`).
+    var picturesForGPU = false
 
     init(options: DeskPlayerCommand) { self.options = options }
 
@@ -31,6 +33,7 @@ final class TileFactory {
         p.video = VideoFilterSettings(extraRotation: options.videoRotate.extraRotation,
                                       deinterlace: options.deinterlace, toneMapping: options.toneMapping)
         p.decodesSmallVideoFast = options.smallVideoDecode == .fast
+        p.picturesForGPU = picturesForGPU
         return p
     }
 

@@ -17,12 +17,15 @@ final class Scaler {
         // rounding, so the step down to 8 bits adds no bands of its own.
         let deep = av_pix_fmt_desc_get(AVPixelFormat(frame.pointee.format)).map { $0.pointee.comp.0.depth > 8 } ?? false
         let flags = (sameSize ? SWS_POINT : SWS_BILINEAR) | (deep ? SWS_FULL_CHR_H_INT | SWS_ACCURATE_RND : 0)
+        let dstFormat = picture.layout == .bgra ? AV_PIX_FMT_BGRA : AV_PIX_FMT_YUV420P
         sws = sws_getCachedContext(sws, srcW, srcH, AVPixelFormat(frame.pointee.format),
-                                   dstW, dstH, AV_PIX_FMT_BGRA, Int32(flags), nil, nil, nil)
+                                   dstW, dstH, dstFormat, Int32(flags), nil, nil, nil)
         guard let sws else { throw MediaError("cannot convert \(srcW)x\(srcH) video for display") }
-        applyColorspace(frame)
-        var dstData: [UnsafeMutablePointer<UInt8>?] = [picture.pixels, nil, nil, nil]
-        var dstStride: [Int32] = [Int32(picture.pitch), 0, 0, 0]
+        applyColorspace(frame, to: picture)
+        let planes = picture.planes
+        var dstData: [UnsafeMutablePointer<UInt8>?] = planes.map { $0.pixels } + [nil]
+        var dstStride: [Int32] = planes.map { Int32($0.pitch) } + [0]
+        while dstData.count < 4 { dstData.append(nil); dstStride.append(0) }
         let rows = frame.pointee.data.0 != nil ? withUnsafePointer(to: frame.pointee.data) { dataTuple in
             dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
                 withUnsafePointer(to: frame.pointee.linesize) { strideTuple in
@@ -43,8 +46,9 @@ final class Scaler {
 
     /// Uses the frame's own matrix and range; unspecified, mpv's guess by
     /// size (the decode loop fills it in before filtering; a screenshot
-    /// that needs no filter comes here with it unset).
-    private func applyColorspace(_ frame: UnsafeMutablePointer<AVFrame>) {
+    /// that needs no filter comes here with it unset). To YUV nothing is
+    /// converted: the picture says which matrix its renderer is to use.
+    private func applyColorspace(_ frame: UnsafeMutablePointer<AVFrame>, to picture: PictureBuffer) {
         let space: Int32
         switch frame.pointee.colorspace {
         case AVCOL_SPC_BT709: space = SWS_CS_ITU709
@@ -57,34 +61,58 @@ final class Scaler {
         }
         let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
         let coefficients = sws_getCoefficients(space)
-        _ = sws_setColorspaceDetails(sws, coefficients, fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                                     0, 1 << 16, 1 << 16)
+        switch picture.layout {
+        case .bgra:
+            _ = sws_setColorspaceDetails(sws, coefficients, fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                         0, 1 << 16, 1 << 16)
+        case .yuv420:
+            _ = sws_setColorspaceDetails(sws, coefficients, fullRange, coefficients, fullRange, 0, 1 << 16, 1 << 16)
+            picture.matrix = fullRange == 1 ? .fullRangeBT601 : space == SWS_CS_ITU709 ? .bt709 : .bt601
+        }
     }
 }
 
-/// A BGRA picture in memory: one per frame-queue slot, reused so decoding
-/// does not allocate per frame.
+/// A picture in memory: one per frame-queue slot, reused so decoding does
+/// not allocate per frame. BGRA (SDL's ARGB8888) at the size shown, or
+/// planar YUV 4:2:0 (SDL's IYUV) for a renderer that converts and scales
+/// on the GPU.
 final class PictureBuffer: @unchecked Sendable {  // handed between the decode and the main thread through the frame queue, one holder at a time
+    enum Layout: Sendable {
+        case bgra
+        case yuv420
+    }
+
     private(set) var pixels: UnsafeMutablePointer<UInt8>
     private(set) var width: Int
     private(set) var height: Int
+    /// Bytes per row of the first plane.
     private(set) var pitch: Int
+    private(set) var layout: Layout
+    /// The matrix YUV is to be turned into RGB with (what SDL's YUV textures know).
+    enum Matrix: Sendable {
+        case bt601
+        case bt709
+        case fullRangeBT601
+    }
+    var matrix = Matrix.bt601
     private var capacity: Int
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, layout: Layout = .bgra) {
         self.width = max(width, 1)
         self.height = max(height, 1)
-        pitch = self.width * 4
-        capacity = pitch * self.height
+        self.layout = layout
+        pitch = 0
+        capacity = PictureBuffer.bytes(self.width, self.height, layout)
         pixels = .allocate(capacity: capacity)
+        pitch = planes[0].pitch
     }
 
     deinit { pixels.deallocate() }
 
-    /// Changes the size, reallocating only when it grows.
-    func resize(width: Int, height: Int) {
+    /// Changes the size (and layout), reallocating only when it grows.
+    func resize(width: Int, height: Int, layout: Layout = .bgra) {
         let w = max(width, 1), h = max(height, 1)
-        let needed = w * 4 * h
+        let needed = PictureBuffer.bytes(w, h, layout)
         if needed > capacity {
             pixels.deallocate()
             pixels = .allocate(capacity: needed)
@@ -92,6 +120,23 @@ final class PictureBuffer: @unchecked Sendable {  // handed between the decode a
         }
         self.width = w
         self.height = h
-        pitch = w * 4
+        self.layout = layout
+        pitch = planes[0].pitch
+    }
+
+    /// Each plane's first byte and bytes per row: one for BGRA; Y, U, V
+    /// (chroma at half the size, rounded up) for YUV 4:2:0.
+    var planes: [(pixels: UnsafeMutablePointer<UInt8>, pitch: Int)] {
+        switch layout {
+        case .bgra:
+            return [(pixels, width * 4)]
+        case .yuv420:
+            let cw = (width + 1) / 2, ch = (height + 1) / 2
+            return [(pixels, width), (pixels + width * height, cw), (pixels + width * height + cw * ch, cw)]
+        }
+    }
+
+    private static func bytes(_ w: Int, _ h: Int, _ layout: Layout) -> Int {
+        layout == .bgra ? w * 4 * h : w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2)
     }
 }

@@ -61,6 +61,19 @@ final class Window {
         return picture
     }
 
+    /// The GPU SDL's accelerated renderer would run on (its OpenGL renderer
+    /// string), found with a hidden window; nil without one, or when it is a
+    /// software rasterizer (llvmpipe, softpipe, swrast: Xvfb, VMs).
+    static func hardwareRendererName() -> String? {
+        guard let probe = SDL_CreateWindow("", 0, 0, 16, 16, SDL_WINDOW_HIDDEN.rawValue) else { return nil }
+        defer { SDL_DestroyWindow(probe) }
+        guard let renderer = SDL_CreateRenderer(probe, -1, SDL_RENDERER_ACCELERATED.rawValue) else { return nil }
+        defer { SDL_DestroyRenderer(renderer) }
+        guard let name = dp_gl_renderer_string().map({ String(cString: $0) }) else { return nil }
+        let lowered = name.lowercased()
+        return ["llvmpipe", "softpipe", "swrast"].contains { lowered.contains($0) } ? nil : name
+    }
+
     /// SDL's software renderer draws into the window's own frame buffer,
     /// which keeps its pixels between presents: a part of it can be
     /// redrawn and pushed alone. Accelerated renderers swap buffers whose
@@ -86,26 +99,58 @@ final class Window {
     }
 }
 
-/// Owns an SDL streaming texture in ARGB8888 (what the decode threads produce).
+/// Owns an SDL streaming texture: ARGB8888 (pictures scaled to the size
+/// shown), or IYUV at the video's own size for a renderer that converts
+/// and scales on the GPU (linear filtering, the picture's matrix).
 final class VideoTexture {
     let texture: OpaquePointer
     let width: Int
     let height: Int
+    let layout: PictureBuffer.Layout
+    let matrix: PictureBuffer.Matrix
 
-    init(renderer: OpaquePointer, width: Int, height: Int) throws(SDLError) {
-        guard let t = SDL_CreateTexture(renderer, DP_SDL_PIXELFORMAT_ARGB8888,
-                                        Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+    init(renderer: OpaquePointer, width: Int, height: Int, layout: PictureBuffer.Layout = .bgra,
+         matrix: PictureBuffer.Matrix = .bt601) throws(SDLError) {
+        let format = layout == .bgra ? DP_SDL_PIXELFORMAT_ARGB8888 : DP_SDL_PIXELFORMAT_IYUV
+        if layout == .yuv420 {
+            // SDL takes a YUV texture's matrix from this setting when it is made.
+            switch matrix {
+            case .bt601: SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_BT601)
+            case .bt709: SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_BT709)
+            case .fullRangeBT601: SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_JPEG)
+            }
+        }
+        defer { SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_AUTOMATIC) }
+        guard let t = SDL_CreateTexture(renderer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                         Int32(width), Int32(height)) else {
             throw SDLError("cannot create \(width)x\(height) texture")
         }
+        if layout == .yuv420 { SDL_SetTextureScaleMode(t, SDL_ScaleModeLinear) }
         texture = t
         self.width = width
         self.height = height
+        self.layout = layout
+        self.matrix = matrix
     }
 
     deinit { SDL_DestroyTexture(texture) }
 
+    /// Whether `picture` can be uploaded to this texture as it is.
+    func fits(_ picture: PictureBuffer) -> Bool {
+        width == picture.width && height == picture.height && layout == picture.layout
+            && (layout == .bgra || matrix == picture.matrix)
+    }
+
     func upload(_ picture: PictureBuffer) {
-        SDL_UpdateTexture(texture, nil, picture.pixels, Int32(picture.pitch))
+        let planes = picture.planes
+        switch picture.layout {
+        case .bgra:
+            SDL_UpdateTexture(texture, nil, picture.pixels, Int32(picture.pitch))
+        case .yuv420 where planes.count == 3:
+            SDL_UpdateYUVTexture(texture, nil, planes[0].pixels, Int32(planes[0].pitch), planes[1].pixels,
+                                 Int32(planes[1].pitch), planes[2].pixels, Int32(planes[2].pitch))
+        case .yuv420:
+            break
+        }
     }
 }

@@ -78,7 +78,7 @@ final class ItemPipeline: ItemSource {
         if let video {
             spawn("video") { [self] in
                 try VideoDecodeLoop(stream: video, info: info, toneMapping: preferences.video.toneMapping,
-                                    fastWhenSmall: preferences.decodesSmallVideoFast,
+                                    fastWhenSmall: preferences.decodesSmallVideoFast, forGPU: preferences.picturesForGPU,
                                     packets: videoPackets, frames: frames,
                                     control: control, passes: loopPasses, subtitles: subtitles,
                                     startOffset: startOffset, warning: warningSink).run()

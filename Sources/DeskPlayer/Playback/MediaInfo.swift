@@ -70,4 +70,7 @@ struct ItemPreferences: Sendable, Equatable {
     /// Video shown at half its size or less decodes without its loop filter
     /// (`--small-video-decode`; `Decoder.decodesFast`).
     var decodesSmallVideoFast = true
+    /// Pictures go out in YUV at the video's own size, for a renderer that
+    /// converts and scales them on the GPU (`--vo=gpu`); else in BGRA at the size shown.
+    var picturesForGPU = false
 }

@@ -44,6 +44,8 @@ final class VideoDecodeLoop {
     private let toneMapping: ToneMapping
     /// Whether a picture shown at half its size or less is decoded fast.
     private let fastWhenSmall: Bool
+    /// Pictures in YUV at the video's own size (the GPU scales them).
+    private let forGPU: Bool
     /// The video's display size, against which the size shown is compared.
     private let videoSize: (width: Int, height: Int)
     private var timestamps: FrameTimestamps
@@ -56,7 +58,7 @@ final class VideoDecodeLoop {
     private let held: Frame
     private var current = SerialState()
 
-    init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool,
+    init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool, forGPU: Bool,
          packets: PacketQueue, frames: FrameQueue,
          control: PipelineControl, passes: LoopPasses, subtitles: SubtitleTracks?, startOffset: MediaTime,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
@@ -75,6 +77,7 @@ final class VideoDecodeLoop {
         self.warning = warning
         self.toneMapping = toneMapping
         self.fastWhenSmall = fastWhenSmall
+        self.forGPU = forGPU
         videoSize = (info.displayWidth, info.displayHeight)
         timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
         filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
@@ -160,8 +163,13 @@ final class VideoDecodeLoop {
         let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
                                  timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
         guard let picture = frames.acquireBuffer(serial: current.serial) else { return }
-        let size = control.displaySize
-        picture.resize(width: size.width, height: size.height)
+        if forGPU && subtitles?.selected == nil {
+            picture.resize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: .yuv420)
+        } else {
+            // Subtitles are drawn on the picture at the size shown, in BGRA.
+            let size = control.displaySize
+            picture.resize(width: size.width, height: size.height)
+        }
         do {
             try scaler.scale(frame, into: picture)
             subtitles?.draw(on: picture, at: pts - current.passOffset + current.origin, warning: warning)

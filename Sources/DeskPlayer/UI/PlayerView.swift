@@ -37,7 +37,7 @@ final class PlayerView {
         // shown (a cheap lock each refresh; the decoders pick it up).
         player.setDisplaySize { item in placement(for: item, in: area).map { ($0.pictureWidth, $0.pictureHeight) } }
         let wanted = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
-        if player.isPaused, let texture, let size = wanted, (texture.width, texture.height) != size,
+        if player.isPaused, let texture, texture.layout == .bgra, let size = wanted, (texture.width, texture.height) != size,
            redisplayRequested.map({ $0 != size }) ?? true {
             // Paused at another size: decode the frame on screen again at this one.
             redisplayRequested = size
@@ -60,8 +60,9 @@ final class PlayerView {
         }
         defer { player.recycle(frame) }
         let picture = frame.picture
-        if texture?.width != picture.width || texture?.height != picture.height {
-            texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height)
+        if texture.map({ !$0.fits(picture) }) ?? true {
+            texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height,
+                                        layout: picture.layout, matrix: picture.matrix)
         }
         texture?.upload(picture)
         if let info = player.currentItem?.info { shownVideoSize = (info.displayWidth, info.displayHeight) }
