@@ -107,7 +107,7 @@ final class PlayerApp {
             return 1
         }
         stats = StatsReport(renderer: window.window.rendererName)
-        factory.picturesForGPU = window.window.rendererName != "software"
+        factory.picturesForGPU = !window.window.isSoftware
         if let path = options.inputIPCServer {
             do { socket = try ControlSocket(path: path) } catch {
                 PlayerApp.printError("\(error)")

@@ -17,8 +17,7 @@ final class Window {
         }
         window = w
         renderer = r
-        var info = SDL_RendererInfo()
-        keepsPixelsBetweenPresents = SDL_GetRendererInfo(r, &info) == 0 && info.name.map { String(cString: $0) } == "software"
+        isSoftware = Window.name(of: r) == "software"
     }
 
     deinit {
@@ -74,16 +73,17 @@ final class Window {
         return ["llvmpipe", "softpipe", "swrast"].contains { lowered.contains($0) } ? nil : name
     }
 
-    /// SDL's software renderer draws into the window's own frame buffer,
-    /// which keeps its pixels between presents: a part of it can be
-    /// redrawn and pushed alone. Accelerated renderers swap buffers whose
-    /// contents are undefined after a present, so they redraw everything.
-    let keepsPixelsBetweenPresents: Bool
+    /// SDL's software renderer: it draws into the window's own frame
+    /// buffer, which keeps its pixels between presents, so a part of it can
+    /// be redrawn and pushed alone. Accelerated renderers swap buffers whose
+    /// contents are undefined after a present, so they redraw everything;
+    /// they also convert and scale YUV themselves.
+    let isSoftware: Bool
 
     /// Pushes only `rects` of the window to the screen (a software
     /// renderer; anything else presents the whole window).
     func present(rects: [SDL_Rect]) {
-        guard keepsPixelsBetweenPresents else {
+        guard isSoftware else {
             SDL_RenderPresent(renderer)
             return
         }
@@ -92,9 +92,11 @@ final class Window {
         if SDL_UpdateWindowSurfaceRects(window, &rects, Int32(rects.count)) != 0 { SDL_RenderPresent(renderer) }
     }
 
-    var rendererName: String {
+    var rendererName: String { Window.name(of: renderer) }
+
+    private static func name(of renderer: OpaquePointer) -> String {
         var info = SDL_RendererInfo()
-        SDL_GetRendererInfo(renderer, &info)
+        guard SDL_GetRendererInfo(renderer, &info) == 0 else { return "?" }
         return info.name.map { String(cString: $0) } ?? "?"
     }
 }

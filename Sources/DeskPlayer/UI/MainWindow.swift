@@ -392,7 +392,7 @@ final class MainWindow: PlayerScreen {
     /// window's pixels between presents (SDL's software one: the frame
     /// buffer it draws into is the window's own).
     private var drawsTilesAlone: Bool {
-        window.keepsPixelsBetweenPresents && background == nil && !wipe && hover == nil && !showsHelp
+        window.isSoftware && background == nil && !wipe && hover == nil && !showsHelp
             && list == nil && messages.isEmpty && drawnBar == nil
     }
 
@@ -407,55 +407,6 @@ final class MainWindow: PlayerScreen {
         }
         window.present(rects: indices.compactMap { areas.indices.contains($0) ? areas[$0].sdl : nil })
         tilePresents += 1
-    }
-
-    /// The focused tile's outline: 3 px, inside its area (only with more than one tile).
-    private func drawFocusOutline(_ a: Rect) {
-        guard views.count > 1 else { return }
-        let r = window.renderer
-        SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
-        for inset in 0..<3 {
-            var rect = SDL_Rect(x: Int32(a.x + inset), y: Int32(a.y + inset),
-                                w: Int32(a.width - 2 * inset), h: Int32(a.height - 2 * inset))
-            SDL_RenderDrawRect(r, &rect)
-        }
-    }
-
-
-    /// The usual PiP icon: a screen with a small screen in its corner.
-    private func drawPiPButton(_ b: Rect) {
-        let r = window.renderer
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
-        fill(b, (0, 0, 0, 170), renderer: r)
-        var screen = Rect(x: b.x + 8, y: b.y + 6, width: b.width - 16, height: b.height - 12).sdl
-        SDL_SetRenderDrawColor(r, 240, 240, 240, 255)
-        SDL_RenderDrawRect(r, &screen)
-        fill(Rect(x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width / 2 - 11, height: b.height / 2 - 9),
-             (240, 240, 240, 255), renderer: r)
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
-    }
-
-    /// Every binding of the table in use, keys in a column, on a dark panel.
-    private func drawHelp() {
-        let r = window.renderer
-        let lines = helpLines
-        let keyWidth = lines.map { text.width(of: $0.keys) }.max() ?? 0
-        let helpWidth = lines.map { text.width(of: $0.help) }.max() ?? 0
-        let step = text.lineHeight + 2, pad = 16, gap = 24
-        let (w, h) = window.size
-        let panelW = min(w, keyWidth + gap + helpWidth + 2 * pad), panelH = min(h, (lines.count + 1) * step + 2 * pad)
-        let x0 = (w - panelW) / 2, y0 = (h - panelH) / 2
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
-        fill(Rect(x: x0, y: y0, width: panelW, height: panelH), (0, 0, 0, 200), renderer: r)
-        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
-        text.drawLine("Keys (F1 or ? hides this)", renderer: r, x: x0 + pad, y: y0 + pad,
-                      color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
-        for (i, line) in lines.enumerated() {
-            let y = y0 + pad + (i + 1) * step
-            text.drawLine(line.keys, renderer: r, x: x0 + pad + keyWidth - text.width(of: line.keys), y: y,
-                          color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
-            text.drawLine(line.help, renderer: r, x: x0 + pad + keyWidth + gap, y: y)
-        }
     }
 
     private func render() {
