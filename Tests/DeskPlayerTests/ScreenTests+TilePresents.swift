@@ -40,8 +40,9 @@ extension ScreenTests {
         let deadline = Date().addingTimeInterval(5)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
-        // Four 30 and 25 fps tiles for 2 s: well over a hundred tile presents, few whole-window ones.
-        #expect(report.tilePresents > 100 && report.fullPresents < report.tilePresents,
+        // Four 30 and 25 fps tiles for over 2 s: about 240 tile presents on an idle machine (99 under
+        // ThreadSanitizer), and whole-window ones only at the start.
+        #expect(report.tilePresents > 40 && report.tilePresents >= 10 * report.fullPresents,
                 "presents: \(report.fullPresents) whole-window, \(report.tilePresents) of tiles alone")
     }
 }
