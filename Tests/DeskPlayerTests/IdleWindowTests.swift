@@ -89,14 +89,4 @@ extension ScreenTests {
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!app.process.isRunning && app.process.terminationStatus == 0)
     }
-
-    /// Waits (up to 10 s) for `check` to hold.
-    func eventually(_ check: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if check() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return check()
-    }
 }

@@ -89,14 +89,6 @@ final class PrivateSessionBus {
             try bus.run("playerctl", ["--player=deskplayer"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         /// Waits (up to 10 s) for `check` to hold.
-        func eventually(_ check: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                if try check() { return true }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return try check()
-        }
         let log = { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
         // Listed once the bus gave it its name; the focused tile is the player.
@@ -106,7 +98,8 @@ final class PrivateSessionBus {
         #expect(try eventually { try playerctl("status") == "Playing" })
 
         // Metadata: the file's tags, its length, and its cover as a private file.
-        #expect(try playerctl("metadata", "title") == "Test Tone")
+        // MPRIS announces the metadata once the item has loaded: wait for it, not for a time.
+        #expect(try eventually { try playerctl("metadata", "title") == "Test Tone" })
         #expect(try playerctl("metadata", "artist") == "The Testers")
         #expect(try playerctl("metadata", "album") == "Fixtures")
         #expect(try playerctl("metadata", "mpris:length") == String(Int64((duration * 1e6).rounded())))
@@ -237,7 +230,8 @@ final class PrivateSessionBus {
                                                           socket: socket, environment: bus.environment)
         defer { if player.isRunning { player.terminate() } }
         let client = try ControlSocketTests.Client(path: socket)
-        #expect(client.waitFor("media-title") == .string("Beside Song"))
+        // Before the tags are read, media-title is the file's name, as in mpv.
+        #expect(eventually { client.get("media-title") == .string("Beside Song") })
         let expected = URL(fileURLWithPath: media.besideCover).absoluteString
         var art = ""
         let deadline = Date().addingTimeInterval(10)

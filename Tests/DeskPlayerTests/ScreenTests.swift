@@ -65,9 +65,13 @@ struct ScreenTests {
     }
 
     /// Grabs `width`x`height` at the screen's top-left corner.
-    func grab(_ width: Int, _ height: Int, to path: String) throws -> PPMImage {
-        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "\(width)x\(height)",
-                               "-i", "\(display)+0,0", "-frames:v", "1", path])
+    /// A screenshot by ffmpeg's x11grab; its error said when it writes none.
+    func grab(_ width: Int, _ height: Int, at origin: (x: Int, y: Int) = (0, 0), to path: String) throws -> PPMImage {
+        let result = try runTool("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "\(width)x\(height)",
+                                            "-i", "\(display)+\(origin.x),\(origin.y)", "-frames:v", "1", path])
+        guard result.status == 0 else {
+            throw MediaError("x11grab of \(width)x\(height): \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
         return try PPMImage(path: path)
     }
 

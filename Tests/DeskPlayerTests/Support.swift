@@ -21,6 +21,17 @@ enum Fixtures {
     }
 }
 
+/// Polls `check` until it holds or `seconds` pass: tests wait for a state
+/// the player reaches, never for a fixed time.
+func eventually(seconds: Double = 10, _ check: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try check() { return true }
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+    return try check()
+}
+
 struct ProcessResult {
     var status: Int32
     var stdout: String

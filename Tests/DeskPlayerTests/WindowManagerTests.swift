@@ -10,23 +10,35 @@ import Testing
 struct WindowManagerTests {
     /// Xvfb plus openbox on a free display number; both stop with the value.
     final class ManagedDisplay {
-        let name: String
+        /// The display, ":N", once the server has said it.
+        private(set) var name = ""
         private let server = Process()
         private let manager = Process()
 
         init() throws {
-            var number = 71
-            while FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
-            name = ":\(number)"
+            // Xvfb picks a free display itself and writes its number to the
+            // fd given (-displayfd): no other server's display, live or dead,
+            // is taken. -noreset: Xvfb resets when its last client leaves, and
+            // openbox connecting while an xprop poll had just left found the
+            // server resetting and quit (now and then, on loaded cores).
+            let number = Pipe()
             server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            server.arguments = [name, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-            server.standardOutput = FileHandle.nullDevice
+            server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+            server.standardOutput = number
             server.standardError = FileHandle.nullDevice
             try server.run()
-            let socket = "/tmp/.X11-unix/X\(number)"
             // Generous: the whole suite runs beside, on 2 shared cores.
             let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            let reply = ReadBox()
+            DispatchQueue.global().async {
+                reply.set(number.fileHandleForReading.availableData)
+            }
+            var text: String { String(decoding: reply.get(), as: UTF8.self) }
+            while !text.contains("\n") && server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            guard let display = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw MediaError("Xvfb did not say its display (\(text))")
+            }
+            name = ":\(display)"
             manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
             manager.arguments = ["--sm-disable"]
             var env = ProcessInfo.processInfo.environment
@@ -40,17 +52,19 @@ struct WindowManagerTests {
                 if try x(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]).stdout.contains("window id") { return }
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            throw MediaError("openbox did not start on \(name)")
+            throw MediaError("openbox did not start on \(name)"
+                             + (manager.isRunning ? "" : " (it exited with status \(manager.terminationStatus))"))
         }
 
-        // openbox may ignore SIGTERM while it talks to the server: stop the
-        // server too, and kill what is still running after a second.
+        // Foundation starts children with SIGTERM blocked: SIGKILL both, and
+        // take away the server's lock and socket, which a killed server leaves.
         deinit {
-            for p in [manager, server] where p.isRunning { p.terminate() }
-            let deadline = Date().addingTimeInterval(1)
-            while (manager.isRunning || server.isRunning) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             for p in [manager, server] where p.isRunning { kill(p.processIdentifier, SIGKILL) }
             for p in [manager, server] { p.waitUntilExit() }
+            guard !name.isEmpty else { return }
+            let number = name.dropFirst()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
         }
 
         /// Runs an X tool on this display.

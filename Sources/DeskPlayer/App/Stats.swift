@@ -12,6 +12,7 @@ struct StatsReport: Codable {
         var framesSkipped: Int?
         var audioUnderruns: Int
         var maxAVOffsetMs: Double
+        var meanAVOffsetMs: Double?
         var timeToFirstFrameMs: Double?
         var loopCount: Int
         /// The HLS variant chosen from a master playlist.
@@ -58,6 +59,7 @@ struct StatsReport: Codable {
                              framesPresented: s.framesPresented, framesDropped: s.framesDropped,
                              framesSkipped: s.framesSkipped, audioUnderruns: s.audioUnderruns,
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
+                             meanAVOffsetMs: (s.meanAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
                              loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
                              cacheMemoryBytes: item.cacheCounters?.memoryBytes, cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,

@@ -129,14 +129,25 @@ final class PictureBuffer: @unchecked Sendable {  // handed between the decode a
     var planes: [(pixels: UnsafeMutablePointer<UInt8>, pitch: Int)] {
         switch layout {
         case .bgra:
-            return [(pixels, width * 4)]
+            return [(pixels, PictureBuffer.rowPixels(width) * 4)]
         case .yuv420:
-            let cw = (width + 1) / 2, ch = (height + 1) / 2
-            return [(pixels, width), (pixels + width * height, cw), (pixels + width * height + cw * ch, cw)]
+            let lumaPitch = PictureBuffer.rowPixels(width), chromaPitch = PictureBuffer.rowPixels((width + 1) / 2)
+            let chromaStart = lumaPitch * height, chromaBytes = chromaPitch * ((height + 1) / 2)
+            return [(pixels, lumaPitch), (pixels + chromaStart, chromaPitch), (pixels + chromaStart + chromaBytes, chromaPitch)]
         }
     }
 
+    /// Pixels a row has room for: the width rounded up to 16. swscale's x86
+    /// YUV→RGB converter (used at the same size) works 8 pixels at a time
+    /// and, in a row with no room for a whole last group, leaves the last
+    /// width % 8 pixels unwritten (FFmpeg 5.1, YUV2RGB_LOOP): an 854-wide
+    /// video showed 6 black or stale columns at its right edge.
+    private static func rowPixels(_ width: Int) -> Int { (width + 15) & ~15 }
+
     private static func bytes(_ w: Int, _ h: Int, _ layout: Layout) -> Int {
-        layout == .bgra ? w * 4 * h : w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2)
+        switch layout {
+        case .bgra: return rowPixels(w) * 4 * h
+        case .yuv420: return rowPixels(w) * h + 2 * rowPixels((w + 1) / 2) * ((h + 1) / 2)
+        }
     }
 }

@@ -10,7 +10,13 @@ struct PresentationStats: Sendable {
     /// Largest |audio clock − frame time| seen when a frame was presented,
     /// in real (wall-clock) milliseconds: at 2x, 10 ms of media is 5 ms heard.
     var maxAVOffsetMs = 0.0
+    /// The sum and count behind the mean offset: one late refresh on a busy
+    /// machine moves the maximum, a clock that drifts from the audio moves the mean.
+    var avOffsetSumMs = 0.0
+    var avOffsetCount = 0
     var timeToFirstFrameMs: Double?
+
+    var meanAVOffsetMs: Double { avOffsetCount == 0 ? 0 : avOffsetSumMs / Double(avOffsetCount) }
 }
 
 /// Picks, each refresh, the video frame due now from an item's frame queue:
@@ -112,7 +118,10 @@ final class FramePresenter {
             }
             picked = frames.pop()
             if anchor.audioDriven && anchor.running {
-                stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, abs(t - f.pts.seconds) / max(anchor.rate, 1e-3) * 1000)
+                let offsetMs = abs(t - f.pts.seconds) / max(anchor.rate, 1e-3) * 1000
+                stats.maxAVOffsetMs = max(stats.maxAVOffsetMs, offsetMs)
+                stats.avOffsetSumMs += offsetMs
+                stats.avOffsetCount += 1
             }
             break
         }

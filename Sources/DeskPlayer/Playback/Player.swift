@@ -307,6 +307,7 @@ final class Player {
         s.framesDropped = shown.framesDropped
         s.framesSkipped = shown.framesSkipped
         s.maxAVOffsetMs = shown.maxAVOffsetMs
+        s.meanAVOffsetMs = shown.meanAVOffsetMs
         s.timeToFirstFrameMs = shown.timeToFirstFrameMs
         return s
     }

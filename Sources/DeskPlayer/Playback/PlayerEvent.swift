@@ -21,6 +21,8 @@ struct PlayerStats: Sendable {
     var audioUnderruns = 0
     /// Largest |audio clock − frame time| seen when a frame was presented.
     var maxAVOffsetMs = 0.0
+    /// Mean |audio clock − frame time| over the frames presented while the audio ran.
+    var meanAVOffsetMs = 0.0
     var timeToFirstFrameMs: Double?
     var loopCount = 0
     /// Seconds spent waiting for data while meant to play (a stalled stream).
