@@ -10,35 +10,27 @@ import Testing
 struct WindowManagerTests {
     /// Xvfb plus openbox on a free display number; both stop with the value.
     final class ManagedDisplay {
-        /// The display, ":N", once the server has said it.
-        private(set) var name = ""
+        let name: String
         private let server = Process()
         private let manager = Process()
 
         init() throws {
-            // Xvfb picks a free display itself and writes its number to the
-            // fd given (-displayfd): no other server's display, live or dead,
-            // is taken. -noreset: Xvfb resets when its last client leaves, and
-            // openbox connecting while an xprop poll had just left found the
-            // server resetting and quit (now and then, on loaded cores).
-            let number = Pipe()
+            // A display number of its own, well away from xvfb-run's (99 up)
+            // and from :0, the display of any client not told one. -noreset:
+            // Xvfb resets when its last client leaves, and openbox connecting
+            // just as an xprop poll left could find it resetting and quit.
+            var number = 71
+            while FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
+            name = ":\(number)"
             server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            server.arguments = ["-displayfd", "1", "-noreset", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-            server.standardOutput = number
+            server.arguments = [name, "-noreset", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+            server.standardOutput = FileHandle.nullDevice
             server.standardError = FileHandle.nullDevice
             try server.run()
+            let socket = "/tmp/.X11-unix/X\(number)"
             // Generous: the whole suite runs beside, on 2 shared cores.
             let deadline = Date().addingTimeInterval(20)
-            let reply = ReadBox()
-            DispatchQueue.global().async {
-                reply.set(number.fileHandleForReading.availableData)
-            }
-            var text: String { String(decoding: reply.get(), as: UTF8.self) }
-            while !text.contains("\n") && server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            guard let display = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                throw MediaError("Xvfb did not say its display (\(text))")
-            }
-            name = ":\(display)"
+            while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
             manager.arguments = ["--sm-disable"]
             var env = ProcessInfo.processInfo.environment
@@ -48,11 +40,14 @@ struct WindowManagerTests {
             manager.standardError = FileHandle.nullDevice
             try manager.run()
             // The WM is up once it has announced itself on the root window.
+            var said = ""
             while Date() < deadline {
-                if try x(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]).stdout.contains("window id") { return }
+                let check = try x(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"])
+                if check.stdout.contains("window id") { return }
+                said = (check.stdout + check.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            throw MediaError("openbox did not start on \(name)"
+            throw MediaError("openbox did not start on \(name) (xprop: \(said))"
                              + (manager.isRunning ? "" : " (it exited with status \(manager.terminationStatus))"))
         }
 
@@ -61,7 +56,6 @@ struct WindowManagerTests {
         deinit {
             for p in [manager, server] where p.isRunning { kill(p.processIdentifier, SIGKILL) }
             for p in [manager, server] { p.waitUntilExit() }
-            guard !name.isEmpty else { return }
             let number = name.dropFirst()
             try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
             try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
