@@ -101,7 +101,7 @@ bench: bench-deps
 # FFmpeg or X11).
 #
 # The suite runs whole except SANITIZE_TIMED: tests that assert real-time
-# figures (frames presented in N s, A/V offset < 20 ms, sync error < 17 ms,
+# figures (frames presented in N s, A/V offsets, sync error < 17 ms,
 # RSS after closing tiles, a window manager starting in time, every sample
 # through the real-time disk audio device with no underrun, frames played
 # around a stream fault, a screenshot a fixed time after a key), which a
@@ -125,7 +125,11 @@ define sanitized_suite
 	else echo "$(1): clean (no reports)"; fi
 endef
 TSAN_OPTIONS_EXTRA := halt_on_error=0 exitcode=0 second_deadlock_stack=1
-ASAN_OPTIONS_EXTRA := detect_leaks=1 halt_on_error=0 exitcode=0
+# fast_unwind_on_malloc=0: the frame-pointer unwinder stops in Mesa's DRI
+# driver (built without frame pointers), so the leak --vo auto's GL probe
+# leaves there is recorded with no frame a suppression can name (the driver
+# is unloaded by then); the DWARF unwinder reaches libGLX_mesa (Tests/lsan.supp).
+ASAN_OPTIONS_EXTRA := detect_leaks=1 halt_on_error=0 exitcode=0 fast_unwind_on_malloc=0
 LSAN_SUPPRESSIONS := $(CURDIR)/Tests/lsan.supp
 
 sanitize: sanitize-thread sanitize-address

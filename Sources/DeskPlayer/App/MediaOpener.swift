@@ -10,7 +10,8 @@ final class MediaOpener {
         case recent([String])
     }
 
-    private let controller: CommandController
+    /// Unowned: the controller owns its opener.
+    private unowned let controller: CommandController
     private var screen: (any PlayerScreen)? { controller.screen }
     /// The desktop's file dialog while it is open.
     private var dialog: FileDialog?

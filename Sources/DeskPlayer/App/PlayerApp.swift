@@ -149,7 +149,13 @@ final class PlayerApp {
         controller.opener = MediaOpener(controller: controller)
         let pips = PiPManager(limit: options.maxPip, tiles: tiles, text: window.text)
         pips.screen = window
-        pips.onEvent = { [unowned self] event in report(event, window: window) }
+        // Weak: the window's handler holds the PiP manager and the manager's
+        // handler the window, and a cycle kept both (and the tiles, players
+        // and SDL objects behind them) alive past the app (LeakSanitizer).
+        pips.onEvent = { [unowned self, weak window] event in
+            guard let window else { return }
+            report(event, window: window)
+        }
         controller.pips = pips
         if options.pipAuto { autoPiP = AutoPiP(controller: controller) }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
@@ -163,8 +169,8 @@ final class PlayerApp {
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
         window.onAction = { [unowned self] action in handle(action) }
-        window.onOtherWindowEvent = { [unowned self] id, event in
-            guard let (tile, action) = pips.handle(windowID: id, event: event) else { return }
+        window.onOtherWindowEvent = { [unowned self, weak pips] id, event in
+            guard let (tile, action) = pips?.handle(windowID: id, event: event) else { return }
             handle(action, fromPiPOf: tile)
         }
     }
