@@ -88,7 +88,6 @@ final class PrivateSessionBus {
         func playerctl(_ arguments: String...) throws -> String {
             try bus.run("playerctl", ["--player=deskplayer"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        /// Waits (up to 10 s) for `check` to hold.
         let log = { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
         // Listed once the bus gave it its name; the focused tile is the player.
@@ -234,13 +233,11 @@ final class PrivateSessionBus {
         #expect(eventually { client.get("media-title") == .string("Beside Song") })
         let expected = URL(fileURLWithPath: media.besideCover).absoluteString
         var art = ""
-        let deadline = Date().addingTimeInterval(10)
-        while art != expected && Date() < deadline {
+        #expect(try eventually {
             art = try bus.run("playerctl", ["--player=deskplayer", "metadata", "mpris:artUrl"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            if art != expected { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        #expect(art == expected)
+            return art == expected
+        }, "artUrl \(art)")
     }
 
     /// Without a session bus (SSH, CI) there is no MPRIS: one line under

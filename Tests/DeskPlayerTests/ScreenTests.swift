@@ -64,8 +64,8 @@ struct ScreenTests {
         try runTool("xdotool", ["search", "--name", pattern]).stdout.split(separator: "\n").first.map(String.init)
     }
 
-    /// Grabs `width`x`height` at the screen's top-left corner.
-    /// A screenshot by ffmpeg's x11grab; its error said when it writes none.
+    /// Grabs `width`x`height` of the screen from `origin` with ffmpeg's
+    /// x11grab; its error is said when it writes no picture.
     func grab(_ width: Int, _ height: Int, at origin: (x: Int, y: Int) = (0, 0), to path: String) throws -> PPMImage {
         let result = try runTool("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "\(width)x\(height)",
                                             "-i", "\(display)+\(origin.x),\(origin.y)", "-frames:v", "1", path])

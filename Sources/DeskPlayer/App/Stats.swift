@@ -12,7 +12,7 @@ struct StatsReport: Codable {
         var framesSkipped: Int?
         var audioUnderruns: Int
         var maxAVOffsetMs: Double
-        var meanAVOffsetMs: Double?
+        var meanAVOffsetMs: Double
         var timeToFirstFrameMs: Double?
         var loopCount: Int
         /// The HLS variant chosen from a master playlist.
