@@ -390,9 +390,9 @@ final class CommandController {
             tiles.add(factory.tile([item]), focus: true)
             startsNow = true
         case (let tile?, .replace):
+            // The pause state carries over, as in mpv.
             tile.playlist.replaceCurrentItem(with: item)
             tile.ended = false
-            tile.player.play()
             startsNow = true
         case (let tile?, .append), (let tile?, .appendPlay):
             tile.playlist.insert(item, after: nil)

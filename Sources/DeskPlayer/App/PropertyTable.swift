@@ -37,12 +37,12 @@ enum PropertyTable {
         return queue.currentItem == nil ? -1 : queue.history.count
     }
 
-    /// Plays entry `index` of the playlist now (`set playlist-pos`).
+    /// Plays entry `index` of the playlist now (`set playlist-pos`); the
+    /// pause state carries over, as in mpv.
     static func play(_ t: PropertyTarget, at index: Int) throws(CommandError) {
         let tile = try t.requireTile()
         guard tile.playlist.play(at: index) else { throw .propertyError }
         tile.ended = false
-        tile.player.play()
     }
 
     static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app
