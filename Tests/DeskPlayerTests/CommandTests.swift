@@ -211,5 +211,11 @@ import Testing
         #expect(throws: CommandError.invalidParameter) { try rig.apply("loadfile \(Self.files[0]) replace no-such-option=1") }
         let item = try #require(rig.tiles.focused?.player.currentItem)
         #expect(item.startTime.seconds == 3 && item.waitUntilLoaded() == .readyToPlay)
+        // start=N% as mpv's: that share of the length, known once the file is open.
+        try rig.apply("loadfile \(Self.files[0]) replace start=40%")
+        let later = try #require(rig.tiles.focused?.player.currentItem)
+        #expect(later.waitUntilLoaded() == .readyToPlay)
+        let length = try #require(later.info?.duration?.seconds)
+        #expect(abs(later.startTime.seconds - length * 0.4) < 0.001)
     }
 }

@@ -369,25 +369,32 @@ final class CommandController {
 
     /// `loadfile`: replace plays the file now in `tile` (a new tile when
     /// there is none); append adds it to that tile's queue. Of the options,
-    /// `start` is where the file starts; the others are properties, set on
+    /// `start` is where the file starts (seconds, a clock, or N% of its
+    /// length); the others are properties, set on
     /// the tile when the file starts now (they stay set after it, where mpv
     /// puts them back).
     func load(_ path: String, mode: Command.LoadMode = .replace, options: [Command.LoadOption] = [],
               in tile: Tile?) throws(CommandError) {
-        var start: MediaTime?
+        var start: MediaTime?, startPercent: Double?
         for option in options {
-            if option.name == "start" {
+            if option.name == "start", option.value.hasSuffix("%") {
+                guard let percent = Double(option.value.dropLast()), (0...100).contains(percent) else { throw .invalidParameter }
+                startPercent = percent
+            } else if option.name == "start" {
                 guard let seconds = PropertyValue.seconds(option.value), seconds >= 0 else { throw .invalidParameter }
                 start = MediaTime(seconds: seconds)
             } else if PropertyTable.named(option.name)?.set == nil {
                 throw .invalidParameter
             }
         }
-        let item = start.map { PlayerItem(path, preferences: factory.preferences, start: $0) } ?? factory.item(path)
+        let item = start != nil || startPercent != nil
+            ? PlayerItem(path, preferences: factory.preferences, start: start ?? .zero, startPercent: startPercent)
+            : factory.item(path)
         let startsNow: Bool
         switch (tile, mode) {
         case (nil, _):
-            tiles.add(factory.tile([item]), focus: true)
+            // The pause state carries over from --pause, as mpv's pause property would.
+            tiles.add(factory.tile([item]), focus: true, paused: factory.options.pause)
             startsNow = true
         case (let tile?, .replace):
             // The pause state carries over, as in mpv.

@@ -50,7 +50,7 @@ enum MediaProperties {
     static let all: [Property] = [
         Property("width", format: .integer, get: { t throws(CommandError) in .number(Double(try video(t).videoWidth)) }),
         Property("height", format: .integer, get: { t throws(CommandError) in .number(Double(try video(t).videoHeight)) }),
-        Property("container-fps", get: { t throws(CommandError) in .number(try frameRate(t)) }),
+        Property("container-fps", format: .decimal(shown: 3), get: { t throws(CommandError) in .number(try frameRate(t)) }),
         Property("video-format", get: { t throws(CommandError) in .string(try video(t).videoCodec ?? "") }),
         Property("video-codec", get: { t throws(CommandError) in .string(try video(t).videoCodec ?? "") }),
         Property("audio-codec-name", get: { t throws(CommandError) in .string(try audio(t).audioCodec ?? "") }),

@@ -113,13 +113,13 @@ enum PropertyTable {
         }, set: { t, v throws(CommandError) in
             try t.player().speed.keepsPitch = try PropertyValue.flag(v)
         }, osd: { t in (try? t.player().speed.keepsPitch) == false ? "Pitch correction: off" : "Pitch correction: on" }),
-        Property("ab-loop-a", .value, get: { t throws(CommandError) in
+        Property("ab-loop-a", .value, format: .time, get: { t throws(CommandError) in
             try t.player().abLoop.a.map { .number($0.seconds) } ?? .string("no")
         }, set: { t, v throws(CommandError) in
             let player = try t.player()
             player.setABLoop(a: try PropertyTable.loopPoint(v), b: player.abLoop.b)
         }),
-        Property("ab-loop-b", .value, get: { t throws(CommandError) in
+        Property("ab-loop-b", .value, format: .time, get: { t throws(CommandError) in
             try t.player().abLoop.b.map { .number($0.seconds) } ?? .string("no")
         }, set: { t, v throws(CommandError) in
             let player = try t.player()

@@ -450,6 +450,11 @@ final class Player {
         case .readyToPlay where !announcedReady:
             announcedReady = true
             events.append(.readyToPlay)
+            // A start given as a share of the length is known only now.
+            if item.startPercent != nil, pendingSeek == nil {
+                clock.set(time: item.startTime.seconds, host: HostTime.now(), running: false, audioDriven: false,
+                          rate: speed.value)
+            }
         case .failed(let e) where !announcedFailure:
             announcedFailure = true
             events.append(.failed(e))
