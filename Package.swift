@@ -59,7 +59,8 @@ let package = Package(
             // corpus/: inputs `make fuzz` found, read by path; the Python
             // and shell files are helpers the tests run (a test server, a
             // subtitle maker, mpv IPC clients).
-            exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "aio_mpv_client.py", "mpv_socat_client.sh", "corpus"]
+            exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "aio_mpv_client.py", "mpv_jsonipc_start.py",
+                      "mpv_socat_client.sh", "corpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

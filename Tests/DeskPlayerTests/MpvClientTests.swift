@@ -65,12 +65,32 @@ import Testing
         #expect(theirs.status == 0 && theirs.stdout.contains("tally: 19 of 19 work"), "mpv: \(theirs.stdout)")
     }
 
+    /// python-mpv-jsonipc starting the player itself, with the options it
+    /// always passes and keyword arguments made mpv options (`--keep-open=yes`,
+    /// `--pause=yes`, `--quiet=yes`).
+    @Test func pythonMpvJsonipcStartsDeskPlayerWithItsOwnOptions() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/mpv_jsonipc_start.py").path
+        let ours = try runProcess("/usr/bin/env", ["python3", script, Fixtures.binary, dir.appendingPathComponent("a.sock").path,
+                                                   Self.fileA], environment: Self.headless, timeout: 60)
+        #expect(ours.status == 0 && ours.stdout.contains("tally: 5 of 5 work"), "\(ours.stdout)\(ours.stderr)")
+        guard let mpv = Self.mpv else { return }  // nothing to compare with (see above)
+        let theirs = try runProcess("/usr/bin/env", ["python3", script, mpv, dir.appendingPathComponent("b.sock").path,
+                                                     Self.fileA, "vo=null", "ao=null"], timeout: 60)
+        #expect(theirs.status == 0 && theirs.stdout.contains("tally: 5 of 5 work"), "mpv: \(theirs.stdout)")
+    }
+
     /// The options client libraries start mpv with are taken; an unknown one still is not.
     @Test func terminalOptionsAreAcceptedAndUnknownOnesAreNot() throws {
         let line = ["--idle", "--really-quiet", "--msg-level=ipc=v,all=no", "--term-osd-bar=no", "--no-terminal",
                     "--terminal=no", "--input-terminal=no", "--force-window=yes", "--no-audio-display", "--quiet", "x.mp4"]
         let parsed = try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(line))
         #expect(parsed.idleMode == .yes && parsed.files == ["x.mp4"])
+        let flags = try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(["--keep-open=always", "--pause=yes", "--mute=no",
+                                                                           "--no-sync", "x.mp4"]))
+        #expect(flags.keepOpen && flags.pause && !flags.mute && !flags.sync)
+        #expect(throws: (any Error).self) { try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(["--pause=maybe"])) }
         #expect(throws: (any Error).self) { try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(["--really-bogus", "x.mp4"])) }
         let r = try runProcess(Fixtures.binary, ["--really-quiet", "--bogus", "x.mp4"], environment: Self.headless, timeout: 20)
         #expect(r.status == 2)
