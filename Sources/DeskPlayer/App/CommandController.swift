@@ -111,7 +111,12 @@ final class CommandController {
             for tile in try resolve(target) {
                 let queue = tile.playlist
                 let atEnd = forward ? queue.items.count <= 1 && !queue.loopsQueue : queue.history.isEmpty
-                if atEnd && !force { throw .commandFailed }
+                if atEnd && !force {
+                    // A key at the end says so; a client gets mpv's error.
+                    guard source.showsOSD else { throw .commandFailed }
+                    osd(forward ? "No next file" : "No previous file", seconds: 1.5)
+                    continue
+                }
                 if atEnd && !forward { queue.stop() } else if forward { queue.advanceToNextItem() } else { queue.playPrevious() }
                 tile.ended = false
             }
