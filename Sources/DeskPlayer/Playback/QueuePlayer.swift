@@ -2,20 +2,20 @@
 /// current one is always opened and prerolled, so with `.advance` the
 /// switch is gapless; an item that fails to open is reported and skipped.
 /// Main thread only.
-final class QueuePlayer {
-    let player: Player
+package final class QueuePlayer {
+    package let player: Player
     /// The queue; the first item is the player's current item.
-    private(set) var items: [PlayerItem] = []
+    package private(set) var items: [PlayerItem] = []
     /// Items that finished or were skipped, newest last (for "previous").
-    private(set) var history: [PlayerItem] = []
+    package private(set) var history: [PlayerItem] = []
     /// Start again from the first item after the last (`--playlist-loop`).
-    var loopsQueue = false
+    package var loopsQueue = false
     private var originals: [PlayerItem] = []
     private var events: [PlayerEvent] = []
     private let makeItem: (PlayerItem) -> PlayerItem
 
     /// `copy` makes a fresh item like a given one (to replay it).
-    init(player: Player = Player(), items: [PlayerItem], copy: @escaping (PlayerItem) -> PlayerItem) {
+    package init(player: Player = Player(), items: [PlayerItem], copy: @escaping (PlayerItem) -> PlayerItem) {
         self.player = player
         self.makeItem = copy
         player.actionAtItemEnd = .advance
@@ -24,10 +24,10 @@ final class QueuePlayer {
         start()
     }
 
-    var currentItem: PlayerItem? { items.first }
+    package var currentItem: PlayerItem? { items.first }
 
     /// Skips to the next item at once (mpv's `>` / Enter).
-    func advanceToNextItem() {
+    package func advanceToNextItem() {
         guard !items.isEmpty else { return }
         history.append(items.removeFirst())
         refillIfLooping()
@@ -35,7 +35,7 @@ final class QueuePlayer {
     }
 
     /// Goes back to the item before the current one (mpv's `<`).
-    func playPrevious() {
+    package func playPrevious() {
         guard let previous = history.popLast() else { return }
         items.insert(makeItem(previous), at: 0)
         start()
@@ -44,7 +44,7 @@ final class QueuePlayer {
     /// Plays entry `index` of the whole list (history, then the queue) now,
     /// as mpv's `set playlist-pos`. False when there is no such entry.
     @discardableResult
-    func play(at index: Int) -> Bool {
+    package func play(at index: Int) -> Bool {
         let all = history + items
         guard all.indices.contains(index) else { return false }
         history = Array(all[..<index])
@@ -53,7 +53,7 @@ final class QueuePlayer {
         return true
     }
 
-    func insert(_ item: PlayerItem, after existing: PlayerItem?) {
+    package func insert(_ item: PlayerItem, after existing: PlayerItem?) {
         if let existing, let index = items.firstIndex(where: { $0 === existing }) {
             items.insert(item, at: index + 1)
         } else {
@@ -69,7 +69,7 @@ final class QueuePlayer {
         item.cancel()
     }
 
-    func removeAllItems() {
+    package func removeAllItems() {
         let old = items
         items.removeAll()
         player.setUpcomingItem(nil)
@@ -77,14 +77,14 @@ final class QueuePlayer {
         old.forEach { $0.cancel() }
     }
 
-    func replaceCurrentItem(with item: PlayerItem) {
+    package func replaceCurrentItem(with item: PlayerItem) {
         if items.isEmpty { items = [item] } else { items[0] = item }
         start()
     }
 
     /// Call every refresh after `player.update`: follows the player's
     /// hand-overs and skips items that fail. Returns the events to show.
-    func takeEvents() -> [PlayerEvent] {
+    package func takeEvents() -> [PlayerEvent] {
         for event in player.takeEvents() {
             switch event {
             case .advanced(let from, _):
