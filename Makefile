@@ -144,7 +144,7 @@ sanitize-address: export LSAN_OPTIONS = suppressions=$(LSAN_SUPPRESSIONS):print_
 sanitize-address: test-deps
 	$(call sanitized_suite,address,.build-asan,ASAN_OPTIONS,)
 
-# libFuzzer over the open-probe-decode path (App/FuzzEntry.swift): each input
+# libFuzzer over the open-probe-decode path (Playback/FuzzEntry.swift): each input
 # is opened as a PlayerItem and played through its pipeline without SDL
 # (scaler, resampler, a loop seam and a seek), built with -DDESKPLAYER_FUZZ
 # under ASan. Seeds are made from the assets at run time (bench/fuzz-seeds.sh);

@@ -41,21 +41,64 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // The layers, each a target of its own depending only on layers
+        // below it, so the compiler keeps the design (README, "How it is
+        // built"). The folders stay under Sources/DeskPlayer.
+        //
+        // Media: owners of FFmpeg objects, and the value types every layer
+        // above shares (MediaTime, HostTime, AudioFormat, PictureBuffer).
+        .target(
+            name: "Media",
+            dependencies: ["CFFmpeg", "CLibass"],
+            path: "Sources/DeskPlayer/Media"
+        ),
+        // Playback: items, players, clock, mixer, composition. No SDL.
+        .target(
+            name: "Playback",
+            dependencies: ["Media", "CFFmpeg", .product(name: "Collections", package: "swift-collections")],
+            path: "Sources/DeskPlayer/Playback"
+        ),
+        // Output: SDL's windows, textures and the audio device. It needs
+        // nothing of Playback: the device pulls from a source it defines.
+        .target(
+            name: "Output",
+            dependencies: ["Media", "CSDL2"],
+            path: "Sources/DeskPlayer/Output"
+        ),
+        // UI: the main and PiP windows' views, layout and input.
+        .target(
+            name: "UI",
+            dependencies: ["Output", "Playback", "Media", "CSDL2"],
+            path: "Sources/DeskPlayer/UI"
+        ),
+        // Control: the command vocabulary, key bindings, IPC and D-Bus
+        // messages: plain values and sockets that need only Media's errors
+        // and locks, so both UI and App can produce them.
+        .target(
+            name: "Control",
+            dependencies: ["Media", "CDBus"],
+            path: "Sources/DeskPlayer/Control"
+        ),
+        // App: the command line, the controller that applies commands, the
+        // property table, tiles, MPRIS; the only target that sees them all.
+        .target(
+            name: "App",
+            dependencies: [
+                "Control", "UI", "Output", "Playback", "Media", "CSDL2", "CFFmpeg",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Sources/DeskPlayer/App"
+        ),
+        // The program: only the entry point.
         .executableTarget(
             name: "DeskPlayer",
-            dependencies: [
-                "CSDL2",
-                "CFFmpeg",
-                "CLibass",
-                "CDBus",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Collections", package: "swift-collections"),
-                .product(name: "Yams", package: "Yams"),
-            ]
+            dependencies: ["App"],
+            path: "Sources/DeskPlayer/Main"
         ),
         .testTarget(
             name: "DeskPlayerTests",
-            dependencies: ["DeskPlayer"],
+            dependencies: ["DeskPlayer", "App", "Control", "UI", "Output", "Playback", "Media", "CFFmpeg"],
             // corpus/: inputs `make fuzz` found, read by path; the Python
             // and shell files are helpers the tests run (a test server, a
             // subtitle maker, mpv IPC clients).

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
+@testable import Media
+@testable import Playback
 
 /// mpv's A-B loop on real decoded media: every pass after the first is the
 /// interval [A, B), its seams as exact as a whole-file loop's.

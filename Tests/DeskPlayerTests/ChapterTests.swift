@@ -1,7 +1,10 @@
 import CFFmpeg
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
+@testable import Media
+@testable import Playback
 
 /// Chapters as FFmpeg reads them from Matroska, MP4 and Ogg that ffmpeg
 /// wrote, mended when the table is damaged, and driven as mpv drives them:

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
+@testable import Media
+@testable import Playback
+@testable import UI
 
 /// Commands and properties applied in-process to real players decoding real
 /// files, without SDL (as mpv's libmpv tests drive a player with no video

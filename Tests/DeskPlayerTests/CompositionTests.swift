@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// Compositions checked sample by sample against references computed here,
 /// independently: ffmpeg's own decode of each source and the ramp formula.

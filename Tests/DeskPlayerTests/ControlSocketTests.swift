@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Control
+@testable import Media
 
 /// The control socket driven by a real client, as an mpv script would drive
 /// mpv: requests and replies over the Unix socket, events in between.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// Files broken in known ways, made here from the demo: each plays headless
 /// for a few seconds with no crash and no hang (the run has a watchdog), and

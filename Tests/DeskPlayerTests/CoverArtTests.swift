@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// Audio with a face: each container's own cover (ID3 APIC, FLAC's picture
 /// block, MP4's covr, a Vorbis comment's METADATA_BLOCK_PICTURE in Opus)

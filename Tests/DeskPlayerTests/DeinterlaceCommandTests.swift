@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
+@testable import Media
 
 /// The `deinterlace` property and the `d` key, in-process on a real player:
 /// `--deinterlace` starts it, `d` cycles it as mpv's `cycle deinterlace`,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
 
 /// The small things of a desktop app, checked without a process: the
 /// desktop entry, the command line's idle modes, title expansion, D-Bus values.

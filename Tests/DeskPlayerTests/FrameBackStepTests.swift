@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// mpv's frame-back-step (`,`) on real H.264: each step shows exactly the
 /// frame before, read back from the frame number coded into the picture.

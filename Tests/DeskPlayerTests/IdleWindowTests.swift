@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
 
 /// The desktop app a person starts from the menu: the idle window, what it
 /// plays, the pointer and the screen saver as playback pauses and resumes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
 
 /// The one binding table: input.conf over it, and the help made from it.
 @Suite struct KeyBindingTests {

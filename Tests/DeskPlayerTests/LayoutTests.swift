@@ -1,5 +1,7 @@
 import Testing
-@testable import DeskPlayer
+@testable import Control
+@testable import Playback
+@testable import UI
 
 @Suite struct LayoutTests {
     let wide = Rect(x: 0, y: 0, width: 960, height: 720)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Media
+@testable import Playback
 
 /// Looping by seeking the one item back to zero: the seams are sample-exact
 /// and frame-exact on real decoded media.

@@ -1,5 +1,5 @@
 import Testing
-@testable import DeskPlayer
+@testable import Media
 
 @Suite struct MediaTimeTests {
     @Test func arithmeticAcrossTimescalesIsExact() {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
 
 /// DeskPlayer driven by mpv clients written by others, each command's
 /// effect read back over the socket; the same scripts run against mpv

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Playback
 
 /// Video whose width is not a multiple of 8 (854x480 is 16:9 480p, as many
 /// encoders make it), shown at its own size: every column of every picture

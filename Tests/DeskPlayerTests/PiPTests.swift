@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Playback
+@testable import UI
 
 /// The Picture in Picture state machine, every event order (no window).
 @Suite struct PiPControllerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Media
+@testable import Playback
 
 /// The engine without any window or device: real FFmpeg decoding of the
 /// bundled media, compared with what ffprobe says about the same files.

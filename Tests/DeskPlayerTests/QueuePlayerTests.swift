@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Media
+@testable import Playback
 
 /// AVQueuePlayer's verbs on real items (no device: the player is driven headless).
 @Suite struct QueuePlayerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import UI
 
 extension ScreenTests {
     /// `--vo gpu` on Xvfb's software OpenGL (llvmpipe): the same screenshots

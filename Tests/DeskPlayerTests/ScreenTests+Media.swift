@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Output
+@testable import Playback
+@testable import UI
 
 /// What a person sees of music and chapters, grabbed from the X server:
 /// the cover in the tile and in Picture in Picture with its title under it,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import UI
 
 extension ScreenTests {
     /// A phone's upright recording (landscape pixels, a 90° display matrix)

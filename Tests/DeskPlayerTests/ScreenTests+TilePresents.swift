@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
 
 extension ScreenTests {
     /// Tiles whose picture changed are drawn and pushed to the screen on

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import UI
 
 /// What a person sees: the app in a real X window (Xvfb under `make test`),
 /// screenshots grabbed from the X server, keys typed through XTEST. One

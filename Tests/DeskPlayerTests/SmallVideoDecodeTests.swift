@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// Video shown at half its size or less (a small tile) decodes without the
 /// H.264 loop filter: after scaling, the picture stays within 35 dB of a

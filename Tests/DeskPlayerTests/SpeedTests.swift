@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Control
+@testable import Media
+@testable import Playback
 
 /// Playback speed as a person hears it: a clip whose tone changes from
 /// 1000 Hz to 1500 Hz at 3 s, played by the binary and captured by SDL's

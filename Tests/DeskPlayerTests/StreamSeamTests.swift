@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// Loop seams of streams (#17): audio+video MPEG-TS and HLS loop on the
 /// video's interval, so every pass is exactly the content, with no priming

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
 
 /// HLS over HTTP from a local server the test starts: the variant that fits
 /// the preferences is the only one whose playlist and segments are fetched.

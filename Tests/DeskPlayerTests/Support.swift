@@ -1,5 +1,5 @@
 import Foundation
-@testable import DeskPlayer
+@testable import Media
 
 /// Paths and helpers shared by the tests.
 enum Fixtures {

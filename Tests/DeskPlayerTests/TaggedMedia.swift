@@ -1,5 +1,5 @@
 import Foundation
-@testable import DeskPlayer
+@testable import Media
 
 /// Music and video as the world makes them with ffmpeg: tags, a cover in
 /// each container's own way, a cover file beside, chapters from an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Media
+@testable import Playback
 
 /// Tracks and subtitles on media made here with ffmpeg: a 6 s black 640x360
 /// video with two audio tracks (eng 440 Hz, fre 1000 Hz), an SRT, an ASS and

@@ -1,7 +1,9 @@
 import CFFmpeg
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import App
+@testable import Media
+@testable import Playback
 
 /// Video as phones, cameras and TV recorders make it, through the real
 /// engine headless: every frame timed, turned upright, deinterlaced, tone

@@ -1,5 +1,6 @@
 import Foundation
-@testable import DeskPlayer
+@testable import Media
+@testable import UI
 
 /// Small clips made with the ffmpeg command line the way phones, cameras and
 /// TV recorders make them (320x180, 1–4 s), for the video tests. Each is

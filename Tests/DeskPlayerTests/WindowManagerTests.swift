@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import DeskPlayer
+@testable import Media
+@testable import UI
 
 /// Picture in Picture under a real window manager (openbox, from Debian's
 /// packages), on a private virtual X server so the other window tests keep

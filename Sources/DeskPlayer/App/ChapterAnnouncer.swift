@@ -1,3 +1,5 @@
+import Playback
+
 /// Says on the OSD when the focused tile's chapter changes: as playback
 /// crosses into the next one, or a seek lands in another (a chapter key
 /// says it at once through the property's OSD line; this line, on the same

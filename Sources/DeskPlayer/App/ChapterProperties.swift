@@ -1,3 +1,7 @@
+import Control
+import Media
+import Playback
+
 /// The chapter properties (`chapter`, `chapters`, `chapter-list`) as mpv
 /// has them (`player/command.c`'s mp_property_chapter): the current
 /// chapter is the last one started (-1 before the first); setting it seeks

@@ -1,4 +1,8 @@
+import Control
 import Foundation
+import Media
+import Playback
+import UI
 
 /// Where a command came from: it decides only whether the OSD says what changed.
 enum CommandSource {

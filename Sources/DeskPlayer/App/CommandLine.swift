@@ -1,5 +1,10 @@
 import ArgumentParser
+import Control
 import Foundation
+import Media
+import Output
+import Playback
+import UI
 
 /// `deskplayer [options] FILE...` (mpv's option names where mpv has one).
 struct DeskPlayerCommand: ParsableCommand {
@@ -326,7 +331,7 @@ struct BitRate: ExpressibleByArgument, Equatable {
 
 /// `--audio-trim START,END`: samples, each 0 to 1,000,000.
 extension SampleTrim: ExpressibleByArgument {
-    init?(argument: String) {
+    package init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
             .map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let start = parts[0], let end = parts[1],
@@ -427,8 +432,8 @@ extension DeskPlayerCommand {
 /// Entry point: parse, run, and map failures to exit codes
 /// (0 played, 1 nothing could be played, 2 bad command line).
 /// (`@main` is in EntryPoint.swift, so the fuzzer build can leave it out.)
-enum Main {
-    static func main() {
+package enum Main {
+    package static func main() {
         // A parent may hand us a blocked signal mask (Foundation's Process
         // does): unblock the signals SDL turns into a clean quit.
         var signals = sigset_t()

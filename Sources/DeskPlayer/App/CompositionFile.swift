@@ -1,4 +1,6 @@
 import Foundation
+import Media
+import Playback
 import Yams
 
 /// `--composition FILE.json`: tracks, their segments and their ramps (the

@@ -1,4 +1,6 @@
 import Foundation
+import Media
+import Playback
 
 /// `--crossfade`, `--clip` and `--composition`: the command line's files
 /// become one composition, played by one player or (`--export-audio`)

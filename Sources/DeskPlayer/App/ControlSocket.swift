@@ -1,3 +1,5 @@
+import Control
+
 /// The control socket's side of mpv's JSON IPC (`--input-ipc-server`):
 /// requests that only a client makes (get, observe, client_name) are
 /// answered here; every command goes to the one `CommandController`, as a

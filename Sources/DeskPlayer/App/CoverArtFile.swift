@@ -1,4 +1,5 @@
 import Foundation
+import Playback
 
 /// The cover picture of the item MPRIS describes, as a file a client can
 /// read (`mpris:artUrl` is a URL): an image beside the media is named as it

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Synchronization
 
 /// The desktop's own file dialog, run as a child process (zenity or kdialog,

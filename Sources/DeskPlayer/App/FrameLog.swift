@@ -1,4 +1,6 @@
 import Foundation
+import Media
+import Playback
 
 /// `--frame-log`: each frame the first tile presents, and when, written as CSV at exit.
 final class FrameLog {

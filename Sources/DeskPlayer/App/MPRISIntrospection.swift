@@ -1,3 +1,5 @@
+import Playback
+
 extension MPRISService {
     /// What Introspect answers: the MPRIS 2 interfaces DeskPlayer has, as
     /// the specification writes them.

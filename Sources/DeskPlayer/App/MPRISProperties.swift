@@ -1,4 +1,6 @@
+import Control
 import Foundation
+import Playback
 
 /// One MPRIS 2 property: how it is read (through the controller's property
 /// table, for the focused tile) and, when a client may change it, how

@@ -1,4 +1,7 @@
+import Control
 import Foundation
+import Media
+import Playback
 
 /// MPRIS 2 on the session bus (`org.mpris.MediaPlayer2.deskplayer`), so the
 /// desktop's media controls, headset buttons, playerctl and KDE Connect

@@ -1,4 +1,6 @@
+import Control
 import Foundation
+import UI
 
 /// Opening media as a desktop app does: the desktop's file dialog (zenity
 /// or kdialog) or the built-in browser, recent files. What is chosen plays

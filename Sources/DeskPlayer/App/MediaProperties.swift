@@ -1,3 +1,6 @@
+import Control
+import Playback
+import Media
 /// The properties that describe the file playing (mpv's `width`,
 /// `video-params`, `audio-params`, `estimated-frame-count`…), read from
 /// what the item found when it opened. Unavailable until it has opened,

@@ -1,4 +1,7 @@
-import CSDL2
+import Control
+import Media
+import Output
+import UI
 
 /// The Picture in Picture windows: each shows one tile's player, which
 /// plays on untouched while it moves between the main window and its mini
@@ -98,8 +101,8 @@ final class PiPManager {
 
     /// The tile of the mini window with this SDL window id, and what its
     /// event asks for.
-    func handle(windowID: UInt32, event: SDL_Event) -> (Tile, PiPWindow.Action)? {
-        guard let entry = entries.first(where: { $0.window.id == windowID }),
+    func handle(_ event: OtherWindowEvent) -> (Tile, PiPWindow.Action)? {
+        guard let entry = entries.first(where: { $0.window.id == event.windowID }),
               let action = entry.window.handle(event) else { return nil }
         return (entry.tile, action)
     }

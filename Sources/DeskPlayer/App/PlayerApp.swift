@@ -1,5 +1,12 @@
 import CSDL2
+import Control
 import Foundation
+import Media
+import Output
+// SDL's headers bring X11's `Window` too; this one is meant.
+import class Output.Window
+import Playback
+import UI
 
 /// Sets up SDL, the audio device and the window, makes the tiles the
 /// command line asks for, and runs the main loop: input to the controller,
@@ -169,8 +176,8 @@ final class PlayerApp {
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
         window.onAction = { [unowned self] action in handle(action) }
-        window.onOtherWindowEvent = { [unowned self, weak pips] id, event in
-            guard let (tile, action) = pips?.handle(windowID: id, event: event) else { return }
+        window.onOtherWindowEvent = { [unowned self, weak pips] event in
+            guard let (tile, action) = pips?.handle(event) else { return }
             handle(action, fromPiPOf: tile)
         }
     }

@@ -1,4 +1,8 @@
+import Control
 import Foundation
+import Media
+import Playback
+import UI
 
 /// Every property DeskPlayer has, by mpv's name where mpv has one
 /// (`content-mode`, `pip` and `tiles` are DeskPlayer's own). Values are

@@ -1,5 +1,9 @@
+import Control
 import Foundation
+import Media
+import Playback
 import Synchronization
+import UI
 
 /// `s` saves the focused tile's video frame at the file's own size, `S` the
 /// whole window, as PNG, to `--screenshot-dir` or the XDG pictures folder.

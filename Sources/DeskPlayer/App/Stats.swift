@@ -1,4 +1,6 @@
 import Foundation
+import Media
+import Playback
 
 /// What `--stats-json` writes at exit: one entry per item played.
 struct StatsReport: Codable {

@@ -1,4 +1,8 @@
+import Control
 import Foundation
+import Media
+import Playback
+import UI
 
 /// Makes items and tiles the way the command line asked (buffering, HLS
 /// limits, languages, subtitles, loops, volume), and resumes a file once

@@ -1,3 +1,7 @@
+import Media
+import Playback
+import UI
+
 /// One player in the window: its queue, its view, and what the App has
 /// reported of it.
 final class Tile {

@@ -1,4 +1,7 @@
+import Control
 import Foundation
+import Media
+import Playback
 
 /// The track properties (`track-list`, `aid`, `sid`, `sub-text`) as mpv
 /// numbers tracks: from 1 within each type, so a client's `set aid 2`

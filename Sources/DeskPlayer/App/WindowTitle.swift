@@ -1,3 +1,5 @@
+import UI
+
 /// The main window's title: `--title` with mpv's property expansion, read
 /// from the property table for the focused tile; by default the media
 /// title (its tag, else the file name) and the app's name. Main thread only.

@@ -4,7 +4,7 @@
 /// all produce these values; one controller in App applies them. Settings
 /// are not commands of their own: `set`, `add`, `multiply`, `cycle` and
 /// `cycle-values` name a property of the one property table.
-enum Command: Equatable, Sendable {
+package enum Command: Equatable, Sendable {
     case set(property: String, value: JSONValue)
     case add(property: String, by: Double)
     case multiply(property: String, by: Double)
@@ -61,26 +61,31 @@ enum Command: Equatable, Sendable {
     /// Does nothing (input.conf's `KEY ignore`).
     case ignore
 
-    enum SeekMode: String, Sendable, CaseIterable {
+    package enum SeekMode: String, Sendable, CaseIterable {
         case relative
         case absolute
         case absolutePercent = "absolute-percent"
         case relativePercent = "relative-percent"
     }
 
-    enum LoadMode: String, Sendable, CaseIterable {
+    package enum LoadMode: String, Sendable, CaseIterable {
         case replace
         case append
         case appendPlay = "append-play"
     }
 
     /// One `name=value` of loadfile's options.
-    struct LoadOption: Equatable, Sendable {
-        let name: String
-        let value: String
+    package struct LoadOption: Equatable, Sendable {
+        package let name: String
+        package let value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    enum ScreenshotKind: String, Sendable, CaseIterable {
+    package enum ScreenshotKind: String, Sendable, CaseIterable {
         /// The video frame at its own size.
         case video
         /// What the window shows.
@@ -89,7 +94,7 @@ enum Command: Equatable, Sendable {
         case subtitles
     }
 
-    enum TileChoice: Equatable, Sendable {
+    package enum TileChoice: Equatable, Sendable {
         case next
         case index(Int)
     }
@@ -97,7 +102,7 @@ enum Command: Equatable, Sendable {
 
 /// mpv's error strings, which its clients compare against. Every command
 /// source gets the same ones: the socket replies with them, keys show them.
-enum CommandError: String, Error, Sendable {
+package enum CommandError: String, Error, Sendable {
     case invalidParameter = "invalid parameter"
     case propertyNotFound = "property not found"
     case propertyUnavailable = "property unavailable"
@@ -171,7 +176,7 @@ extension Command {
 extension JSONValue {
     /// The value as mpv prints it for a person (`get_property_string`,
     /// input.conf): flags as yes/no, numbers without a trailing .0.
-    var plainText: String {
+    package var plainText: String {
         switch self {
         case .string(let s): return s
         case .bool(let b): return b ? "yes" : "no"
@@ -181,7 +186,7 @@ extension JSONValue {
     }
 
     /// As `plainText`, but lists and objects as JSON (mpv's get_property_string).
-    var plainTextOrJSON: String {
+    package var plainTextOrJSON: String {
         switch self {
         case .array, .object: return text
         default: return plainText

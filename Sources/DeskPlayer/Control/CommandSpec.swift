@@ -4,7 +4,7 @@
 /// here, and the socket's `command-list` property is this table, so a client
 /// that builds its methods from it (as mpv's client libraries do) gets
 /// exactly what DeskPlayer has.
-struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     struct Argument: Sendable {
         enum Kind: String, Sendable {
             case number = "Double"
@@ -244,13 +244,13 @@ struct CommandSpec: Sendable {
 
     /// A command from its words (input.conf) or its JSON array (the socket):
     /// the name, then the arguments.
-    static func parse(_ parts: [JSONValue]) throws(CommandError) -> Command {
+    package static func parse(_ parts: [JSONValue]) throws(CommandError) -> Command {
         guard let name = parts.first?.string, let spec = named(name) else { throw .invalidParameter }
         return try spec.makeCommand(Array(parts.dropFirst()))
     }
 
     /// A command given as mpv's named form: `{"name": "seek", "target": 5}`.
-    static func parse(named object: JSONValue) throws(CommandError) -> Command {
+    package static func parse(named object: JSONValue) throws(CommandError) -> Command {
         guard let name = object["name"]?.string, let spec = named(name) else { throw .invalidParameter }
         var values: [JSONValue] = []
         for argument in spec.arguments {
@@ -264,7 +264,7 @@ struct CommandSpec: Sendable {
     }
 
     /// mpv's `command-list`: each command with its arguments.
-    static var commandList: JSONValue {
+    package static var commandList: JSONValue {
         .array(all.map { spec in
             .object([("name", .string(spec.name)),
                       ("args", .array(spec.arguments.map { a in

@@ -3,7 +3,7 @@ import Foundation
 /// The user's files in `$XDG_CONFIG_HOME/deskplayer/` (default
 /// `~/.config/deskplayer/`): `input.conf` rebinds keys, `deskplayer.conf`
 /// holds defaults for command-line options. `--no-config` ignores both.
-enum ConfigFiles {
+package enum ConfigFiles {
     static func directory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("deskplayer")
@@ -13,7 +13,7 @@ enum ConfigFiles {
     }
 
     /// The text of a config file, nil when there is none.
-    static func read(_ name: String) -> (path: String, text: String)? {
+    package static func read(_ name: String) -> (path: String, text: String)? {
         let url = directory().appendingPathComponent(name)
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
         return (url.path, text)
@@ -24,7 +24,7 @@ enum ConfigFiles {
     /// the command line's own parser; a bad one is skipped and reported as
     /// "FILE:LINE: reason". The arguments go before the command line's own,
     /// so the command line wins.
-    static func optionArguments(_ text: String, file: String,
+    package static func optionArguments(_ text: String, file: String,
                                 check: ([String]) -> String?) -> (arguments: [String], problems: [String]) {
         var arguments: [String] = []
         var problems: [String] = []

@@ -2,7 +2,7 @@ import CDBus
 
 /// Owns one reference to a libdbus message (unreferenced in deinit) and
 /// reads its header. Main thread only, as is the connection it came from.
-final class DBusMessage {
+package final class DBusMessage {
     let message: OpaquePointer
 
     /// Takes over a reference the caller holds (as libdbus hands them out).
@@ -15,19 +15,19 @@ final class DBusMessage {
     }
 
     /// A signal from `path`.
-    init?(signalFrom path: String, interface: String, member: String) {
+    package init?(signalFrom path: String, interface: String, member: String) {
         guard let made = dbus_message_new_signal(path, interface, member) else { return nil }
         message = made
     }
 
     /// The reply to `call` (a method return).
-    init?(returnTo call: DBusMessage) {
+    package init?(returnTo call: DBusMessage) {
         guard let made = dbus_message_new_method_return(call.message) else { return nil }
         message = made
     }
 
     /// An error reply to `call`: a D-Bus error name and a line for a person.
-    init?(error name: String, _ text: String, to call: DBusMessage) {
+    package init?(error name: String, _ text: String, to call: DBusMessage) {
         guard let made = dbus_message_new_error(call.message, name, text) else { return nil }
         message = made
     }
@@ -35,36 +35,36 @@ final class DBusMessage {
     deinit { dbus_message_unref(message) }
 
     var type: Int32 { dbus_message_get_type(message) }
-    var path: String? { dbus_message_get_path(message).map { String(cString: $0) } }
-    var interface: String? { dbus_message_get_interface(message).map { String(cString: $0) } }
-    var member: String? { dbus_message_get_member(message).map { String(cString: $0) } }
+    package var path: String? { dbus_message_get_path(message).map { String(cString: $0) } }
+    package var interface: String? { dbus_message_get_interface(message).map { String(cString: $0) } }
+    package var member: String? { dbus_message_get_member(message).map { String(cString: $0) } }
     var errorName: String? { dbus_message_get_error_name(message).map { String(cString: $0) } }
-    var signature: String { dbus_message_get_signature(message).map { String(cString: $0) } ?? "" }
+    package var signature: String { dbus_message_get_signature(message).map { String(cString: $0) } ?? "" }
     var serial: UInt32 { dbus_message_get_serial(message) }
     var replySerial: UInt32 { dbus_message_get_reply_serial(message) }
-    var wantsReply: Bool { dbus_message_get_no_reply(message) == 0 }
+    package var wantsReply: Bool { dbus_message_get_no_reply(message) == 0 }
 
-    var arguments: [DBusValue] { DBusValue.arguments(of: message) }
+    package var arguments: [DBusValue] { DBusValue.arguments(of: message) }
 
-    func append(_ values: [DBusValue]) -> Bool { DBusValue.append(values, to: message) }
+    package func append(_ values: [DBusValue]) -> Bool { DBusValue.append(values, to: message) }
 }
 
 /// A D-Bus error to answer a call with: one of the standard names clients
 /// know, and a line for a person.
-struct DBusFailure: Error, Equatable {
-    let name: String
-    let text: String
+package struct DBusFailure: Error, Equatable {
+    package let name: String
+    package let text: String
 
-    static func invalidArgs(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.InvalidArgs", text: text) }
-    static func unknownMethod(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.UnknownMethod", text: text) }
-    static func unknownInterface(_ text: String) -> DBusFailure {
+    package static func invalidArgs(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.InvalidArgs", text: text) }
+    package static func unknownMethod(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.UnknownMethod", text: text) }
+    package static func unknownInterface(_ text: String) -> DBusFailure {
         .init(name: "org.freedesktop.DBus.Error.UnknownInterface", text: text)
     }
-    static func unknownObject(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.UnknownObject", text: text) }
-    static func unknownProperty(_ text: String) -> DBusFailure {
+    package static func unknownObject(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.UnknownObject", text: text) }
+    package static func unknownProperty(_ text: String) -> DBusFailure {
         .init(name: "org.freedesktop.DBus.Error.UnknownProperty", text: text)
     }
-    static func readOnly(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.PropertyReadOnly", text: text) }
-    static func notSupported(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.NotSupported", text: text) }
-    static func failed(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.Failed", text: text) }
+    package static func readOnly(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.PropertyReadOnly", text: text) }
+    package static func notSupported(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.NotSupported", text: text) }
+    package static func failed(_ text: String) -> DBusFailure { .init(name: "org.freedesktop.DBus.Error.Failed", text: text) }
 }

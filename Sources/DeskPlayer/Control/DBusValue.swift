@@ -3,7 +3,7 @@ import CDBus
 /// A D-Bus value of the kinds MPRIS and org.freedesktop.DBus.Properties
 /// use, read from and written to libdbus's message iterators. Its
 /// signature is known even for an empty array, which D-Bus needs.
-indirect enum DBusValue: Equatable, Sendable {
+package indirect enum DBusValue: Equatable, Sendable {
     case string(String)
     case objectPath(String)
     case bool(Bool)
@@ -21,17 +21,17 @@ indirect enum DBusValue: Equatable, Sendable {
     /// its signature, so a caller can say what it got.
     case unsupported(signature: String)
 
-    struct DictionaryEntry: Equatable, Sendable {
+    package struct DictionaryEntry: Equatable, Sendable {
         let key: String
         let value: DBusValue
 
-        init(_ key: String, _ value: DBusValue) {
+        package init(_ key: String, _ value: DBusValue) {
             self.key = key
             self.value = value
         }
     }
 
-    var signature: String {
+    package var signature: String {
         switch self {
         case .string: return "s"
         case .objectPath: return "o"
@@ -49,7 +49,7 @@ indirect enum DBusValue: Equatable, Sendable {
     }
 
     /// The value inside a variant (the value itself otherwise).
-    var unwrapped: DBusValue {
+    package var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner.unwrapped }
         return self
     }

@@ -3,18 +3,18 @@ import Foundation
 /// The built-in file browser's model (used when the desktop has no file
 /// dialog: no zenity or kdialog): one folder's entries, folders first, then
 /// files, hidden ones left out, ".." on top to go up.
-struct FileBrowser {
-    struct Entry: Equatable {
+package struct FileBrowser {
+    package struct Entry: Equatable {
         let name: String
         let isFolder: Bool
         /// What the list shows: folders end in "/".
-        var label: String { isFolder ? name + "/" : name }
+        package var label: String { isFolder ? name + "/" : name }
     }
 
-    private(set) var folder: URL
-    private(set) var entries: [Entry] = []
+    package private(set) var folder: URL
+    package private(set) var entries: [Entry] = []
 
-    init(folder: URL) {
+    package init(folder: URL) {
         self.folder = folder.standardizedFileURL
         reload()
     }
@@ -35,7 +35,7 @@ struct FileBrowser {
     }
 
     /// Opens entry `index`: a folder is entered (nil returned), a file is the choice.
-    mutating func open(_ index: Int) -> URL? {
+    package mutating func open(_ index: Int) -> URL? {
         guard entries.indices.contains(index) else { return nil }
         let entry = entries[index]
         if entry.isFolder {
@@ -47,17 +47,17 @@ struct FileBrowser {
         return folder.appendingPathComponent(entry.name)
     }
 
-    mutating func goUp() { _ = open(entries.firstIndex { $0.name == ".." } ?? -1) }
+    package mutating func goUp() { _ = open(entries.firstIndex { $0.name == ".." } ?? -1) }
 }
 
 /// The files played last, newest first, kept in the XDG state folder
 /// (`recent.json`), replaced whole on each write.
-struct RecentFiles {
+package struct RecentFiles {
     let url: URL
-    private(set) var paths: [String] = []
+    package private(set) var paths: [String] = []
     static let limit = 20
 
-    init(url: URL = ResumeStore.defaultURL().deletingLastPathComponent().appendingPathComponent("recent.json")) {
+    package init(url: URL = ResumeStore.defaultURL().deletingLastPathComponent().appendingPathComponent("recent.json")) {
         self.url = url
         if let data = try? Data(contentsOf: url), let list = try? JSONDecoder().decode([String].self, from: data) {
             paths = list
@@ -65,7 +65,7 @@ struct RecentFiles {
     }
 
     /// Puts `name` first; false when it already was (nothing to write).
-    mutating func add(_ name: String) -> Bool {
+    package mutating func add(_ name: String) -> Bool {
         let key = ResumeStore.key(name)
         guard paths.first != key else { return false }
         paths.removeAll { $0 == key }
@@ -74,7 +74,7 @@ struct RecentFiles {
         return true
     }
 
-    func save() throws {
+    package func save() throws {
         try AtomicFile.write(try JSONEncoder().encode(paths), to: url)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import Media
 import Synchronization
 
 /// `--input-ipc-server PATH`: a Unix socket speaking mpv's JSON IPC, one
 /// message per line. A thread accepts clients and reads their lines; the main
 /// thread takes the requests, applies them and writes the replies. The socket
 /// file is made 0600 and removed when the server goes.
-final class IPCServer {
+package final class IPCServer {
     let path: String
     private let listener: Int32
     private let shared = Shared()
@@ -30,7 +31,7 @@ final class IPCServer {
         let state = Mutex(State())
     }
 
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw MediaError("cannot create socket \(path): \(String(cString: strerror(errno)))") }
@@ -76,7 +77,7 @@ final class IPCServer {
     }
 
     /// The requests received since the last call, oldest first.
-    func takeRequests() -> [IPCRequest] {
+    package func takeRequests() -> [IPCRequest] {
         shared.state.withLock { s in
             defer { s.inbox.removeAll() }
             return s.inbox
@@ -84,7 +85,7 @@ final class IPCServer {
     }
 
     /// An event for one client.
-    func send(_ line: String, to connection: Int) {
+    package func send(_ line: String, to connection: Int) {
         shared.state.withLock { s in
             if let c = s.connections[connection] { IPCServer.write(line, to: c.fd) }
         }
@@ -92,7 +93,7 @@ final class IPCServer {
 
     /// The reply to `request`; a client that finished sending is closed
     /// after its last reply.
-    func reply(_ line: String, to request: IPCRequest) {
+    package func reply(_ line: String, to request: IPCRequest) {
         shared.state.withLock { s in
             guard var c = s.connections[request.connection] else { return }
             IPCServer.write(line, to: c.fd)
@@ -107,7 +108,7 @@ final class IPCServer {
     }
 
     /// An event goes to every client.
-    func broadcast(_ line: String) {
+    package func broadcast(_ line: String) {
         shared.state.withLock { s in
             for c in s.connections.values { IPCServer.write(line, to: c.fd) }
         }

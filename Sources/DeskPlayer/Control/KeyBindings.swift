@@ -1,9 +1,9 @@
 /// One key and what it does, with the line the help overlay shows.
-struct KeyBinding: Sendable, Equatable {
+package struct KeyBinding: Sendable, Equatable {
     /// Where a binding applies: the main window, or the Picture in Picture
     /// window (looked up there first, then the main section). input.conf
     /// writes a section as mpv does: `{pip} ESC pip-restore`.
-    enum Section: String, Sendable, CaseIterable {
+    package enum Section: String, Sendable, CaseIterable {
         case main = "default"
         case pip
     }
@@ -17,9 +17,9 @@ struct KeyBinding: Sendable, Equatable {
 
 /// The one binding table: every window's keys, `keypress`, and the help
 /// overlay read it.
-enum KeyBindings {
+package enum KeyBindings {
     /// mpv's defaults for the commands DeskPlayer has.
-    static let defaults: [KeyBinding] = [
+    package static let defaults: [KeyBinding] = [
         ("SPACE", "cycle pause", "pause / play"),
         ("p", "cycle pause", "pause / play"),
         ("LEFT", "seek -5", "seek back 5 s"),
@@ -78,7 +78,7 @@ enum KeyBindings {
     }
 
     /// The command for a key in `section` (the main section's when that one has none).
-    static func command(forKey key: String, in table: [KeyBinding] = defaults, section: KeyBinding.Section = .main) -> Command? {
+    package static func command(forKey key: String, in table: [KeyBinding] = defaults, section: KeyBinding.Section = .main) -> Command? {
         if section != .main, let binding = table.first(where: { $0.key == key && $0.section == section }) {
             return binding.command
         }
@@ -88,7 +88,7 @@ enum KeyBindings {
     /// The help overlay's lines, one per command, its keys together
     /// ("SPACE, p" · "pause / play"), in the table's order: made from the
     /// table itself so it cannot go stale.
-    static func helpLines(_ table: [KeyBinding]) -> [(keys: String, help: String)] {
+    package static func helpLines(_ table: [KeyBinding]) -> [(keys: String, help: String)] {
         var lines: [(keys: [String], help: String, command: Command, section: KeyBinding.Section)] = []
         for binding in table {
             if let i = lines.firstIndex(where: { $0.command == binding.command && $0.section == binding.section }) {
@@ -114,7 +114,7 @@ enum KeyBindings {
     /// rebinds KEY, `KEY ignore` unbinds it, `{pip} KEY COMMAND` binds it in
     /// the Picture in Picture window, `#` starts a comment. A bad line is
     /// skipped and reported as "FILE:LINE: reason".
-    static func applying(inputConf text: String, file: String, to table: [KeyBinding])
+    package static func applying(inputConf text: String, file: String, to table: [KeyBinding])
         -> (table: [KeyBinding], problems: [String]) {
         var table = table
         var problems: [String] = []

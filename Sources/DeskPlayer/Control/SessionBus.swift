@@ -1,28 +1,29 @@
 import CDBus
 import Foundation
+import Media
 
 /// A private connection to the D-Bus session bus (libdbus): it owns the
 /// DBusConnection, claims a well-known name, and is polled from the main
 /// loop without ever blocking it (reads and writes with a zero timeout; the
 /// bus's replies are matched when they come). When the bus goes away the
 /// connection just closes: nothing else stops. Main thread only.
-final class SessionBus {
+package final class SessionBus {
     private let connection: OpaquePointer
-    private(set) var isOpen = true
+    package private(set) var isOpen = true
     /// The well-known name the bus gave us, once it has.
     private(set) var ownedName: String?
     /// Name requests on the way, by serial: the name, and the one to try
     /// when another program holds it.
     private var nameRequests: [UInt32: (name: String, fallback: String?)] = [:]
     /// What happened to the connection, in a line each (for `-v`).
-    var onNotice: (String) -> Void = { _ in }
+    package var onNotice: (String) -> Void = { _ in }
 
     private static let busName = "org.freedesktop.DBus", busPath = "/org/freedesktop/DBus"
 
     /// Where the session bus is: `DBUS_SESSION_BUS_ADDRESS`, else the
     /// per-user socket systemd makes. Never libdbus's autolaunch, which
     /// would start a bus of our own over X11 where there is none (SSH, CI).
-    static func address(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func address(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
         let socket = runtime + "/bus"
@@ -32,7 +33,7 @@ final class SessionBus {
     }
 
     /// Connects to the bus at `address`; throws a line saying why not.
-    init(address: String) throws(MediaError) {
+    package init(address: String) throws(MediaError) {
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
@@ -59,7 +60,7 @@ final class SessionBus {
 
     /// Asks for `name`, or `fallback` when another program owns it (a
     /// second instance). The answer comes through `poll`.
-    func requestName(_ name: String, fallback: String? = nil) {
+    package func requestName(_ name: String, fallback: String? = nil) {
         guard let call = DBusMessage(callTo: SessionBus.busName, path: SessionBus.busPath,
                                      interface: SessionBus.busName, member: "RequestName"),
               call.append([.string(name), .uint32(DP_DBUS_NAME_FLAG_DO_NOT_QUEUE)]),
@@ -70,7 +71,7 @@ final class SessionBus {
     /// Reads and writes what the socket allows now, without waiting, and
     /// returns the method calls that arrived. Replies to our own requests
     /// and the bus's signals are dealt with here.
-    func poll() -> [DBusMessage] {
+    package func poll() -> [DBusMessage] {
         guard isOpen else { return [] }
         _ = dbus_connection_read_write(connection, 0)
         var calls: [DBusMessage] = []
@@ -94,7 +95,7 @@ final class SessionBus {
 
     /// Queues `message`; returns its serial, nil when closed or out of memory.
     @discardableResult
-    func send(_ message: DBusMessage) -> UInt32? {
+    package func send(_ message: DBusMessage) -> UInt32? {
         guard isOpen else { return nil }
         var serial: dbus_uint32_t = 0
         guard dbus_connection_send(connection, message.message, &serial) != 0 else { return nil }
@@ -103,7 +104,7 @@ final class SessionBus {
 
     /// Writes what is queued as far as the socket takes it now (the rest
     /// goes on the next poll).
-    func flush() {
+    package func flush() {
         guard isOpen else { return }
         _ = dbus_connection_read_write(connection, 0)
     }

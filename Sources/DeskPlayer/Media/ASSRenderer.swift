@@ -2,10 +2,10 @@ import CLibass
 
 /// Owns an ASS_Library: the registry of fonts (system ones and those a file
 /// carries as attachments) that its tracks and renderer share.
-final class ASSLibrary: @unchecked Sendable {  // used under its owner's lock only
+package final class ASSLibrary: @unchecked Sendable {  // used under its owner's lock only
     let pointer: OpaquePointer
 
-    init?(fonts: [(name: String, data: [UInt8])] = []) {
+    package init?(fonts: [(name: String, data: [UInt8])] = []) {
         guard let library = ass_library_init() else { return nil }
         pointer = library
         dp_ass_quiet(library)
@@ -22,13 +22,13 @@ final class ASSLibrary: @unchecked Sendable {  // used under its owner's lock on
 }
 
 /// Owns one ASS_Track: the styles and every event of one subtitle track.
-final class ASSTrack: @unchecked Sendable {  // used under its owner's lock only
-    let pointer: UnsafeMutablePointer<ASS_Track>
+package final class ASSTrack: @unchecked Sendable {  // used under its owner's lock only
+    package let pointer: UnsafeMutablePointer<ASS_Track>
     /// Kept alive for as long as the track refers to it.
     private let library: ASSLibrary
 
     /// `header` is the ASS script header (FFmpeg's text decoders give one).
-    init?(library: ASSLibrary, header: String?) {
+    package init?(library: ASSLibrary, header: String?) {
         guard let track = ass_new_track(library.pointer) else { return nil }
         pointer = track
         self.library = library
@@ -40,7 +40,7 @@ final class ASSTrack: @unchecked Sendable {  // used under its owner's lock only
     deinit { ass_free_track(pointer) }
 
     /// Adds one event ("ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text").
-    func addEvent(_ line: String, startMs: Int64, durationMs: Int64) {
+    package func addEvent(_ line: String, startMs: Int64, durationMs: Int64) {
         var bytes = Array(line.utf8CString)
         ass_process_chunk(pointer, &bytes, Int32(bytes.count - 1), startMs, durationMs)
     }
@@ -65,11 +65,11 @@ final class ASSTrack: @unchecked Sendable {  // used under its owner's lock only
 
 /// Owns an ASS_Renderer: lays out and rasterises a track's events at the
 /// size a picture is shown, and blends them onto it.
-final class ASSRenderer: @unchecked Sendable {  // used under its owner's lock only
+package final class ASSRenderer: @unchecked Sendable {  // used under its owner's lock only
     let pointer: OpaquePointer
     private let library: ASSLibrary
 
-    init?(library: ASSLibrary) {
+    package init?(library: ASSLibrary) {
         guard let renderer = ass_renderer_init(library.pointer) else { return nil }
         pointer = renderer
         self.library = library
@@ -82,7 +82,7 @@ final class ASSRenderer: @unchecked Sendable {  // used under its owner's lock o
     /// Draws what `track` shows at `ms` onto `picture`. `videoWidth` x
     /// `videoHeight` is the video's own size, so the script's aspect holds
     /// whatever size the picture is scaled to.
-    func draw(_ track: ASSTrack, atMs ms: Int64, on picture: PictureBuffer, videoWidth: Int, videoHeight: Int) {
+    package func draw(_ track: ASSTrack, atMs ms: Int64, on picture: PictureBuffer, videoWidth: Int, videoHeight: Int) {
         ass_set_frame_size(pointer, Int32(picture.width), Int32(picture.height))
         ass_set_storage_size(pointer, Int32(max(videoWidth, 1)), Int32(max(videoHeight, 1)))
         var node = ass_render_frame(pointer, track.pointer, ms, nil)
@@ -124,7 +124,7 @@ private func blendPixel(_ p: UnsafeMutablePointer<UInt8>, r: Int, g: Int, b: Int
 extension SubtitleBitmap {
     /// Draws the bitmap onto `picture`, its `canvasWidth` x `canvasHeight`
     /// canvas scaled to the picture (nearest pixel: subtitles are flat colour).
-    func draw(on picture: PictureBuffer, canvasWidth: Int, canvasHeight: Int) {
+    package func draw(on picture: PictureBuffer, canvasWidth: Int, canvasHeight: Int) {
         let sx = Double(picture.width) / Double(max(canvasWidth, 1))
         let sy = Double(picture.height) / Double(max(canvasHeight, 1))
         let x0 = max(0, Int((Double(x) * sx).rounded())), y0 = max(0, Int((Double(y) * sy).rounded()))

@@ -5,9 +5,9 @@ import Foundation
 /// carries (ID3 APIC, a FLAC or Vorbis/Opus picture block, MP4's `covr`,
 /// all of which FFmpeg gives as an attached picture stream), or an image
 /// file beside it (`cover.jpg`, `folder.png`, `front.jpeg`…).
-struct CoverArt: Sendable, Equatable {
+package struct CoverArt: Sendable, Equatable {
     /// The image formats a cover comes in that FFmpeg decodes.
-    enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case png, jpeg, webp, bmp, gif
 
         init?(codec: AVCodecID) {
@@ -49,13 +49,13 @@ struct CoverArt: Sendable, Equatable {
         var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
     }
 
-    let bytes: [UInt8]
-    let format: Format
+    package let bytes: [UInt8]
+    package let format: Format
     /// The image file beside the media it came from; nil for a cover the file carries.
-    var path: String?
+    package var path: String?
 
     /// The image type as a file name ends: "jpg", "png".
-    var fileExtension: String { format.fileExtension }
+    package var fileExtension: String { format.fileExtension }
 
     // MARK: A cover beside the file
 
@@ -70,7 +70,7 @@ struct CoverArt: Sendable, Equatable {
     /// `cover`, else `folder`, else `front`, with .jpg, .jpeg or .png, in
     /// any case. Nil when there is none; `problem` hears about one that is
     /// there but cannot be read or is not an image.
-    static func beside(_ mediaPath: String, problem: (String) -> Void = { _ in }) -> CoverArt? {
+    package static func beside(_ mediaPath: String, problem: (String) -> Void = { _ in }) -> CoverArt? {
         let folder = URL(fileURLWithPath: mediaPath).deletingLastPathComponent()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
         func rank(_ name: String) -> Int? {

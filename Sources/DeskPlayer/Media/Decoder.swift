@@ -2,12 +2,12 @@ import CFFmpeg
 
 /// Owns one opened AVCodecContext for one stream. Created on the loading
 /// thread, then used only by that stream's decode thread.
-final class Decoder: @unchecked Sendable {  // made on the loading thread, then used by its one decode thread only
-    let context: UnsafeMutablePointer<AVCodecContext>
+package final class Decoder: @unchecked Sendable {  // made on the loading thread, then used by its one decode thread only
+    package let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
-    let codecName: String
+    package let codecName: String
 
-    enum Output {
+    package enum Output {
         case frame
         case needsInput
         case endOfStream
@@ -15,7 +15,7 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
 
     /// `threads`: 0 lets FFmpeg choose (one big stream), 1 for many small ones.
     /// `options`: decoder options by name (e.g. a subtitle file's `sub_charenc`).
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, options: [String: String] = [:]) throws(MediaError) {
+    package init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, options: [String: String] = [:]) throws(MediaError) {
         guard let parameters = stream.pointee.codecpar else { throw MediaError("stream has no codec parameters") }
         let id = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(id) else {
@@ -44,7 +44,7 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
 
     /// Sends a packet, or nil to start draining. Returns false when the
     /// decoder is full and frames must be received first.
-    func send(_ packet: Packet?) throws(MediaError) -> Bool {
+    package func send(_ packet: Packet?) throws(MediaError) -> Bool {
         let ret = avcodec_send_packet(context, packet?.pointer)
         if ret == DP_AVERROR_EAGAIN { return false }
         if ret == DP_AVERROR_EOF { return true }  // already draining
@@ -52,7 +52,7 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
         return true
     }
 
-    func receive(into frame: Frame) throws(MediaError) -> Output {
+    package func receive(into frame: Frame) throws(MediaError) -> Output {
         let ret = avcodec_receive_frame(context, frame.pointer)
         if ret == DP_AVERROR_EAGAIN { return .needsInput }
         if ret == DP_AVERROR_EOF { return .endOfStream }
@@ -66,7 +66,7 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
     /// decoding CPU at 44 dB PSNR against a full decode scaled the same way,
     /// so it is for pictures shown at half their size or less. Changes take
     /// effect from the next packet (frame threads copy the setting in).
-    var decodesFast = false {
+    package var decodesFast = false {
         didSet {
             guard decodesFast != oldValue else { return }
             context.pointee.skip_loop_filter = decodesFast ? AVDISCARD_ALL : AVDISCARD_DEFAULT
@@ -76,12 +76,12 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
     }
 
     /// Forgets buffered data (after a seek) so the next packet starts afresh.
-    func flush() { avcodec_flush_buffers(context) }
+    package func flush() { avcodec_flush_buffers(context) }
 
     /// Sends a packet (nil drains), letting `receive` take frames whenever
     /// the decoder is full, then once more. A damaged packet is skipped and
     /// decoding goes on (as ffplay and mpv do).
-    func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
+    package func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
         while !isAborted() {
             do {
                 if try send(packet) { break }

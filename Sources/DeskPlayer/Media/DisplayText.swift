@@ -3,23 +3,23 @@ import Foundation
 /// Times and media names as a person reads them: one spelling for the
 /// tiles, the control bar, the window title, messages and errors, whichever
 /// layer writes them.
-enum DisplayText {
+package enum DisplayText {
     /// "mm:ss", or "h:mm:ss" from an hour on; negative times read as zero.
-    static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let s = Int(max(0, seconds))
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
             : String(format: "%02d:%02d", s / 60, s % 60)
     }
 
     /// The last component of a path or URL (the file's name).
-    static func shortName(_ path: String) -> String {
+    package static func shortName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// What a person calls a piece of music, from its tags: "Title — Artist
     /// — Album", the file's name standing in for a missing title, and a
     /// part without its tag left out.
-    static func trackLine(tags: [String: String], name: String) -> String {
+    package static func trackLine(tags: [String: String], name: String) -> String {
         func tag(_ key: String) -> String? {
             tags[key].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         }

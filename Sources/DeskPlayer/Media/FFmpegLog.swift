@@ -8,8 +8,8 @@ import Synchronization
 /// A stream's segment that could not be read is worth a line though (the
 /// player skips it and goes on): FFmpeg only says so in its log, so a hook
 /// picks those lines out.
-enum FFmpegLog {
-    static func configure(verbose: Bool) {
+package enum FFmpegLog {
+    package static func configure(verbose: Bool) {
         LogHook.shared.verbose = verbose
         dp_set_log_sink(logSink)
     }
@@ -17,11 +17,11 @@ enum FFmpegLog {
     /// What went wrong with stream segments since the last call, each in
     /// the words the user sees ("Failed to open segment 1 …; skipped"),
     /// each problem once.
-    static func takeStreamProblems() -> [String] { LogHook.shared.take() }
+    package static func takeStreamProblems() -> [String] { LogHook.shared.take() }
 
     /// A line only `--verbose` shows, once per process whatever thread says
     /// it (a filter this FFmpeg lacks: the feature is simply not there).
-    static func noticeOnce(_ line: String) {
+    package static func noticeOnce(_ line: String) {
         guard LogHook.shared.verbose, LogHook.shared.firstTime(line) else { return }
         FileHandle.standardError.write(Data("deskplayer: \(line)\n".utf8))
     }
@@ -88,6 +88,6 @@ private let logSink: @convention(c) (Int32, UnsafePointer<CChar>?) -> Void = { l
 }
 
 /// Memory the decoders freed, handed back to the system (after a player closes).
-enum FreedMemory {
-    static func release() { dp_release_free_memory() }
+package enum FreedMemory {
+    package static func release() { dp_release_free_memory() }
 }

@@ -4,33 +4,33 @@ import CFFmpeg
 /// written in its filtergraph syntax ("bwdif=mode=send_field,transpose=clock",
 /// "atempo=1.5"), and a buffer sink. Video or audio. Frames go in and come
 /// out on the thread that owns the graph; nothing here is shared.
-final class FilterGraph {
+package final class FilterGraph {
     /// What the buffer source is told about the frames it will be given.
-    enum Source {
+    package enum Source {
         case video(width: Int32, height: Int32, format: AVPixelFormat, timeBase: AVRational,
                    sampleAspect: AVRational, frameRate: AVRational)
         case audio(sampleRate: Int32, format: AVSampleFormat, channelLayout: String, timeBase: AVRational)
     }
 
-    enum Output {
+    package enum Output {
         case frame
         case needsInput
         case endOfStream
     }
 
     /// The chain as it was given (for messages and to tell graphs apart).
-    let description: String
+    package let description: String
     private let graph: UnsafeMutablePointer<AVFilterGraph>
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
     /// Whether this FFmpeg has a filter of that name (Debian's may lack some).
-    static func isAvailable(_ name: String) -> Bool { avfilter_get_by_name(name) != nil }
+    package static func isAvailable(_ name: String) -> Bool { avfilter_get_by_name(name) != nil }
 
     /// Builds and configures the graph; an unknown filter, a bad option or
     /// a format the chain cannot take is the error thrown. An empty chain
     /// passes frames through (FFmpeg's null filters).
-    init(source input: Source, filters: String, threads: Int32 = 1) throws(MediaError) {
+    package init(source input: Source, filters: String, threads: Int32 = 1) throws(MediaError) {
         guard let allocated = avfilter_graph_alloc() else { throw MediaError("out of memory (filter graph)") }
         graph = allocated
         description = filters
@@ -110,12 +110,12 @@ final class FilterGraph {
 
     /// Hands a frame to the graph (its data is taken over: `frame` is empty
     /// afterwards); nil ends the input, so delayed frames come out.
-    func push(_ frame: Frame?) throws(MediaError) {
+    package func push(_ frame: Frame?) throws(MediaError) {
         try MediaError.check(av_buffersrc_add_frame_flags(source, frame?.pointer, 0), "filters '\(description)' failed")
     }
 
     /// The next filtered frame, if one is ready.
-    func pull(into frame: Frame) throws(MediaError) -> Output {
+    package func pull(into frame: Frame) throws(MediaError) -> Output {
         let ret = av_buffersink_get_frame(sink, frame.pointer)
         if ret == DP_AVERROR_EAGAIN { return .needsInput }
         if ret == DP_AVERROR_EOF { return .endOfStream }
@@ -124,17 +124,17 @@ final class FilterGraph {
     }
 
     /// The time base of the frames that come out (a deinterlacer halves it).
-    var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
+    package var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
 
     /// The frame rate that comes out (0/0 when unknown; doubled by a
     /// deinterlacer that outputs each field).
-    var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
+    package var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
 
     /// Changes a filter's option while running (`atempo` `tempo` 1.25),
     /// as avfilter_graph_send_command does; `target` is a filter's name,
     /// instance name or "all". Returns the filter's answer.
     @discardableResult
-    func sendCommand(to target: String, _ command: String, _ argument: String) throws(MediaError) -> String {
+    package func sendCommand(to target: String, _ command: String, _ argument: String) throws(MediaError) -> String {
         var answer = [CChar](repeating: 0, count: 256)
         let ret = avfilter_graph_send_command(graph, target, command, argument, &answer, Int32(answer.count), 0)
         try MediaError.check(ret, "filter command '\(command) \(argument)' to '\(target)' failed")

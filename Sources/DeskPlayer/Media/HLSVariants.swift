@@ -2,37 +2,37 @@ import CFFmpeg
 import Foundation
 
 /// One variant of an HLS master playlist (`#EXT-X-STREAM-INF`).
-struct HLSVariant: Sendable, Equatable {
-    var uri: String
-    var bandwidth: Int
+package struct HLSVariant: Sendable, Equatable {
+    package var uri: String
+    package var bandwidth: Int
     var width: Int?
     var height: Int?
     /// The group of alternate audio renditions it plays with (`AUDIO=`).
-    var audioGroup: String? = nil
+    package var audioGroup: String? = nil
 
-    var label: String {
+    package var label: String {
         let size = width.flatMap { w in height.map { "\(w)x\($0) " } } ?? ""
         return size + String(format: "%.2f Mbit/s", Double(bandwidth) / 1e6)
     }
 }
 
 /// An alternate audio rendition of an HLS master playlist (`#EXT-X-MEDIA`).
-struct HLSRendition: Sendable, Equatable {
+package struct HLSRendition: Sendable, Equatable {
     var group: String
     var name: String?
     var language: String?
     var isDefault: Bool
-    var uri: String
+    package var uri: String
 }
 
 /// Picking a variant before FFmpeg sees the stream: FFmpeg's HLS demuxer
 /// reads a segment of every variant while probing, so DeskPlayer reads the
 /// master playlist itself and opens only the chosen variant's playlist. No
 /// other variant's segment is ever requested.
-enum HLSMaster {
+package enum HLSMaster {
     /// The variants of a master playlist, URIs resolved against `base`;
     /// empty for a media playlist (or anything else).
-    static func variants(in text: String, base: String) -> [HLSVariant] {
+    package static func variants(in text: String, base: String) -> [HLSVariant] {
         var variants: [HLSVariant] = []
         var pending: HLSVariant?
         for raw in text.split(whereSeparator: \.isNewline) {
@@ -56,7 +56,7 @@ enum HLSMaster {
     }
 
     /// The alternate audio renditions (`#EXT-X-MEDIA:TYPE=AUDIO` with a URI).
-    static func audioRenditions(in text: String, base: String) -> [HLSRendition] {
+    package static func audioRenditions(in text: String, base: String) -> [HLSRendition] {
         text.split(whereSeparator: \.isNewline).compactMap { raw -> HLSRendition? in
             let line = raw.trimmingCharacters(in: .whitespaces)
             guard line.hasPrefix("#EXT-X-MEDIA:") else { return nil }
@@ -69,7 +69,7 @@ enum HLSMaster {
 
     /// The rendition of `group` to play: the preferred language, else the
     /// default one, else the first.
-    static func chooseAudio(_ renditions: [HLSRendition], group: String?, languages: [String]) -> HLSRendition? {
+    package static func chooseAudio(_ renditions: [HLSRendition], group: String?, languages: [String]) -> HLSRendition? {
         let inGroup = renditions.filter { $0.group == group }
         for wanted in languages {
             if let r = inGroup.first(where: { LanguageCode.matches(wanted, $0.language) }) { return r }
@@ -79,7 +79,7 @@ enum HLSMaster {
 
     /// A master playlist of just `variant` and its one audio rendition, for
     /// FFmpeg to open in place of the real one: nothing else is fetched.
-    static func playlist(for variant: HLSVariant, audio: HLSRendition) -> String {
+    package static func playlist(for variant: HLSVariant, audio: HLSRendition) -> String {
         var media = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(audio.group)\",NAME=\"\(audio.name ?? "audio")\",DEFAULT=YES,AUTOSELECT=YES"
         if let language = audio.language { media += ",LANGUAGE=\"\(language)\"" }
         media += ",URI=\"\(audio.uri)\""
@@ -113,7 +113,7 @@ enum HLSMaster {
 
     /// The best variant within the limits: the highest bandwidth that fits;
     /// when none fits, the smallest there is. Without limits, the highest.
-    static func choose(_ variants: [HLSVariant], maxWidth: Int?, maxHeight: Int?, maxBitrate: Int?) -> HLSVariant? {
+    package static func choose(_ variants: [HLSVariant], maxWidth: Int?, maxHeight: Int?, maxBitrate: Int?) -> HLSVariant? {
         let fitting = variants.filter { v in
             (maxWidth.map { w in (v.width ?? 0) <= w } ?? true) && (maxHeight.map { h in (v.height ?? 0) <= h } ?? true)
                 && (maxBitrate.map { v.bandwidth <= $0 } ?? true)
@@ -126,10 +126,10 @@ enum HLSMaster {
 /// Owns an AVIOContext opened for reading a small text resource (a
 /// playlist) through FFmpeg's protocols, with the input's whitelist and
 /// interrupt callback.
-final class TextResource {
+package final class TextResource {
     private var context: UnsafeMutablePointer<AVIOContext>?
 
-    init(_ location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
+    package init(_ location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
         var callback = AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(interrupt).toOpaque())
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist, 0)
@@ -142,7 +142,7 @@ final class TextResource {
     deinit { avio_closep(&context) }
 
     /// Everything, up to `limit` bytes (a playlist is small; anything bigger is not one).
-    func readAll(limit: Int = 1 << 20) throws(MediaError) -> Data {
+    package func readAll(limit: Int = 1 << 20) throws(MediaError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16384)
         while data.count < limit {

@@ -2,14 +2,14 @@ import CFFmpeg
 
 /// A failure while opening, demuxing or decoding media, with a message a
 /// person can read. FFmpeg's error codes keep FFmpeg's own text.
-struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The FFmpeg error code, or 0 for failures DeskPlayer detects itself.
     let code: Int32
-    let message: String
+    package let message: String
 
-    var description: String { message }
+    package var description: String { message }
 
-    init(_ message: String, code: Int32 = 0) {
+    package init(_ message: String, code: Int32 = 0) {
         self.code = code
         self.message = message
     }
@@ -29,7 +29,7 @@ struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// Throws for a negative FFmpeg return value, passes others through.
     @discardableResult
-    static func check(_ ret: Int32, _ context: String? = nil) throws(MediaError) -> Int32 {
+    package static func check(_ ret: Int32, _ context: String? = nil) throws(MediaError) -> Int32 {
         if ret < 0 { throw MediaError(code: ret, context: context) }
         return ret
     }

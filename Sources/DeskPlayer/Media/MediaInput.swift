@@ -4,9 +4,10 @@ import Synchronization
 
 /// Set from any thread to make a blocking FFmpeg read give up (FFmpeg polls it
 /// through the AVIOInterruptCB).
-final class InterruptFlag: Sendable {
+package final class InterruptFlag: Sendable {
     private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
+    package init() {}
+    package func set() { flag.store(true, ordering: .relaxed) }
     var isSet: Bool { flag.load(ordering: .relaxed) }
 }
 
@@ -16,11 +17,11 @@ let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { op
 }
 
 /// Where media comes from, and which FFmpeg protocols it may use.
-struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
-    let url: String
-    let isNetwork: Bool
+package struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
+    package let url: String
+    package let isNetwork: Bool
 
-    init(_ text: String) {
+    package init(_ text: String) {
         if text.hasPrefix("file://") {
             url = String(text.dropFirst("file://".count))
             isNetwork = false
@@ -33,7 +34,7 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String { url }
+    package var description: String { url }
 
     /// An HLS playlist by its name (query left out).
     static func isPlaylist(_ url: String) -> Bool {
@@ -41,7 +42,7 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An HLS playlist over the network: variants to choose, segments to cache.
-    var isNetworkPlaylist: Bool { isNetwork && MediaLocation.isPlaylist(url) }
+    package var isNetworkPlaylist: Bool { isNetwork && MediaLocation.isPlaylist(url) }
 
     /// Local files may only use `file`; network protocols are allowed only
     /// for a URL the user gave.
@@ -50,7 +51,7 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Clear reasons for local paths that FFmpeg would describe vaguely.
-    func localProblem() -> String? {
+    package func localProblem() -> String? {
         guard !isNetwork else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url, isDirectory: &isDirectory) else {
@@ -70,10 +71,10 @@ struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
 
 /// Owns an opened AVFormatContext. Opened on a loading thread, then used by
 /// the one demux thread; never by two threads at once.
-final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read (and reopened) by the one demux thread only
+package final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read (and reopened) by the one demux thread only
     /// The opened input; replaced when an HLS stream is opened again to rewind it.
     private(set) var context: UnsafeMutablePointer<AVFormatContext>
-    let interrupt: InterruptFlag
+    package let interrupt: InterruptFlag
 
     /// Serves a looping stream's segments again (installed as the input's io_open).
     let cache: SegmentCache?
@@ -83,7 +84,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     /// `playlist`: for an HLS stream, a master playlist to open in place of
     /// `location`'s (one variant and its audio rendition), given to FFmpeg
     /// as a data: URL so it is never fetched.
-    init(location: MediaLocation, interrupt: InterruptFlag, cache: SegmentCache? = nil,
+    package init(location: MediaLocation, interrupt: InterruptFlag, cache: SegmentCache? = nil,
          playlist: String? = nil) throws(MediaError) {
         if let problem = location.localProblem() { throw MediaError(problem) }
         self.location = location
@@ -137,7 +138,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     /// is not a whole microsecond (FFmpeg's fMP4 segments: video at
     /// 353/15360 s). HLS is opened again instead: its playlist is read
     /// again, its segments come from the segment cache.
-    func rewind(toMicroseconds start: Int64) throws(MediaError) {
+    package func rewind(toMicroseconds start: Int64) throws(MediaError) {
         guard formatName == "hls" else { return try seek(toMicroseconds: start) }
         let reopened = try MediaInput.open(location, playlist: playlist, cache: cache, interrupt: interrupt)
         var fresh: UnsafeMutablePointer<AVFormatContext>? = reopened
@@ -173,33 +174,33 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
         return MediaError(code: code)
     }
 
-    var streamCount: Int { Int(context.pointee.nb_streams) }
+    package var streamCount: Int { Int(context.pointee.nb_streams) }
 
-    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+    package func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
         guard index >= 0, index < streamCount else { return nil }
         return context.pointee.streams[index]
     }
 
     /// FFmpeg's pick of the main stream of a type, or nil.
-    func bestStream(_ type: AVMediaType) -> Int? {
+    package func bestStream(_ type: AVMediaType) -> Int? {
         let index = av_find_best_stream(context, type, -1, -1, nil, 0)
         return index >= 0 ? Int(index) : nil
     }
 
     /// The container's duration in µs, or nil when unknown.
-    var durationMicroseconds: Int64? {
+    package var durationMicroseconds: Int64? {
         let d = context.pointee.duration
         return d == DP_AV_NOPTS_VALUE || d <= 0 ? nil : d
     }
 
-    var formatName: String {
+    package var formatName: String {
         guard let f = context.pointee.iformat, let name = f.pointee.name else { return "?" }
         return String(cString: name)
     }
 
     /// The file's tags (title, artist, album…), keys in lower case: the
     /// container's, else the first stream's that has any (Ogg keeps them there).
-    var tags: [String: String] {
+    package var tags: [String: String] {
         func read(_ dictionary: OpaquePointer?) -> [String: String] {
             var tags: [String: String] = [:]
             var entry: UnsafeMutablePointer<AVDictionaryEntry>?
@@ -222,7 +223,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
 
     /// The cover picture a file carries (an attached picture stream), as
     /// its encoded bytes and their image type.
-    var coverArt: CoverArt? {
+    package var coverArt: CoverArt? {
         for i in 0..<streamCount {
             guard let stream = stream(i), stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
                   let data = stream.pointee.attached_pic.data, stream.pointee.attached_pic.size > 0 else { continue }
@@ -237,7 +238,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     /// CHAPTERxxx comments): each start and end in container time (nil
     /// when its time base or value cannot be a time) and its title tag.
     /// Nothing is checked or sorted here: that is the item's business.
-    var chapters: [ContainerChapter] {
+    package var chapters: [ContainerChapter] {
         (0..<Int(context.pointee.nb_chapters)).compactMap { i -> ContainerChapter? in
             guard let chapter = context.pointee.chapters[i]?.pointee else { return nil }
             let title = av_dict_get(chapter.metadata, "title", nil, 0)?.pointee.value.map { String(cString: $0) }
@@ -247,7 +248,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     }
 
     /// Reads the next packet. Returns false at the end of the input.
-    func read(into packet: Packet) throws(MediaError) -> Bool {
+    package func read(into packet: Packet) throws(MediaError) -> Bool {
         let ret = av_read_frame(context, packet.pointer)
         if ret == DP_AVERROR_EOF { return false }
         try MediaError.check(ret, "read error")
@@ -263,7 +264,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     }
 
     /// Seeks to the keyframe at or before `microseconds` (container time).
-    func seek(toMicroseconds target: Int64) throws(MediaError) {
+    package func seek(toMicroseconds target: Int64) throws(MediaError) {
         var ret = avformat_seek_file(context, -1, Int64.min, target, target, 0)
         if ret < 0, let latest = latestStreamStart, latest > target {
             // HLS refuses any time before the first packet it read (which may

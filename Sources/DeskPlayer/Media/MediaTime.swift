@@ -3,34 +3,34 @@ import CFFmpeg
 /// A point or length on a media timeline as a rational number of seconds
 /// (value / timescale), like CMTime. Arithmetic is exact; no float ever
 /// accumulates.
-struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
-    var value: Int64
-    var timescale: Int64
+package struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
+    package var value: Int64
+    package var timescale: Int64
 
-    static let zero = MediaTime(value: 0, timescale: 1)
+    package static let zero = MediaTime(value: 0, timescale: 1)
 
-    init(value: Int64, timescale: Int64) {
+    package init(value: Int64, timescale: Int64) {
         precondition(timescale > 0, "MediaTime needs a positive timescale")
         self.value = value
         self.timescale = timescale
     }
 
     /// A timestamp in an FFmpeg time base.
-    init(_ timestamp: Int64, _ timeBase: AVRational) {
+    package init(_ timestamp: Int64, _ timeBase: AVRational) {
         let num = Int64(max(timeBase.num, 1)), den = Int64(max(timeBase.den, 1))
         self.init(value: timestamp &* num, timescale: den)
     }
 
-    init(seconds: Double, timescale: Int64 = 1_000_000) {
+    package init(seconds: Double, timescale: Int64 = 1_000_000) {
         self.init(value: Int64((seconds * Double(timescale)).rounded()), timescale: timescale)
     }
 
-    init(microseconds: Int64) { self.init(value: microseconds, timescale: 1_000_000) }
+    package init(microseconds: Int64) { self.init(value: microseconds, timescale: 1_000_000) }
 
-    var seconds: Double { Double(value) / Double(timescale) }
+    package var seconds: Double { Double(value) / Double(timescale) }
 
     /// The same time in another timescale, rounded to the nearest unit.
-    func converted(to scale: Int64) -> MediaTime {
+    package func converted(to scale: Int64) -> MediaTime {
         if scale == timescale { return self }
         let product = Int128(value) * Int128(scale)
         let divisor = Int128(timescale)
@@ -40,7 +40,7 @@ struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
     }
 
     /// Whole units of `1/scale` seconds, rounded down (e.g. a sample index).
-    func floor(in scale: Int64) -> Int64 {
+    package func floor(in scale: Int64) -> Int64 {
         let product = Int128(value) * Int128(scale)
         let divisor = Int128(timescale)
         var q = product / divisor
@@ -48,7 +48,7 @@ struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
         return Int64(clamping: q)
     }
 
-    var microseconds: Int64 { converted(to: 1_000_000).value }
+    package var microseconds: Int64 { converted(to: 1_000_000).value }
 
     /// The nearest whole number of ticks of an FFmpeg time base.
     func ticks(in timeBase: AVRational) -> Int64 {
@@ -66,8 +66,8 @@ struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
                 lcm <= Int128(Int64.max) ? Int64(lcm) : 0)
     }
 
-    static func + (a: MediaTime, b: MediaTime) -> MediaTime { combine(a, b, +) }
-    static func - (a: MediaTime, b: MediaTime) -> MediaTime { combine(a, b, -) }
+    package static func + (a: MediaTime, b: MediaTime) -> MediaTime { combine(a, b, +) }
+    package static func - (a: MediaTime, b: MediaTime) -> MediaTime { combine(a, b, -) }
 
     private static func combine(_ a: MediaTime, _ b: MediaTime, _ op: (Int128, Int128) -> Int128) -> MediaTime {
         let (x, y, scale) = common(a, b)
@@ -78,27 +78,27 @@ struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertible {
                             .clampedToInt64(), timescale: ns)
     }
 
-    static func < (a: MediaTime, b: MediaTime) -> Bool {
+    package static func < (a: MediaTime, b: MediaTime) -> Bool {
         Int128(a.value) * Int128(b.timescale) < Int128(b.value) * Int128(a.timescale)
     }
 
-    static func == (a: MediaTime, b: MediaTime) -> Bool {
+    package static func == (a: MediaTime, b: MediaTime) -> Bool {
         Int128(a.value) * Int128(b.timescale) == Int128(b.value) * Int128(a.timescale)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         let g = MediaTime.gcd(abs(value), timescale)
         hasher.combine(value / max(g, 1))
         hasher.combine(timescale / max(g, 1))
     }
 
-    static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
         var (x, y) = (a, b)
         while y != 0 { (x, y) = (y, x % y) }
         return max(x, 1)
     }
 
-    var description: String { String(format: "%.6fs", seconds) }
+    package var description: String { String(format: "%.6fs", seconds) }
 }
 
 private extension Int128 {

@@ -2,25 +2,25 @@ import CFFmpeg
 
 /// One track of an item (AVAssetTrack): a stream of the file, or a
 /// subtitle file loaded beside it.
-struct MediaTrack: Sendable, Equatable {
-    enum Kind: String, Sendable {
+package struct MediaTrack: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         case video, audio, subtitle, data, attachment
     }
 
     /// The stream index; tracks from subtitle files follow the file's streams.
-    let id: Int
-    let kind: Kind
-    let codec: String
-    let language: String?
-    let title: String?
-    let isDefault: Bool
-    let isForced: Bool
+    package let id: Int
+    package let kind: Kind
+    package let codec: String
+    package let language: String?
+    package let title: String?
+    package let isDefault: Bool
+    package let isForced: Bool
     /// Subtitles drawn from decoded pictures (PGS, DVB, VobSub), not text.
-    let isBitmap: Bool
+    package let isBitmap: Bool
     /// The subtitle file it came from, for tracks that are not in the item.
-    let externalPath: String?
+    package let externalPath: String?
 
-    init(id: Int, kind: Kind, codec: String, language: String? = nil, title: String? = nil,
+    package init(id: Int, kind: Kind, codec: String, language: String? = nil, title: String? = nil,
          isDefault: Bool = false, isForced: Bool = false, isBitmap: Bool = false, externalPath: String? = nil) {
         self.id = id
         self.kind = kind
@@ -34,7 +34,7 @@ struct MediaTrack: Sendable, Equatable {
     }
 
     /// The track as FFmpeg's demuxer describes stream `id`.
-    init(stream: UnsafeMutablePointer<AVStream>, id: Int) {
+    package init(stream: UnsafeMutablePointer<AVStream>, id: Int) {
         let parameters = stream.pointee.codecpar.pointee
         let kind: Kind
         switch parameters.codec_type {
@@ -59,7 +59,7 @@ struct MediaTrack: Sendable, Equatable {
     }
 
     /// What the OSD says when the track is selected: "[fre] French (aac)".
-    var label: String {
+    package var label: String {
         var parts: [String] = []
         if let language { parts.append("[\(language)]") }
         if let title { parts.append(title) }
@@ -74,7 +74,7 @@ struct MediaTrack: Sendable, Equatable {
 
 /// Language codes as mpv's --alang/--slang take them: two- and three-letter
 /// ISO 639 codes name the same language ("en" finds "eng").
-enum LanguageCode {
+package enum LanguageCode {
     private static let synonyms: [[String]] = [
         ["en", "eng"], ["fr", "fre", "fra"], ["de", "ger", "deu"], ["es", "spa"], ["it", "ita"],
         ["ja", "jpn"], ["pt", "por"], ["ru", "rus"], ["zh", "chi", "zho"], ["nl", "dut", "nld"],
@@ -91,7 +91,7 @@ enum LanguageCode {
     }
 
     /// The first track of `tracks` in the earliest language of `preferences`.
-    static func first(_ tracks: [MediaTrack], in preferences: [String]) -> MediaTrack? {
+    package static func first(_ tracks: [MediaTrack], in preferences: [String]) -> MediaTrack? {
         for wanted in preferences {
             if let track = tracks.first(where: { matches(wanted, $0.language) }) { return track }
         }

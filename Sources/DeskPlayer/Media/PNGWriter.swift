@@ -3,13 +3,13 @@ import Foundation
 
 /// Owns a PNG encoder context (FFmpeg's): turns a BGRA picture into the
 /// bytes of a PNG file.
-final class PNGEncoder {
+package final class PNGEncoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let frame: Frame
     private let packet: Packet
     private var sws: OpaquePointer?
 
-    init(width: Int, height: Int) throws(MediaError) {
+    package init(width: Int, height: Int) throws(MediaError) {
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let ctx = avcodec_alloc_context3(codec) else {
             throw MediaError("this FFmpeg has no PNG encoder")
         }
@@ -34,7 +34,7 @@ final class PNGEncoder {
     }
 
     /// The PNG of `pixels` (BGRA rows `pitch` bytes apart, the size given at init).
-    func encode(bgra pixels: UnsafePointer<UInt8>, pitch: Int) throws(MediaError) -> Data {
+    package func encode(bgra pixels: UnsafePointer<UInt8>, pitch: Int) throws(MediaError) -> Data {
         let w = context.pointee.width, h = context.pointee.height
         sws = sws_getCachedContext(sws, w, h, AV_PIX_FMT_BGRA, w, h, AV_PIX_FMT_RGB24, Int32(SWS_POINT), nil, nil, nil)
         guard let sws else { throw MediaError("cannot convert the picture for PNG") }

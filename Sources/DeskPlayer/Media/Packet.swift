@@ -2,10 +2,10 @@ import CFFmpeg
 
 /// Owns one AVPacket. Used by one thread at a time: the demuxer fills it and
 /// hands it through a packet queue to a decoder thread.
-final class Packet: @unchecked Sendable {  // handed over whole through a PacketQueue: one thread at a time
+package final class Packet: @unchecked Sendable {  // handed over whole through a PacketQueue: one thread at a time
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    init() throws(MediaError) {
+    package init() throws(MediaError) {
         guard let p = av_packet_alloc() else { throw MediaError("out of memory (packet)") }
         pointer = p
     }
@@ -15,36 +15,36 @@ final class Packet: @unchecked Sendable {  // handed over whole through a Packet
         av_packet_free(&p)
     }
 
-    var streamIndex: Int32 { pointer.pointee.stream_index }
-    var pts: Int64 { pointer.pointee.pts }
-    var dts: Int64 { pointer.pointee.dts }
-    var duration: Int64 { pointer.pointee.duration }
-    var size: Int { Int(pointer.pointee.size) }
+    package var streamIndex: Int32 { pointer.pointee.stream_index }
+    package var pts: Int64 { pointer.pointee.pts }
+    package var dts: Int64 { pointer.pointee.dts }
+    package var duration: Int64 { pointer.pointee.duration }
+    package var size: Int { Int(pointer.pointee.size) }
 
     /// Moves pts and dts by `shift`, to the nearest tick of `timeBase`.
-    func shiftTimestamps(by shift: MediaTime, timeBase: AVRational) {
+    package func shiftTimestamps(by shift: MediaTime, timeBase: AVRational) {
         let ticks = shift.ticks(in: timeBase)
         if pointer.pointee.pts != DP_AV_NOPTS_VALUE { pointer.pointee.pts &+= ticks }
         if pointer.pointee.dts != DP_AV_NOPTS_VALUE { pointer.pointee.dts &+= ticks }
     }
 
     /// Moves the contents into a fresh packet, leaving this one empty for reuse.
-    func take() throws(MediaError) -> Packet {
+    package func take() throws(MediaError) -> Packet {
         let moved = try Packet()
         av_packet_move_ref(moved.pointer, pointer)
         return moved
     }
 
-    func unref() { av_packet_unref(pointer) }
+    package func unref() { av_packet_unref(pointer) }
 
     /// The AV_PKT_DATA_SKIP_SAMPLES side data (start/end trim), if any.
-    var skipSamplesSideData: [UInt8]? {
+    package var skipSamplesSideData: [UInt8]? {
         var size: Int = 0
         guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
-    func setSkipSamplesSideData(_ bytes: [UInt8]) {
+    package func setSkipSamplesSideData(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, let data = av_packet_new_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, bytes.count)
         else { return }
         for (i, b) in bytes.enumerated() { data[i] = b }
@@ -52,10 +52,10 @@ final class Packet: @unchecked Sendable {  // handed over whole through a Packet
 }
 
 /// Owns one AVFrame, reused across decode calls.
-final class Frame {
-    let pointer: UnsafeMutablePointer<AVFrame>
+package final class Frame {
+    package let pointer: UnsafeMutablePointer<AVFrame>
 
-    init() throws(MediaError) {
+    package init() throws(MediaError) {
         guard let f = av_frame_alloc() else { throw MediaError("out of memory (frame)") }
         pointer = f
     }
@@ -65,18 +65,18 @@ final class Frame {
         av_frame_free(&f)
     }
 
-    func unref() { av_frame_unref(pointer) }
+    package func unref() { av_frame_unref(pointer) }
 
     /// The best timestamp FFmpeg could work out, in the stream's time base.
-    var bestEffortTimestamp: Int64 {
+    package var bestEffortTimestamp: Int64 {
         let t = pointer.pointee.best_effort_timestamp
         return t != DP_AV_NOPTS_VALUE ? t : pointer.pointee.pts
     }
-    var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    package var sampleCount: Int { Int(pointer.pointee.nb_samples) }
 
     /// Makes this frame `count` samples of silence in the format `codec`
     /// decodes to (where a stream's audio is missing).
-    func makeSilence(count: Int, like codec: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
+    package func makeSilence(count: Int, like codec: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
         av_frame_unref(pointer)
         pointer.pointee.format = codec.pointee.sample_fmt.rawValue
         pointer.pointee.sample_rate = codec.pointee.sample_rate
@@ -90,7 +90,7 @@ final class Frame {
 
     /// Drops the first `count` audio samples by moving the data pointers
     /// (the buffers stay owned by the frame). False when none are left.
-    func dropLeadingSamples(_ count: Int) -> Bool {
+    package func dropLeadingSamples(_ count: Int) -> Bool {
         guard count > 0 else { return true }
         let f = pointer
         guard count < Int(f.pointee.nb_samples) else { return false }

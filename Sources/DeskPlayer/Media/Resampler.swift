@@ -1,27 +1,18 @@
 import CFFmpeg
 
-/// The one audio format the mixer works in: interleaved 32-bit float.
-struct AudioFormat: Sendable, Equatable {
-    var sampleRate: Int
-    var channels: Int
-
-    /// What the SDL device is opened with; SDL converts if the hardware differs.
-    static let device = AudioFormat(sampleRate: 48_000, channels: 2)
-}
-
 /// Owns a SwrContext converting decoded frames to `AudioFormat` (stereo float).
 /// Reconfigures itself when the input format changes. One thread only.
-final class Resampler {
+package final class Resampler {
     let output: AudioFormat
     private var swr: OpaquePointer?
     private var inputRate: Int32 = 0
     private var inputFormat: Int32 = -1
     private var inputLayout = AVChannelLayout()
     /// Converted samples of the last call (interleaved), valid until the next call.
-    private(set) var buffer: UnsafeMutablePointer<Float>
+    package private(set) var buffer: UnsafeMutablePointer<Float>
     private var bufferFrames: Int
 
-    init(output: AudioFormat) {
+    package init(output: AudioFormat) {
         self.output = output
         bufferFrames = 8192
         buffer = .allocate(capacity: bufferFrames * output.channels)
@@ -72,7 +63,7 @@ final class Resampler {
     /// frames now in `buffer` and, given the time of the frame's first
     /// sample, the exact time of the first output sample: earlier by the
     /// input still buffered inside the resampler.
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>?, startingAt time: MediaTime? = nil)
+    package func convert(_ frame: UnsafeMutablePointer<AVFrame>?, startingAt time: MediaTime? = nil)
         throws(MediaError) -> (count: Int, time: MediaTime?) {
         if let frame { try configure(for: frame) }
         guard let swr else { return (0, nil) }
@@ -103,7 +94,7 @@ final class Resampler {
     }
 
     /// Drops buffered input (after a seek).
-    func reset() {
+    package func reset() {
         swr_free(&swr)
         inputRate = 0
         inputFormat = -1

@@ -2,13 +2,15 @@ import CFFmpeg
 
 /// Owns a SwsContext that converts decoded frames to 32-bit BGRA (SDL's
 /// ARGB8888) at the size they are shown, so the main thread only copies.
-final class Scaler {
+package final class Scaler {
     private var sws: OpaquePointer?
+
+    package init() {}
 
     deinit { sws_freeContext(sws) }
 
     /// Converts `frame` into `picture`, whose size decides the output size.
-    func scale(_ frame: UnsafeMutablePointer<AVFrame>, into picture: PictureBuffer) throws(MediaError) {
+    package func scale(_ frame: UnsafeMutablePointer<AVFrame>, into picture: PictureBuffer) throws(MediaError) {
         let srcW = frame.pointee.width, srcH = frame.pointee.height
         let dstW = Int32(picture.width), dstH = Int32(picture.height)
         let sameSize = srcW == dstW && srcH == dstH
@@ -40,7 +42,7 @@ final class Scaler {
 
     /// The colour matrix of video that does not say, as mpv guesses it:
     /// BT.709 for HD sizes (1280 wide or 720 high and up), BT.601 below.
-    static func assumedMatrix(width: Int32, height: Int32) -> AVColorSpace {
+    package static func assumedMatrix(width: Int32, height: Int32) -> AVColorSpace {
         width >= 1280 || height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M
     }
 
@@ -68,86 +70,6 @@ final class Scaler {
         case .yuv420:
             _ = sws_setColorspaceDetails(sws, coefficients, fullRange, coefficients, fullRange, 0, 1 << 16, 1 << 16)
             picture.matrix = fullRange == 1 ? .fullRangeBT601 : space == SWS_CS_ITU709 ? .bt709 : .bt601
-        }
-    }
-}
-
-/// A picture in memory: one per frame-queue slot, reused so decoding does
-/// not allocate per frame. BGRA (SDL's ARGB8888) at the size shown, or
-/// planar YUV 4:2:0 (SDL's IYUV) for a renderer that converts and scales
-/// on the GPU.
-final class PictureBuffer: @unchecked Sendable {  // handed between the decode and the main thread through the frame queue, one holder at a time
-    enum Layout: Sendable {
-        case bgra
-        case yuv420
-    }
-
-    private(set) var pixels: UnsafeMutablePointer<UInt8>
-    private(set) var width: Int
-    private(set) var height: Int
-    /// Bytes per row of the first plane.
-    private(set) var pitch: Int
-    private(set) var layout: Layout
-    /// The matrix YUV is to be turned into RGB with (what SDL's YUV textures know).
-    enum Matrix: Sendable {
-        case bt601
-        case bt709
-        case fullRangeBT601
-    }
-    var matrix = Matrix.bt601
-    private var capacity: Int
-
-    init(width: Int, height: Int, layout: Layout = .bgra) {
-        self.width = max(width, 1)
-        self.height = max(height, 1)
-        self.layout = layout
-        pitch = 0
-        capacity = PictureBuffer.bytes(self.width, self.height, layout)
-        pixels = .allocate(capacity: capacity)
-        pitch = planes[0].pitch
-    }
-
-    deinit { pixels.deallocate() }
-
-    /// Changes the size (and layout), reallocating only when it grows.
-    func resize(width: Int, height: Int, layout: Layout = .bgra) {
-        let w = max(width, 1), h = max(height, 1)
-        let needed = PictureBuffer.bytes(w, h, layout)
-        if needed > capacity {
-            pixels.deallocate()
-            pixels = .allocate(capacity: needed)
-            capacity = needed
-        }
-        self.width = w
-        self.height = h
-        self.layout = layout
-        pitch = planes[0].pitch
-    }
-
-    /// Each plane's first byte and bytes per row: one for BGRA; Y, U, V
-    /// (chroma at half the size, rounded up) for YUV 4:2:0.
-    var planes: [(pixels: UnsafeMutablePointer<UInt8>, pitch: Int)] {
-        switch layout {
-        case .bgra:
-            return [(pixels, PictureBuffer.rowPixels(width) * 4)]
-        case .yuv420:
-            let lumaPitch = PictureBuffer.rowPixels(width), chromaPitch = PictureBuffer.rowPixels((width + 1) / 2)
-            let chromaStart = lumaPitch * height, chromaBytes = chromaPitch * ((height + 1) / 2)
-            return [(pixels, lumaPitch), (pixels + chromaStart, chromaPitch), (pixels + chromaStart + chromaBytes, chromaPitch)]
-        }
-    }
-
-    /// Pixels a row has room for: the width rounded up to 16. swscale's x86
-    /// YUV→RGB converter (used at the same size) works 8 pixels at a time
-    /// and, in a row with no room for a whole last group, leaves the last
-    /// width % 8 pixels unwritten (FFmpeg 5.1, YUV2RGB_LOOP): an 854-wide
-    /// video showed 6 black or stale columns at its right edge.
-    private static func rowPixels(_ width: Int) -> Int { (width + 15) & ~15 }
-
-    private static func bytes(_ w: Int, _ h: Int, _ layout: Layout) -> Int {
-        switch layout {
-        case .bgra: return rowPixels(w) * 4 * h
-        case .yuv420: return rowPixels(w) * h + 2 * rowPixels((w + 1) / 2) * ((h + 1) / 2)
         }
     }
 }

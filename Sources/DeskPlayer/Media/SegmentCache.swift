@@ -12,7 +12,7 @@ import Synchronization
 /// FFmpeg's HLS demuxer as the input's `io_open`/`io_close2`: a segment read
 /// to its end is kept, and opened again from the cache. The demux thread uses
 /// it; the counters are read from others. Thread-safe (Mutex).
-final class SegmentCache: Sendable {
+package final class SegmentCache: Sendable {
     private struct State {
         var entries: [String: Data] = [:]
         var spilled: [String: URL] = [:]
@@ -49,7 +49,7 @@ final class SegmentCache: Sendable {
     let memoryLimit: Int
     private let state = Mutex(State())
 
-    init(limit: Int, memoryLimit: Int? = nil) {
+    package init(limit: Int, memoryLimit: Int? = nil) {
         self.limit = limit
         self.memoryLimit = memoryLimit ?? min(limit / 4, 32 << 20)
     }
@@ -59,12 +59,12 @@ final class SegmentCache: Sendable {
     }
 
     /// Bytes held in all, and of them in memory.
-    var bytes: Int { state.withLock { $0.inMemory + $0.onDisk } }
-    var memoryBytes: Int { state.withLock { $0.inMemory } }
+    package var bytes: Int { state.withLock { $0.inMemory + $0.onDisk } }
+    package var memoryBytes: Int { state.withLock { $0.inMemory } }
     /// The folder segments spill to (nil until one did).
     var spillFolder: URL? { state.withLock { $0.folder } }
-    var hits: Int { state.withLock { $0.hits } }
-    var misses: Int { state.withLock { $0.misses } }
+    package var hits: Int { state.withLock { $0.hits } }
+    package var misses: Int { state.withLock { $0.misses } }
 
     func data(for url: String) -> Data? {
         let (memory, file) = state.withLock { ($0.entries[url], $0.spilled[url]) }

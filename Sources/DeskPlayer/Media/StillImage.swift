@@ -4,7 +4,7 @@ import CFFmpeg
 /// BGRA, and such a picture scaled to another size with libswscale. Both
 /// run off the main thread (the item's opening thread, a cover's scaling
 /// thread), which then only copies the result.
-enum StillImage {
+package enum StillImage {
     /// Larger than any picture a decoder or texture should be asked for:
     /// a damaged header, not a cover.
     static let largestSide = 16384
@@ -17,7 +17,7 @@ enum StillImage {
     /// longer than `maxSide`, scaled down to fit it (aspect kept). Pixels
     /// that are see-through are laid on `background`, since the picture is
     /// drawn without blending.
-    static func decode(_ bytes: [UInt8], format: CoverArt.Format, maxSide: Int,
+    package static func decode(_ bytes: [UInt8], format: CoverArt.Format, maxSide: Int,
                        background: (UInt8, UInt8, UInt8) = (0, 0, 0)) throws(MediaError) -> PictureBuffer {
         let codec = try ImageCodec(format.codec)
         let frame = try Frame()
@@ -37,7 +37,7 @@ enum StillImage {
     }
 
     /// `picture` scaled to `width` x `height` (a new buffer).
-    static func scaled(_ picture: PictureBuffer, width: Int, height: Int, with scaler: Scaler) throws(MediaError) -> PictureBuffer {
+    package static func scaled(_ picture: PictureBuffer, width: Int, height: Int, with scaler: Scaler) throws(MediaError) -> PictureBuffer {
         // An AVFrame that borrows the picture's pixels (no buffer of its
         // own, so freeing it frees nothing of the picture's).
         let frame = try Frame()

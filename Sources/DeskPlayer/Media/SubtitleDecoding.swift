@@ -1,8 +1,8 @@
 import CFFmpeg
 
 /// A subtitle as its decoder gave it, placed on the item's media time.
-struct DecodedSubtitle: Sendable {
-    enum Content: Sendable {
+package struct DecodedSubtitle: Sendable {
+    package enum Content: Sendable {
         /// ASS event lines ("ReadOrder,Layer,Style,…,Text"): FFmpeg turns
         /// SRT, WebVTT and mov_text into these as well.
         case text([String])
@@ -10,38 +10,38 @@ struct DecodedSubtitle: Sendable {
         case bitmaps([SubtitleBitmap])
     }
 
-    var start: MediaTime
+    package var start: MediaTime
     /// Nil when the subtitle stays until the next one replaces it.
-    var end: MediaTime?
-    var content: Content
+    package var end: MediaTime?
+    package var content: Content
 }
 
 /// One picture of a bitmap subtitle, on the subtitle's canvas.
-struct SubtitleBitmap: Sendable {
+package struct SubtitleBitmap: Sendable {
     var x: Int, y: Int, width: Int, height: Int
     /// A palette index per pixel, row by row.
-    var indices: [UInt8]
+    package var indices: [UInt8]
     /// ARGB, alpha in the top byte (FFmpeg's AV_PIX_FMT_RGB32).
-    var palette: [UInt32]
+    package var palette: [UInt32]
 }
 
 extension Decoder {
     /// The ASS header (script info and styles) of a text subtitle decoder.
-    var subtitleHeader: String? {
+    package var subtitleHeader: String? {
         guard let header = context.pointee.subtitle_header, context.pointee.subtitle_header_size > 0 else { return nil }
         return String(decoding: UnsafeBufferPointer(start: header, count: Int(context.pointee.subtitle_header_size)),
                       as: UTF8.self)
     }
 
     /// The size bitmap subtitles are placed on (0 when the stream does not say).
-    var subtitleCanvas: (width: Int, height: Int) {
+    package var subtitleCanvas: (width: Int, height: Int) {
         (Int(context.pointee.width), Int(context.pointee.height))
     }
 
     /// Decodes one subtitle packet; nil for a packet that gives nothing or is
     /// damaged (the next one is tried: one bad packet loses one subtitle).
     /// `origin` is subtracted from the stream's times (the item's start).
-    func decodeSubtitle(_ packet: Packet, origin: MediaTime) -> DecodedSubtitle? {
+    package func decodeSubtitle(_ packet: Packet, origin: MediaTime) -> DecodedSubtitle? {
         var subtitle = AVSubtitle()
         var got: Int32 = 0
         guard avcodec_decode_subtitle2(context, &subtitle, &got, packet.pointer) >= 0, got != 0 else { return nil }

@@ -6,15 +6,15 @@ import CFFmpeg
 /// matrix that maps a source pixel (x, y) to where it is shown, in screen
 /// coordinates (y down): x' = xx·x + xy·y, y' = yx·x + yy·y; every entry is
 /// 0 or ±1.
-struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
-    let xx: Int, xy: Int, yx: Int, yy: Int
+package struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
+    package let xx: Int, xy: Int, yx: Int, yy: Int
 
-    static let upright = VideoOrientation(xx: 1, xy: 0, yx: 0, yy: 1)
+    package static let upright = VideoOrientation(xx: 1, xy: 0, yx: 0, yy: 1)
     /// Left and right swapped (a selfie camera's mirror).
     static let mirrored = VideoOrientation(xx: -1, xy: 0, yx: 0, yy: 1)
 
     /// Turned clockwise by `degrees` (a multiple of 90; others round to one).
-    static func clockwise(_ degrees: Int) -> VideoOrientation {
+    package static func clockwise(_ degrees: Int) -> VideoOrientation {
         let quarters = ((Int((Double(degrees) / 90).rounded()) % 4) + 4) % 4
         var o = upright
         // A quarter turn clockwise on screen (y down): (x, y) → (−y, x).
@@ -27,7 +27,7 @@ struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
     /// fixed point) describes, which maps (p, q) to (a·p + c·q, b·p + d·q).
     /// Nil when it is not a quarter turn or flip (a shear, a scale, 45°):
     /// such a matrix is not followed.
-    init?(displayMatrix m: UnsafePointer<Int32>) {
+    package init?(displayMatrix m: UnsafePointer<Int32>) {
         func unit(_ v: Int32) -> Int? {
             let x = Double(v) / 65536
             for candidate in [-1, 0, 1] where abs(x - Double(candidate)) < 0.01 { return candidate }
@@ -48,20 +48,20 @@ struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// This orientation, then `next` applied to its result.
-    func then(_ next: VideoOrientation) -> VideoOrientation {
+    package func then(_ next: VideoOrientation) -> VideoOrientation {
         VideoOrientation(xx: next.xx * xx + next.xy * yx, xy: next.xx * xy + next.xy * yy,
                          yx: next.yx * xx + next.yy * yx, yy: next.yx * xy + next.yy * yy)
     }
 
     /// Width and height trade places (a quarter turn or a transpose).
-    var swapsAxes: Bool { xx == 0 }
+    package var swapsAxes: Bool { xx == 0 }
 
-    var isUpright: Bool { self == .upright }
+    package var isUpright: Bool { self == .upright }
 
     /// FFmpeg's filters that turn a picture this way (what ffplay's
     /// autorotate inserts): transpose for the quarter turns and the two
     /// diagonal flips, hflip and vflip for the rest.
-    var filters: [String] {
+    package var filters: [String] {
         switch (xx, xy, yx, yy) {
         case (1, 0, 0, 1): return []
         case (0, -1, 1, 0): return ["transpose=clock"]
@@ -74,7 +74,7 @@ struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch (xx, xy, yx, yy) {
         case (1, 0, 0, 1): return "upright"
         case (0, -1, 1, 0): return "turned 90° clockwise"

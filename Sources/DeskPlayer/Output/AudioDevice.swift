@@ -1,15 +1,32 @@
 import CSDL2
+import Media
+
+/// What the audio device plays (the mixer): defined here so the device
+/// needs nothing of Playback.
+package protocol AudioOutputSource: AnyObject, Sendable {
+    /// The format `render` writes: interleaved 32-bit float.
+    var format: AudioFormat { get }
+    /// Writes `frames` frames into `out`; the first is heard at host time
+    /// `playbackHost`. Runs on SDL's audio thread: must not block or allocate.
+    func render(into out: UnsafeMutablePointer<Float>, frames: Int, playbackHost: UInt64)
+}
 
 /// Owns the one SDL audio device. Its callback asks the mixer for audio;
 /// the mixer is passed through `userdata`, never captured.
-final class AudioDevice {
+package final class AudioDevice {
     let id: SDL_AudioDeviceID
     let format: AudioFormat
     let bufferFrames: Int
-    private let mixer: Unmanaged<Mixer>
+    private let mixer: Unmanaged<SourceBox>
 
-    init(mixer: Mixer) throws(SDLError) {
-        let retained = Unmanaged.passRetained(mixer)
+    /// Holds the source as a class reference `userdata` can carry.
+    fileprivate final class SourceBox {
+        let source: any AudioOutputSource
+        init(_ source: any AudioOutputSource) { self.source = source }
+    }
+
+    package init(mixer: any AudioOutputSource) throws(SDLError) {
+        let retained = Unmanaged.passRetained(SourceBox(mixer))
         var want = SDL_AudioSpec()
         want.freq = Int32(mixer.format.sampleRate)
         want.format = DP_AUDIO_F32SYS
@@ -43,7 +60,7 @@ final class AudioDevice {
 private let audioCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Void = {
     userdata, stream, length in
     guard let userdata, let stream else { return }
-    let mixer = Unmanaged<Mixer>.fromOpaque(userdata).takeUnretainedValue()
+    let mixer = Unmanaged<AudioDevice.SourceBox>.fromOpaque(userdata).takeUnretainedValue().source
     let bytesPerFrame = MemoryLayout<Float>.size * mixer.format.channels
     let frames = Int(length) / bytesPerFrame
     let latency = UInt64(frames) * 1_000_000_000 / UInt64(mixer.format.sampleRate)

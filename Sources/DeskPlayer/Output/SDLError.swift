@@ -1,11 +1,11 @@
 import CSDL2
 
 /// A failure reported by SDL, with SDL's own message.
-struct SDLError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+package struct SDLError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 
-    init(_ context: String) {
+    package init(_ context: String) {
         message = "\(context): \(String(cString: SDL_GetError()))"
     }
 }

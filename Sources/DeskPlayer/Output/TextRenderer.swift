@@ -3,9 +3,9 @@ import Foundation
 
 /// Owns a TTF font (SDL2_ttf) and draws short lines of text. Without a font
 /// file on the system it draws nothing; messages still go to stderr.
-final class TextRenderer {
+package final class TextRenderer {
     private let font: OpaquePointer?
-    let lineHeight: Int
+    package let lineHeight: Int
 
     static let fontCandidates = [
         "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -14,7 +14,7 @@ final class TextRenderer {
         "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
     ]
 
-    init(pointSize: Int32 = 18) {
+    package init(pointSize: Int32 = 18) {
         if TTF_WasInit() == 0 { TTF_Init() }
         let path = TextRenderer.fontCandidates.first { FileManager.default.fileExists(atPath: $0) }
         font = path.flatMap { TTF_OpenFont($0, pointSize) }
@@ -27,7 +27,7 @@ final class TextRenderer {
 
     /// Draws one line with its top-left corner at (x, y); returns its width.
     @discardableResult
-    func drawLine(_ text: String, renderer: OpaquePointer, x: Int, y: Int,
+    package func drawLine(_ text: String, renderer: OpaquePointer, x: Int, y: Int,
                   color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) -> Int {
         guard let font, !text.isEmpty, let surface = TTF_RenderUTF8_Blended(font, text, color) else { return 0 }
         defer { SDL_FreeSurface(surface) }
@@ -41,7 +41,7 @@ final class TextRenderer {
     }
 
     /// The width `text` takes on one line.
-    func width(of text: String) -> Int {
+    package func width(of text: String) -> Int {
         guard let font else { return 0 }
         var w: Int32 = 0, h: Int32 = 0
         TTF_SizeUTF8(font, text, &w, &h)
@@ -49,7 +49,7 @@ final class TextRenderer {
     }
 
     /// Draws `text` centred on (cx, cy), each line centred, long lines wrapped to `maxWidth`.
-    func drawCentered(_ text: String, renderer: OpaquePointer, cx: Int, cy: Int, maxWidth: Int,
+    package func drawCentered(_ text: String, renderer: OpaquePointer, cx: Int, cy: Int, maxWidth: Int,
                       color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) {
         guard let font, !text.isEmpty else { return }
         let wrap = Int32(max(maxWidth, 50))

@@ -1,11 +1,12 @@
 import CSDL2
+import Media
 
 /// Owns an SDL window and its renderer.
-final class Window {
-    let window: OpaquePointer
-    let renderer: OpaquePointer
+package final class Window {
+    package let window: OpaquePointer
+    package let renderer: OpaquePointer
 
-    init(title: String, width: Int, height: Int, x: Int32 = DP_SDL_WINDOWPOS_CENTERED,
+    package init(title: String, width: Int, height: Int, x: Int32 = DP_SDL_WINDOWPOS_CENTERED,
          y: Int32 = DP_SDL_WINDOWPOS_CENTERED, flags: UInt32 = 0) throws(SDLError) {
         let windowFlags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | flags
         guard let w = SDL_CreateWindow(title, x, y, Int32(width), Int32(height), windowFlags) else {
@@ -26,32 +27,32 @@ final class Window {
     }
 
     /// The drawable size in pixels.
-    var size: (width: Int, height: Int) {
+    package var size: (width: Int, height: Int) {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &w, &h)
         return (Int(w), Int(h))
     }
 
-    var isFullscreen: Bool {
+    package var isFullscreen: Bool {
         SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
     }
 
-    func setFullscreen(_ on: Bool) {
+    package func setFullscreen(_ on: Bool) {
         SDL_SetWindowFullscreen(window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }
 
-    func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+    package func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
 
     /// Seconds between two refreshes of the display the window is on (1/60
     /// when SDL cannot say, as under Xvfb): faster video is skipped by schedule.
-    var refreshInterval: Double {
+    package var refreshInterval: Double {
         var mode = SDL_DisplayMode()
         guard SDL_GetWindowDisplayMode(window, &mode) == 0, mode.refresh_rate > 0 else { return 1.0 / 60 }
         return 1 / Double(mode.refresh_rate)
     }
 
     /// What the window shows now (the last frame drawn), as a BGRA picture.
-    func capture() throws(MediaError) -> PictureBuffer {
+    package func capture() throws(MediaError) -> PictureBuffer {
         let (w, h) = size
         let picture = PictureBuffer(width: w, height: h)
         guard SDL_RenderReadPixels(renderer, nil, DP_SDL_PIXELFORMAT_ARGB8888, picture.pixels, Int32(picture.pitch)) == 0 else {
@@ -63,7 +64,7 @@ final class Window {
     /// The GPU SDL's accelerated renderer would run on (its OpenGL renderer
     /// string), found with a hidden window; nil without one, or when it is a
     /// software rasterizer (llvmpipe, softpipe, swrast: Xvfb, VMs).
-    static func hardwareRendererName() -> String? {
+    package static func hardwareRendererName() -> String? {
         guard let probe = SDL_CreateWindow("", 0, 0, 16, 16, SDL_WINDOW_HIDDEN.rawValue) else { return nil }
         defer { SDL_DestroyWindow(probe) }
         guard let renderer = SDL_CreateRenderer(probe, -1, SDL_RENDERER_ACCELERATED.rawValue) else { return nil }
@@ -78,11 +79,11 @@ final class Window {
     /// be redrawn and pushed alone. Accelerated renderers swap buffers whose
     /// contents are undefined after a present, so they redraw everything;
     /// they also convert and scale YUV themselves.
-    let isSoftware: Bool
+    package let isSoftware: Bool
 
     /// Pushes only `rects` of the window to the screen (a software
     /// renderer; anything else presents the whole window).
-    func present(rects: [SDL_Rect]) {
+    package func present(rects: [SDL_Rect]) {
         guard isSoftware else {
             SDL_RenderPresent(renderer)
             return
@@ -92,7 +93,7 @@ final class Window {
         if SDL_UpdateWindowSurfaceRects(window, &rects, Int32(rects.count)) != 0 { SDL_RenderPresent(renderer) }
     }
 
-    var rendererName: String { Window.name(of: renderer) }
+    package var rendererName: String { Window.name(of: renderer) }
 
     private static func name(of renderer: OpaquePointer) -> String {
         var info = SDL_RendererInfo()
@@ -104,14 +105,14 @@ final class Window {
 /// Owns an SDL streaming texture: ARGB8888 (pictures scaled to the size
 /// shown), or IYUV at the video's own size for a renderer that converts
 /// and scales on the GPU (linear filtering, the picture's matrix).
-final class VideoTexture {
-    let texture: OpaquePointer
-    let width: Int
-    let height: Int
-    let layout: PictureBuffer.Layout
+package final class VideoTexture {
+    package let texture: OpaquePointer
+    package let width: Int
+    package let height: Int
+    package let layout: PictureBuffer.Layout
     let matrix: PictureBuffer.Matrix
 
-    init(renderer: OpaquePointer, width: Int, height: Int, layout: PictureBuffer.Layout = .bgra,
+    package init(renderer: OpaquePointer, width: Int, height: Int, layout: PictureBuffer.Layout = .bgra,
          matrix: PictureBuffer.Matrix = .bt601) throws(SDLError) {
         let format = layout == .bgra ? DP_SDL_PIXELFORMAT_ARGB8888 : DP_SDL_PIXELFORMAT_IYUV
         if layout == .yuv420 {
@@ -138,12 +139,12 @@ final class VideoTexture {
     deinit { SDL_DestroyTexture(texture) }
 
     /// Whether `picture` can be uploaded to this texture as it is.
-    func fits(_ picture: PictureBuffer) -> Bool {
+    package func fits(_ picture: PictureBuffer) -> Bool {
         width == picture.width && height == picture.height && layout == picture.layout
             && (layout == .bgra || matrix == picture.matrix)
     }
 
-    func upload(_ picture: PictureBuffer) {
+    package func upload(_ picture: PictureBuffer) {
         let planes = picture.planes
         switch picture.layout {
         case .bgra:

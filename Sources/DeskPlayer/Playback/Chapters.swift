@@ -1,9 +1,11 @@
+import Media
+
 /// One chapter on an item's timeline (an entry of mpv's `chapter-list`).
-struct Chapter: Sendable, Equatable {
+package struct Chapter: Sendable, Equatable {
     /// Where it starts on the item's timeline (the container's start taken off, as for every timestamp).
-    let start: MediaTime
+    package let start: MediaTime
     /// Its title tag; "" without one, as mpv lists it.
-    let title: String
+    package let title: String
 }
 
 /// An item's chapters made from the container's table: what a person can
@@ -11,7 +13,7 @@ struct Chapter: Sendable, Equatable {
 /// that is mended, never trusted: chapters starting before the beginning,
 /// after the end or at no time are left out, ones out of order are sorted
 /// (as mpv sorts them), and one line says what was done.
-enum ChapterTable {
+package enum ChapterTable {
     /// The chapters of `table` that make sense on a timeline starting at
     /// `offset` (container time) and lasting `duration` (nil: unknown), and
     /// the one warning when some did not.
@@ -46,7 +48,7 @@ enum ChapterTable {
 
     /// The chapter playing at `seconds` on the item's timeline: the last
     /// one started, -1 before the first (mpv's `chapter`).
-    static func index(at seconds: Double, in chapters: [Chapter]) -> Int {
+    package static func index(at seconds: Double, in chapters: [Chapter]) -> Int {
         // A seek to a chapter lands on its start within rounding to the microsecond.
         (chapters.lastIndex { $0.start.seconds <= seconds + 1e-6 }) ?? -1
     }

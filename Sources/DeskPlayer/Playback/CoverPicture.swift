@@ -1,16 +1,17 @@
 import Foundation
+import Media
 import Synchronization
 
 /// An audio item's cover picture: decoded once when the item opens (on its
 /// opening thread), then scaled to each size it is shown at on a thread of
 /// its own, so the main thread only copies pixels. A tile and a Picture in
 /// Picture window each ask for their own size; both are kept. Thread-safe (Mutex).
-final class CoverPicture: Sendable {
+package final class CoverPicture: Sendable {
     /// Decoded covers are kept at most this long on a side (a 4K screen's
     /// tile); larger ones are scaled down once, when decoded.
     static let largestKept = 2048
     /// What see-through parts of a cover are laid on: the tile's own dark.
-    static let background: (UInt8, UInt8, UInt8) = (16, 16, 20)
+    package static let background: (UInt8, UInt8, UInt8) = (16, 16, 20)
 
     private struct Scaled {
         let width: Int, height: Int
@@ -35,13 +36,13 @@ final class CoverPicture: Sendable {
                                         background: CoverPicture.background)
     }
 
-    var width: Int { decoded.width }
-    var height: Int { decoded.height }
+    package var width: Int { decoded.width }
+    package var height: Int { decoded.height }
 
     /// The cover at `width` x `height` once it has been scaled to that size.
     /// Until then, the one nearest in size there is, to be shown scaled
     /// meanwhile, and the size is made in the background.
-    func picture(width: Int, height: Int) -> PictureBuffer {
+    package func picture(width: Int, height: Int) -> PictureBuffer {
         guard width > 0, height > 0, width != decoded.width || height != decoded.height else { return decoded }
         let (nearest, start) = state.withLock { s -> (PictureBuffer?, Bool) in
             if let made = s.scaled.first(where: { $0.width == width && $0.height == height }) {

@@ -1,13 +1,14 @@
 import CFFmpeg
 import Foundation
+import Media
 
 /// Screenshots: the video frame of a file at a position, decoded again at the
 /// file's own size (what plays is scaled to the size shown), through the
 /// same filters playing uses (turned upright, deinterlaced, tone mapped).
-enum FrameGrabber {
+package enum FrameGrabber {
     /// The frame on screen at `time` on the item's timeline: the last one
     /// starting at or before it.
-    static func picture(of name: String, at time: MediaTime,
+    package static func picture(of name: String, at time: MediaTime,
                         settings: VideoFilterSettings = VideoFilterSettings()) throws(MediaError) -> PictureBuffer {
         let asset = try MediaAsset(opening: MediaLocation(name))
         let input = asset.input

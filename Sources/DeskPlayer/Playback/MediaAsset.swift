@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Media
 
 /// A stream of the input with its decoder opened, as the pipeline plays it.
 struct OpenedStream: Sendable {

@@ -1,40 +1,41 @@
 import CFFmpeg
+import Media
 
 /// What an item found when it opened (AVAsset's tracks/duration/playable).
-struct MediaInfo: Sendable {
-    var formatName = ""
-    var duration: MediaTime?
-    var videoCodec: String?
-    var audioCodec: String?
+package struct MediaInfo: Sendable {
+    package var formatName = ""
+    package var duration: MediaTime?
+    package var videoCodec: String?
+    package var audioCodec: String?
     /// Coded size and the size it is meant to be shown at (sample aspect
     /// applied, then turned as `videoOrientation` says: a phone's upright
     /// 640x360 recording is 360x640 here).
-    var videoWidth = 0
-    var videoHeight = 0
-    var displayWidth = 0
-    var displayHeight = 0
-    var frameRate: Double?
+    package var videoWidth = 0
+    package var videoHeight = 0
+    package var displayWidth = 0
+    package var displayHeight = 0
+    package var frameRate: Double?
     /// How the picture is turned for display (the file's display matrix and `--video-rotate`).
-    var videoOrientation = VideoOrientation.upright
+    package var videoOrientation = VideoOrientation.upright
     /// The stream says its fields are interlaced (its field order).
     var videoInterlaced = false
-    var audioSampleRate = 0
-    var audioChannels = 0
+    package var audioSampleRate = 0
+    package var audioChannels = 0
     /// The file's tags (lower-case keys: title, artist, album…) and cover picture
     /// (the file's own, else an image beside it).
-    var tags: [String: String] = [:]
-    var coverArt: CoverArt?
+    package var tags: [String: String] = [:]
+    package var coverArt: CoverArt?
     /// The chapters, in time order on the item's timeline (`ChapterTable`).
-    var chapters: [Chapter] = []
+    package var chapters: [Chapter] = []
     /// A live stream (an HLS playlist without an end): it cannot loop.
-    var isLive = false
+    package var isLive = false
 
-    var hasVideo: Bool { videoCodec != nil }
-    var hasAudio: Bool { audioCodec != nil }
+    package var hasVideo: Bool { videoCodec != nil }
+    package var hasAudio: Bool { audioCodec != nil }
 }
 
 /// Buffering preferences an item honours (AVPlayerItem's `preferred…`).
-struct ItemPreferences: Sendable, Equatable {
+package struct ItemPreferences: Sendable, Equatable {
     /// How far ahead of the play head the demuxer reads, in seconds.
     var forwardBufferDuration: Double = 3
     /// Hard cap on queued compressed bytes, whatever the duration.
@@ -42,7 +43,7 @@ struct ItemPreferences: Sendable, Equatable {
     /// Video decoder threads: 0 lets FFmpeg choose (best for one big stream);
     /// 1 when many tiles share the cores (measured: 9 tiles of 720p30 on 2
     /// cores, 7.5 CPU-s and 247 MB with 1 thread against 8.2 and 334 MB auto).
-    var videoDecoderThreads = 0
+    package var videoDecoderThreads = 0
     /// False opens the audio stream only (composition sources).
     var decodesVideo = true
     /// Seconds of resampled audio held ready for the device. Half a second
@@ -51,26 +52,28 @@ struct ItemPreferences: Sendable, Equatable {
     var audioBufferSeconds = 0.5
     /// Limits for choosing an HLS variant (AVPlayerItem's
     /// preferredMaximumResolution and preferredPeakBitRate); nil: no limit.
-    var maxWidth: Int?
-    var maxHeight: Int?
-    var maxBitrate: Int?
+    package var maxWidth: Int?
+    package var maxHeight: Int?
+    package var maxBitrate: Int?
     /// Bytes of stream segments kept for loops; nil: sized from the variant.
-    var streamCacheBytes: Int?
+    package var streamCacheBytes: Int?
     /// Preferred audio and subtitle languages, best first (mpv's --alang, --slang).
-    var audioLanguages: [String] = []
-    var subtitleLanguages: [String] = []
+    package var audioLanguages: [String] = []
+    package var subtitleLanguages: [String] = []
     /// Subtitle files to load with the item (--sub-file); the first is shown.
-    var subtitleFiles: [String] = []
+    package var subtitleFiles: [String] = []
     /// Loads subtitle files found next to a local video (`movie.srt`, `movie.en.ass`).
-    var autoloadSubtitles = true
+    package var autoloadSubtitles = true
     /// Cut from each pass of audio-only MPEG-TS, HLS or ADTS (`--audio-trim`).
-    var audioTrim: SampleTrim?
+    package var audioTrim: SampleTrim?
     /// Rotation, deinterlacing and tone mapping (`--video-rotate`, `--deinterlace`, `--tone-mapping`).
-    var video = VideoFilterSettings()
+    package var video = VideoFilterSettings()
     /// Video shown at half its size or less decodes without its loop filter
     /// (`--small-video-decode`; `Decoder.decodesFast`).
-    var decodesSmallVideoFast = true
+    package var decodesSmallVideoFast = true
     /// Pictures go out in YUV at the video's own size, for a renderer that
     /// converts and scales them on the GPU (`--vo=gpu`); else in BGRA at the size shown.
-    var picturesForGPU = false
+    package var picturesForGPU = false
+
+    package init(forwardBufferDuration: Double = 3) { self.forwardBufferDuration = forwardBufferDuration }
 }

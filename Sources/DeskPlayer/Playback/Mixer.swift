@@ -1,7 +1,8 @@
+import Media
 import Synchronization
 
 /// Something the mixer pulls audio from (a player, a composition).
-protocol AudioSource: AnyObject, Sendable {
+package protocol AudioSource: AnyObject, Sendable {
     /// Adds up to `frames` frames into `mix` (interleaved, `AudioFormat.device`).
     /// `scratch` holds at least `frames` frames for the source's own use.
     /// `playbackHost` is the host time at which the first frame will be heard.
@@ -12,33 +13,33 @@ protocol AudioSource: AnyObject, Sendable {
 
 /// Sums every audible source into the device buffer. The SDL callback (or a
 /// test, or an offline export) calls `render`. Thread-safe (Mutex).
-final class Mixer: Sendable {
-    let format: AudioFormat
+package final class Mixer: Sendable {
+    package let format: AudioFormat
     private let sources = Mutex<[any AudioSource]>([])
     /// Used only by the one thread that calls `render`.
     nonisolated(unsafe) private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames = 8192
 
-    init(format: AudioFormat = .device) {
+    package init(format: AudioFormat = .device) {
         self.format = format
         scratch = .allocate(capacity: scratchFrames * format.channels)
     }
 
     deinit { scratch.deallocate() }
 
-    func add(_ source: any AudioSource) {
+    package func add(_ source: any AudioSource) {
         sources.withLock { list in
             if !list.contains(where: { $0 === source }) { list.append(source) }
         }
     }
 
-    func remove(_ source: any AudioSource) {
+    package func remove(_ source: any AudioSource) {
         sources.withLock { $0.removeAll { $0 === source } }
     }
 
     /// Fills `out` with `frames` frames of mixed audio that will start
     /// playing at host time `playbackHost`.
-    func render(into out: UnsafeMutablePointer<Float>, frames: Int, playbackHost: UInt64) {
+    package func render(into out: UnsafeMutablePointer<Float>, frames: Int, playbackHost: UInt64) {
         let channels = format.channels
         out.update(repeating: 0, count: frames * channels)
         let list = sources.withLock { $0 }

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 
 /// What happens when the item ends (AVPlayer.actionAtItemEnd).
 enum ActionAtItemEnd: String, Sendable {
@@ -10,41 +11,41 @@ enum ActionAtItemEnd: String, Sendable {
 /// Plays one item (AVPlayer). Lives on the main thread: the UI calls
 /// `update(at:)` every refresh to get the video frame due now; the audio
 /// side is `audio`, which the owner adds to the mixer.
-final class Player {
-    private(set) var currentItem: PlayerItem?
+package final class Player {
+    package private(set) var currentItem: PlayerItem?
     /// What plays next with `.advance`: opened and prerolled in advance so
     /// the switch has no gap (AVQueuePlayer's next item).
     private(set) var upcomingItem: PlayerItem?
-    let clock = PlaybackClock()
-    let audio: PlayerAudio
+    package let clock = PlaybackClock()
+    package let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
     /// How many times each item plays in all before the action at its end
     /// (nil: forever). `.loop` means forever whatever this says.
-    var passesPerItem: Int? = 1 { didSet { applyLooping() } }
+    package var passesPerItem: Int? = 1 { didSet { applyLooping() } }
     /// The counters the player keeps itself (underruns, loops, waiting).
     private var playbackStats = PlayerStats()
     private let presenter: FramePresenter
 
     /// 0...1, linear gain.
-    var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
-    var isMuted = false { didSet { applyGain() } }
+    package var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
+    package var isMuted = false { didSet { applyGain() } }
     /// False keeps the audio flowing at zero gain (the clock stays on it):
     /// an unfocused tile is silent but keeps time.
-    var isAudible = true { didSet { applyGain() } }
+    package var isAudible = true { didSet { applyGain() } }
     /// Deinterlacing for every item it plays (`d`); a change shows at once,
     /// paused too (the frame on screen is decoded again).
-    var deinterlace = DeinterlaceMode.auto {
+    package var deinterlace = DeinterlaceMode.auto {
         didSet {
             applyDeinterlace()
             if isPaused && deinterlace != oldValue { redisplayCurrentFrame() }
         }
     }
     /// Another player's clock this one's pictures follow (a sync group).
-    var syncClock: PlaybackClock?
+    package var syncClock: PlaybackClock?
     /// How fast it plays (mpv's speed, 0.25...4) and whether the audio keeps
     /// its pitch. The items make their audio at this speed; the clock follows
     /// the audio heard (or runs at this rate on host time without audio).
-    var speed = PlaybackSpeed.normal {
+    package var speed = PlaybackSpeed.normal {
         didSet {
             speed.value = min(max(speed.value, PlaybackSpeed.range.lowerBound), PlaybackSpeed.range.upperBound)
             applySpeed()
@@ -52,17 +53,17 @@ final class Player {
     }
     /// mpv's ab-loop-a and ab-loop-b, in item time (nil: not set). With both
     /// set, the interval between them loops as seamlessly as a whole file.
-    private(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
+    package private(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
     /// Seconds between two pictures the display shows (its refresh): faster
     /// than that, frames are skipped by schedule.
-    var displayInterval: Double {
+    package var displayInterval: Double {
         get { presenter.displayInterval }
         set { presenter.displayInterval = max(newValue, 0.001) }
     }
 
     /// Called with each frame's time and the host time it is put on screen
     /// (`--frame-log`, benchmarks).
-    var onFramePresented: ((MediaTime, UInt64) -> Void)? {
+    package var onFramePresented: ((MediaTime, UInt64) -> Void)? {
         get { presenter.onFramePresented }
         set { presenter.onFramePresented = newValue }
     }
@@ -76,7 +77,7 @@ final class Player {
     /// to say `.playbackRestarted`.
     private var awaitingRestart = false
     /// A seek asked for has not shown its first picture yet (mpv's `seeking`).
-    private(set) var isSeeking = false
+    package private(set) var isSeeking = false
     private var announcedFailure = false
     private var steppedWhilePaused = false
     private var endReported = false
@@ -87,7 +88,7 @@ final class Player {
     private var lastUpdate: UInt64?
     private var audioGeneration = 0
 
-    init() {
+    package init() {
         audio = PlayerAudio(clock: clock)
         presenter = FramePresenter(clock: clock)
         applyGain()
@@ -95,7 +96,7 @@ final class Player {
 
     // MARK: Item
 
-    func replaceCurrentItem(with item: PlayerItem?) {
+    package func replaceCurrentItem(with item: PlayerItem?) {
         currentItem?.cancel()
         if item === upcomingItem { upcomingItem = nil }
         currentItem = item
@@ -125,7 +126,7 @@ final class Player {
 
     // MARK: Transport
 
-    func play() {
+    package func play() {
         if steppedWhilePaused, let item = currentItem?.pipeline {
             // Frame steps moved the picture but not the audio: realign exactly.
             steppedWhilePaused = false
@@ -139,7 +140,7 @@ final class Player {
         }
     }
 
-    func pause() {
+    package func pause() {
         wantsToPlay = false
         audio.setGate(false)
         clock.freeze(at: HostTime.now())
@@ -147,10 +148,10 @@ final class Player {
 
     func togglePause() { isPaused ? play() : pause() }
 
-    var isPaused: Bool { !wantsToPlay }
+    package var isPaused: Bool { !wantsToPlay }
 
     /// Accurate seek: the frame on screen at `time` and the sample at `time`.
-    func seek(to time: MediaTime) {
+    package func seek(to time: MediaTime) {
         if currentItem != nil, pendingSeek == nil {
             events.append(.seekStarted)
             awaitingRestart = true
@@ -205,7 +206,7 @@ final class Player {
     /// Sets the size pictures are converted to (the area they are shown in)
     /// for the current and the upcoming item, so each decodes at the size
     /// it will be shown: `size` says it for an item (nil: leave it as it is).
-    func setDisplaySize(_ size: (PlayerItem) -> (width: Int, height: Int)?) {
+    package func setDisplaySize(_ size: (PlayerItem) -> (width: Int, height: Int)?) {
         for item in [currentItem, upcomingItem] {
             guard let item, let pipeline = item.pipeline, let wanted = size(item) else { continue }
             pipeline.setDisplaySize(width: wanted.width, height: wanted.height)
@@ -213,7 +214,7 @@ final class Player {
     }
 
     /// Decodes the frame on screen again (e.g. at a new size while paused).
-    func redisplayCurrentFrame() {
+    package func redisplayCurrentFrame() {
         guard let pipeline = currentItem?.pipeline, let pts = presenter.lastPresentedTime else { return }
         let wasStepped = steppedWhilePaused
         seekPipeline(pipeline, to: pts)
@@ -222,19 +223,19 @@ final class Player {
 
     /// Switches the audio track while playing (the picture goes on).
     @discardableResult
-    func selectAudioTrack(_ id: Int) -> Bool {
+    package func selectAudioTrack(_ id: Int) -> Bool {
         guard let pipeline = currentItem?.pipeline else { return false }
         return pipeline.selectAudioTrack(id, playhead: MediaTime(seconds: max(0, clock.time(at: HostTime.now()))))
     }
 
     /// Subtitles are drawn as frames are decoded: while paused, the frame on
     /// screen is decoded again so a change of track, delay or visibility shows.
-    func subtitlesChanged() {
+    package func subtitlesChanged() {
         if isPaused { redisplayCurrentFrame() }
     }
 
     /// Shows the next frame and stays paused (mpv's `.`).
-    func stepFrame() {
+    package func stepFrame() {
         if wantsToPlay { pause() }
         presenter.requestStep()
         steppedWhilePaused = true
@@ -246,7 +247,7 @@ final class Player {
     /// starts in the item (for a sync group's other tiles); nil when nothing
     /// is shown yet.
     @discardableResult
-    func stepBack() -> MediaTime? {
+    package func stepBack() -> MediaTime? {
         guard let pipeline = currentItem?.pipeline, let shown = presenter.lastPresentedTime else { return nil }
         if wantsToPlay { pause() }
         let (index, start) = pass(at: shown.seconds)
@@ -263,7 +264,7 @@ final class Player {
 
     /// Shows the frame on screen at `time` in the item, paused (a sync
     /// group's other tiles after a step back).
-    func showFrame(at time: MediaTime) {
+    package func showFrame(at time: MediaTime) {
         guard let pipeline = currentItem?.pipeline else { return }
         if wantsToPlay { pause() }
         seekPipeline(pipeline, to: max(time, .zero), anchorClock: true)
@@ -273,7 +274,7 @@ final class Player {
     /// Sets the A-B loop's points (either may be nil; in either order). A
     /// change of the interval reads the item again from the play head (or
     /// from A when the play head is past B), so every pass after it is exact.
-    func setABLoop(a: MediaTime?, b: MediaTime?) {
+    package func setABLoop(a: MediaTime?, b: MediaTime?) {
         let before = LoopInterval(abLoop.a, abLoop.b)
         abLoop = (a, b)
         let interval = LoopInterval(a, b)
@@ -288,23 +289,23 @@ final class Player {
 
     /// The timeline interval of the frame on screen: from its time to the end
     /// of its duration (nil before the first frame).
-    var shownFrameInterval: (start: Double, end: Double)? {
+    package var shownFrameInterval: (start: Double, end: Double)? {
         guard let start = presenter.lastPresentedTime?.seconds, let end = presenter.lastFrameEnd else { return nil }
         return (start, end)
     }
 
     /// True once the player has waited more than half a second for data
     /// (mpv's paused-for-cache): the OSD says so. Seeks and starts do not count.
-    var isWaitingForData: Bool {
+    package var isWaitingForData: Bool {
         guard let since = waitingSince else { return false }
         return HostTime.now() &- since > 500_000_000
     }
 
     /// Where the loop pass playing now began on the timeline.
-    var currentPassStart: MediaTime { pass(at: clock.time(at: HostTime.now())).start }
+    package var currentPassStart: MediaTime { pass(at: clock.time(at: HostTime.now())).start }
 
     /// The position in the item (within the current loop pass).
-    var currentTime: MediaTime {
+    package var currentTime: MediaTime {
         let t = clock.time(at: HostTime.now())
         let (index, start) = pass(at: t)
         let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
@@ -312,7 +313,7 @@ final class Player {
     }
 
     /// The current item's counters so far.
-    var stats: PlayerStats {
+    package var stats: PlayerStats {
         var s = playbackStats
         let shown = presenter.stats
         s.framesPresented = shown.framesPresented
@@ -374,7 +375,7 @@ final class Player {
     /// Called every refresh on the main thread: advances the state and
     /// returns the video frame to show now, if it changed. The caller copies
     /// its picture and gives the buffer back with `recycle`.
-    func update(at now: UInt64) -> VideoFrame? {
+    package func update(at now: UInt64) -> VideoFrame? {
         guard let item = currentItem else { return nil }
         reportStatus(item)
         if audio.generation != audioGeneration, let next = upcomingItem {
@@ -434,12 +435,12 @@ final class Player {
         return shown
     }
 
-    func recycle(_ frame: VideoFrame) {
+    package func recycle(_ frame: VideoFrame) {
         presenter.recycle(frame, into: currentItem?.pipeline?.frames)
     }
 
     /// Seconds until the next frame is due (for the event loop's sleep).
-    func timeUntilNextFrame(at now: UInt64) -> Double? {
+    package func timeUntilNextFrame(at now: UInt64) -> Double? {
         guard wantsToPlay, let frames = currentItem?.pipeline?.frames, let next = frames.peek() else { return nil }
         return (next.pts.seconds - pictureClock.time(at: now)) / max(pictureClock.rate, 1e-3)
     }

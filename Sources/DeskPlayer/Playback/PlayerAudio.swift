@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 
 /// A player's voice in the mixer. It reads the current item's audio ring,
@@ -6,7 +7,7 @@ import Synchronization
 /// next item's ring is waiting, it carries on from that ring within the same
 /// device buffer: the switch between queued items is sample-continuous.
 /// Shared by the main thread (gate, rings) and the audio thread. Thread-safe (Mutex).
-final class PlayerAudio: AudioSource {
+package final class PlayerAudio: AudioSource {
     /// The last switch to the next item's ring: the previous item's audio
     /// ends at `previousEnd` (its timeline), heard at host time `host`.
     struct Handover: Sendable {
@@ -74,7 +75,7 @@ final class PlayerAudio: AudioSource {
     var isFlowing: Bool { state.withLock { $0.gateOpen && $0.started && !$0.finished } }
     var counters: Counters { state.withLock { $0.counters } }
 
-    func mix(into mix: UnsafeMutablePointer<Float>, frames: Int, scratch: UnsafeMutablePointer<Float>,
+    package func mix(into mix: UnsafeMutablePointer<Float>, frames: Int, scratch: UnsafeMutablePointer<Float>,
              playbackHost: UInt64) {
         let (current, gain) = state.withLock { s -> (AudioRing?, Float) in
             guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0) }

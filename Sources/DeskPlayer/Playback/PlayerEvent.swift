@@ -1,5 +1,7 @@
+import Media
+
 /// Things a player reports, drained by its owner with `takeEvents()`.
-enum PlayerEvent: Sendable {
+package enum PlayerEvent: Sendable {
     case readyToPlay
     /// A seek was asked for (mpv's `seek` event).
     case seekStarted
@@ -18,18 +20,20 @@ enum PlayerEvent: Sendable {
 
 /// Counters for `--stats-json` and the benchmarks: the frame counters come
 /// from the player's presenter, the rest from the player.
-struct PlayerStats: Sendable {
-    var framesPresented = 0
-    var framesDropped = 0
+package struct PlayerStats: Sendable {
+    package var framesPresented = 0
+    package var framesDropped = 0
     /// Left out on purpose by schedule (faster than the display shows), not late.
-    var framesSkipped = 0
-    var audioUnderruns = 0
+    package var framesSkipped = 0
+    package var audioUnderruns = 0
     /// Largest |audio clock − frame time| seen when a frame was presented.
-    var maxAVOffsetMs = 0.0
+    package var maxAVOffsetMs = 0.0
     /// Mean |audio clock − frame time| over the frames presented while the audio ran.
-    var meanAVOffsetMs = 0.0
-    var timeToFirstFrameMs: Double?
-    var loopCount = 0
+    package var meanAVOffsetMs = 0.0
+    package var timeToFirstFrameMs: Double?
+    package var loopCount = 0
     /// Seconds spent waiting for data while meant to play (a stalled stream).
-    var waitingSeconds = 0.0
+    package var waitingSeconds = 0.0
+
+    package init() {}
 }

@@ -1,12 +1,13 @@
 import Foundation
+import Media
 import Synchronization
 
 /// One piece of media to play (AVPlayerItem). It opens and probes on a
 /// background thread, so the UI never waits, and moves from `.unknown` to
 /// `.readyToPlay` or `.failed`. Once ready it buffers ahead on its own
 /// threads; a player consumes what it buffers. Thread-safe (Mutex).
-final class PlayerItem: Sendable {
-    enum Status: Sendable, Equatable {
+package final class PlayerItem: Sendable {
+    package enum Status: Sendable, Equatable {
         case unknown
         case readyToPlay
         case failed(MediaError)
@@ -30,12 +31,12 @@ final class PlayerItem: Sendable {
 
     let location: MediaLocation
     /// The name the user gave (for messages).
-    let name: String
+    package let name: String
     let outputFormat: AudioFormat
     let createdAt: UInt64
     private let interrupt = InterruptFlag()
     private let state = Mutex(State())
-    let preferences: ItemPreferences
+    package let preferences: ItemPreferences
     /// Where playback begins (`--start`, a resumed position); with
     /// `startPercent`, that share of the length once it is known.
     var startTime: MediaTime {
@@ -46,9 +47,9 @@ final class PlayerItem: Sendable {
     /// Where playback begins as a share of the length (mpv's `start=40%`).
     let startPercent: Double?
     /// Set for an item that plays a composition rather than a file.
-    let composition: Composition?
+    package let composition: Composition?
 
-    init(_ name: String, preferences: ItemPreferences = ItemPreferences(), start: MediaTime = .zero,
+    package init(_ name: String, preferences: ItemPreferences = ItemPreferences(), start: MediaTime = .zero,
          startPercent: Double? = nil, outputFormat: AudioFormat = .device) {
         self.name = name
         location = MediaLocation(name)
@@ -61,7 +62,7 @@ final class PlayerItem: Sendable {
     }
 
     /// An item that plays `composition` (its sources were checked when it was built).
-    init(composition: Composition, name: String, start: MediaTime = .zero, outputFormat: AudioFormat = .device) {
+    package init(composition: Composition, name: String, start: MediaTime = .zero, outputFormat: AudioFormat = .device) {
         self.name = name
         location = MediaLocation(name)
         preferences = ItemPreferences()
@@ -73,7 +74,7 @@ final class PlayerItem: Sendable {
     }
 
     /// A fresh item like this one, from its beginning (to replay it).
-    func reopened() -> PlayerItem {
+    package func reopened() -> PlayerItem {
         if let composition { return PlayerItem(composition: composition, name: name, outputFormat: outputFormat) }
         return PlayerItem(name, preferences: preferences, outputFormat: outputFormat)
     }
@@ -83,14 +84,14 @@ final class PlayerItem: Sendable {
         state.withLock { $0.pipeline }?.stop()
     }
 
-    var status: Status { state.withLock { $0.status } }
-    var error: MediaError? {
+    package var status: Status { state.withLock { $0.status } }
+    package var error: MediaError? {
         if case .failed(let e) = status { return e }
         return nil
     }
-    var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
-    var info: MediaInfo? { state.withLock { $0.info } }
-    var duration: MediaTime? { info?.duration }
+    package var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
+    package var info: MediaInfo? { state.withLock { $0.info } }
+    package var duration: MediaTime? { info?.duration }
 
     /// Non-fatal problems met so far (a stream that cannot be decoded, a
     /// damaged tail); each is returned once.
@@ -206,7 +207,7 @@ final class PlayerItem: Sendable {
 
     /// The cover picture of an audio item, once decoded (nil: none, not
     /// yet, or it could not be decoded).
-    var cover: CoverPicture? { state.withLock { $0.cover } }
+    package var cover: CoverPicture? { state.withLock { $0.cover } }
 
     /// Decodes an audio item's cover on the opening thread, after playback
     /// has started (a large picture never delays the sound). One that does
@@ -223,28 +224,28 @@ final class PlayerItem: Sendable {
     }
 
     /// What the segment cache did: bytes held (of them in memory), hits, misses (nil without one).
-    var cacheCounters: (bytes: Int, memoryBytes: Int, hits: Int, misses: Int)? {
+    package var cacheCounters: (bytes: Int, memoryBytes: Int, hits: Int, misses: Int)? {
         state.withLock { $0.cache }.map { ($0.bytes, $0.memoryBytes, $0.hits, $0.misses) }
     }
 
     /// The HLS variant playing (from a master playlist), if any.
-    var variant: HLSVariant? { state.withLock { $0.variant } }
+    package var variant: HLSVariant? { state.withLock { $0.variant } }
 
     // MARK: Tracks
 
     /// Every track: the item's streams, then the subtitle files loaded with it.
-    var tracks: [MediaTrack] {
+    package var tracks: [MediaTrack] {
         guard let pipeline else { return [] }
         return pipeline.tracks + (pipeline.subtitles?.trackList.filter { $0.externalPath != nil } ?? [])
     }
 
-    var selectedAudioTrack: Int? { pipeline?.selectedAudioTrack }
+    package var selectedAudioTrack: Int? { pipeline?.selectedAudioTrack }
 
-    var selectedSubtitleTrack: Int? { pipeline?.subtitles?.selected }
+    package var selectedSubtitleTrack: Int? { pipeline?.subtitles?.selected }
 
     /// Shows subtitle track `id` (nil: none). False when there is no such track.
     @discardableResult
-    func selectSubtitleTrack(_ id: Int?) -> Bool {
+    package func selectSubtitleTrack(_ id: Int?) -> Bool {
         guard let subtitles = pipeline?.subtitles else { return id == nil }
         if let id, !subtitles.hasTrack(id) { return false }
         subtitles.selected = id
@@ -252,19 +253,19 @@ final class PlayerItem: Sendable {
     }
 
     /// Seconds subtitles are shown later than their timestamps (mpv's sub-delay).
-    var subtitleDelay: Double {
+    package var subtitleDelay: Double {
         get { pipeline?.subtitles?.delay ?? 0 }
         set { pipeline?.subtitles?.delay = newValue }
     }
 
-    var subtitlesVisible: Bool {
+    package var subtitlesVisible: Bool {
         get { pipeline?.subtitles?.isVisible ?? true }
         set { pipeline?.subtitles?.isVisible = newValue }
     }
 
     /// Loads a subtitle file in the background and shows it once read; a
     /// file that cannot be read is reported as a warning, playback goes on.
-    func addSubtitleFile(_ path: String) {
+    package func addSubtitleFile(_ path: String) {
         guard let subtitles = pipeline?.subtitles, let pipeline else {
             addWarning("subtitles \((path as NSString).lastPathComponent): the item has no video to show them on")
             return

@@ -2,22 +2,22 @@
 /// current one is always opened and prerolled, so with `.advance` the
 /// switch is gapless; an item that fails to open is reported and skipped.
 /// Main thread only.
-final class QueuePlayer {
-    let player: Player
+package final class QueuePlayer {
+    package let player: Player
     /// The queue; the first item is the player's current item.
-    private(set) var items: [PlayerItem] = []
+    package private(set) var items: [PlayerItem] = []
     /// Items that finished or were skipped, newest last (for "previous").
-    private(set) var history: [PlayerItem] = []
+    package private(set) var history: [PlayerItem] = []
     /// Start again from the first item after the last (`--playlist-loop`).
-    var loopsQueue = false
+    package var loopsQueue = false
     /// The entries after the current one were put in a random order (mpv's `shuffle`).
-    private(set) var isShuffled = false
+    package private(set) var isShuffled = false
     private var originals: [PlayerItem] = []
     private var events: [PlayerEvent] = []
     private let makeItem: (PlayerItem) -> PlayerItem
 
     /// `copy` makes a fresh item like a given one (to replay it).
-    init(player: Player = Player(), items: [PlayerItem], copy: @escaping (PlayerItem) -> PlayerItem) {
+    package init(player: Player = Player(), items: [PlayerItem], copy: @escaping (PlayerItem) -> PlayerItem) {
         self.player = player
         self.makeItem = copy
         player.actionAtItemEnd = .advance
@@ -26,10 +26,10 @@ final class QueuePlayer {
         start()
     }
 
-    var currentItem: PlayerItem? { items.first }
+    package var currentItem: PlayerItem? { items.first }
 
     /// Skips to the next item at once (mpv's `>` / Enter).
-    func advanceToNextItem() {
+    package func advanceToNextItem() {
         guard !items.isEmpty else { return }
         history.append(items.removeFirst())
         refillIfLooping()
@@ -37,7 +37,7 @@ final class QueuePlayer {
     }
 
     /// Goes back to the item before the current one (mpv's `<`).
-    func playPrevious() {
+    package func playPrevious() {
         guard let previous = history.popLast() else { return }
         items.insert(makeItem(previous), at: 0)
         start()
@@ -46,7 +46,7 @@ final class QueuePlayer {
     /// Plays entry `index` of the whole list (history, then the queue) now,
     /// as mpv's `set playlist-pos`. False when there is no such entry.
     @discardableResult
-    func play(at index: Int) -> Bool {
+    package func play(at index: Int) -> Bool {
         let all = history + items
         guard all.indices.contains(index) else { return false }
         history = Array(all[..<index])
@@ -55,7 +55,7 @@ final class QueuePlayer {
         return true
     }
 
-    func insert(_ item: PlayerItem, after existing: PlayerItem?) {
+    package func insert(_ item: PlayerItem, after existing: PlayerItem?) {
         if let existing, let index = items.firstIndex(where: { $0 === existing }) {
             items.insert(item, at: index + 1)
         } else {
@@ -64,14 +64,14 @@ final class QueuePlayer {
         if items.count == 1 { start() } else { prepareUpcoming() }
     }
 
-    func remove(_ item: PlayerItem) {
+    package func remove(_ item: PlayerItem) {
         guard let index = items.firstIndex(where: { $0 === item }) else { return }
         items.remove(at: index)
         if index == 0 { start() } else { prepareUpcoming() }
         item.cancel()
     }
 
-    func removeAllItems() {
+    package func removeAllItems() {
         let old = items
         items.removeAll()
         player.setUpcomingItem(nil)
@@ -81,12 +81,12 @@ final class QueuePlayer {
 
     /// The whole list as mpv numbers it: the finished entries, then the
     /// current one, then those to come.
-    var entries: [PlayerItem] { history + items }
+    package var entries: [PlayerItem] { history + items }
 
     /// Removes entry `index` of the whole list (mpv's playlist-remove):
     /// the current one gives way to the next at once. False when there is none.
     @discardableResult
-    func remove(at index: Int) -> Bool {
+    package func remove(at index: Int) -> Bool {
         if history.indices.contains(index) {
             history.remove(at: index)
             return true
@@ -100,7 +100,7 @@ final class QueuePlayer {
     }
 
     /// Every entry but the current one goes (mpv's playlist-clear).
-    func clearAllButCurrent() {
+    package func clearAllButCurrent() {
         history.removeAll()
         items.dropFirst().forEach { $0.cancel() }
         items = Array(items.prefix(1))
@@ -109,7 +109,7 @@ final class QueuePlayer {
     }
 
     /// Nothing plays and the list is empty (mpv's stop).
-    func stop() {
+    package func stop() {
         history.removeAll()
         originals.removeAll()
         removeAllItems()
@@ -118,7 +118,7 @@ final class QueuePlayer {
     /// Moves entry `from` to just before entry `to` (`to` may be the count:
     /// to the end), as mpv's playlist-move. The current entry stays current.
     @discardableResult
-    func move(_ from: Int, before to: Int) -> Bool {
+    package func move(_ from: Int, before to: Int) -> Bool {
         var all = entries
         guard all.indices.contains(from), (0...all.count).contains(to) else { return false }
         let current = currentItem
@@ -135,7 +135,7 @@ final class QueuePlayer {
     }
 
     /// Puts the entries after the current one in a random order.
-    func shuffle() {
+    package func shuffle() {
         guard items.count > 1 else {
             isShuffled = true
             return
@@ -146,7 +146,7 @@ final class QueuePlayer {
     }
 
     /// Puts the entries to come back in the order they were given.
-    func unshuffle() {
+    package func unshuffle() {
         guard isShuffled else { return }
         isShuffled = false
         let order = originals.map(\.name)
@@ -156,14 +156,14 @@ final class QueuePlayer {
         prepareUpcoming()
     }
 
-    func replaceCurrentItem(with item: PlayerItem) {
+    package func replaceCurrentItem(with item: PlayerItem) {
         if items.isEmpty { items = [item] } else { items[0] = item }
         start()
     }
 
     /// Call every refresh after `player.update`: follows the player's
     /// hand-overs and skips items that fail. Returns the events to show.
-    func takeEvents() -> [PlayerEvent] {
+    package func takeEvents() -> [PlayerEvent] {
         for event in player.takeEvents() {
             switch event {
             case .advanced(let from, _):

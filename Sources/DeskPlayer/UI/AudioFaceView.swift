@@ -1,4 +1,7 @@
 import CSDL2
+import Media
+import Output
+import Playback
 
 /// Where an audio item's face goes in a tile: the cover fitted (content
 /// mode fit) above two lines of text, the group centred, clear of the

@@ -1,5 +1,8 @@
 import CSDL2
 import Foundation
+import Media
+import Output
+import Playback
 
 /// A composition drawn as a timeline: one row per track with its name, its
 /// segments as blocks, the track's gain over each block as a line (the ramps
@@ -62,7 +65,7 @@ struct CompositionTimeline {
     }
 
     func draw(playHead t: Double, renderer: OpaquePointer, text: TextRenderer, area: Rect) {
-        func fill(_ r: Rect, _ c: (UInt8, UInt8, UInt8)) { DeskPlayer.fill(r, (c.0, c.1, c.2, 255), renderer: renderer) }
+        func fill(_ r: Rect, _ c: (UInt8, UInt8, UInt8)) { UI.fill(r, (c.0, c.1, c.2, 255), renderer: renderer) }
         fill(area, (16, 16, 20))
         for row in rows {
             fill(row.lane, (28, 28, 36))

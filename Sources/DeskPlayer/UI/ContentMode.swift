@@ -1,17 +1,11 @@
 /// How a video fills its area (AVLayerVideoGravity).
-enum ContentMode: String, CaseIterable, Sendable {
+package enum ContentMode: String, CaseIterable, Sendable {
     /// Whole picture, aspect kept, bars where needed (resizeAspect).
     case fit
     /// Area covered, aspect kept, edges cropped (resizeAspectFill).
     case fill
     /// Area covered, aspect ignored (resize).
     case stretch
-}
-
-struct Rect: Equatable, Sendable {
-    var x: Int, y: Int, width: Int, height: Int
-
-    func contains(x px: Int, y py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
 }
 
 /// Where a picture goes: the picture is converted to `pictureWidth` x

@@ -1,4 +1,7 @@
 import CSDL2
+import Media
+import Output
+import Playback
 
 /// The on-screen controls at the bottom of a tile, shown while the mouse
 /// moves over it or after a key: play/pause, time / duration, a seek bar to
@@ -39,7 +42,7 @@ struct ControlBar {
     /// Draws the bar for `player`; `pointerX` puts the time under the mouse
     /// above the seek bar when it is over it.
     func draw(_ player: Player, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)?) {
-        func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) { DeskPlayer.fill(rect, c, renderer: r) }
+        func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) { UI.fill(rect, c, renderer: r) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(bar, (0, 0, 0, 170))
         fill(playButton, (255, 255, 255, 50))

@@ -1,4 +1,5 @@
 import CSDL2
+import Output
 
 /// What the main window shows with nothing to play (mpv's idle window,
 /// VLC's main window): where files go, and the keys that open them.

@@ -1,22 +1,23 @@
 import CSDL2
+import Output
 
 /// A list to pick from, drawn over the window (the file browser, recent
 /// files): Up/Down/PageUp/PageDown/Home/End move, Enter or a click picks,
 /// BS goes up a folder, Esc closes.
-final class ListOverlay {
-    enum Action: Equatable {
+package final class ListOverlay {
+    package enum Action: Equatable {
         case pick(Int)
         case goUp
         case close
     }
 
-    var title: String
-    var entries: [String] { didSet { selected = min(selected, max(entries.count - 1, 0)); top = 0 } }
+    package var title: String
+    package var entries: [String] { didSet { selected = min(selected, max(entries.count - 1, 0)); top = 0 } }
     private(set) var selected = 0
     private var top = 0
     private var rowsShown = 10
 
-    init(title: String, entries: [String]) {
+    package init(title: String, entries: [String]) {
         self.title = title
         self.entries = entries
     }

@@ -1,9 +1,13 @@
 import CSDL2
 import Foundation
+import Media
+import Output
+// SDL's headers bring X11's `Window` too; this one is meant.
+import class Output.Window
 
 /// What the user did in the main window, for the App to turn into commands
 /// (keys through its binding table): the window knows no command.
-enum WindowAction: Equatable {
+package enum WindowAction: Equatable {
     /// A key by mpv's name ("SPACE", "Ctrl+p").
     case key(String)
     /// A click on a tile.
@@ -24,27 +28,27 @@ enum WindowAction: Equatable {
 
 /// The main window: lays out its player views, turns input into
 /// `WindowAction`s for the App, and redraws only when something changed.
-final class MainWindow: PlayerScreen {
-    let window: Window
-    let text: TextRenderer
+package final class MainWindow: PlayerScreen {
+    package let window: Window
+    package let text: TextRenderer
     private(set) var views: [PlayerView] = []
     /// A video behind all tiles (`--background`).
-    var background: PlayerView? { didSet { needsRedraw = true } }
-    var layout: TileLayout = .grid { didSet { needsRedraw = true } }
+    package var background: PlayerView? { didSet { needsRedraw = true } }
+    package var layout: TileLayout = .grid { didSet { needsRedraw = true } }
     /// Split-screen comparison of the first two views: the left of one, the
     /// right of the other, divided where the user drags.
-    var wipe = false { didSet { needsRedraw = true } }
+    package var wipe = false { didSet { needsRedraw = true } }
     /// The divider, as a fraction of the window width.
     private(set) var wipePosition = 0.5
     private var draggingWipe = false
     /// The tile keys act on (the App decides; the window draws its outline).
     private(set) var focusedIndex = 0
     /// What the user did, for the App.
-    var onAction: (WindowAction) -> Void = { _ in }
+    package var onAction: (WindowAction) -> Void = { _ in }
     /// The key bindings overlay's lines (from the App's table).
-    var helpLines: [(keys: String, help: String)] = []
+    package var helpLines: [(keys: String, help: String)] = []
     /// Events of other windows (Picture in Picture), by window id.
-    var onOtherWindowEvent: (UInt32, SDL_Event) -> Void = { _, _ in }
+    package var onOtherWindowEvent: (OtherWindowEvent) -> Void = { _ in }
     private var messages: [(text: String, topic: String?, until: UInt64)] = []
     private var needsRedraw = true
     /// The tile under the mouse shows its Picture in Picture button until
@@ -58,16 +62,16 @@ final class MainWindow: PlayerScreen {
     private var drawnBar: BarState?
     /// A list to pick from over everything (file browser, recent files);
     /// while it shows, keys and clicks go to it.
-    var list: ListOverlay? { didSet { needsRedraw = true } }
+    package var list: ListOverlay? { didSet { needsRedraw = true } }
     /// The key bindings overlay (F1 or ?).
-    var showsHelp = false { didSet { needsRedraw = true } }
+    package var showsHelp = false { didSet { needsRedraw = true } }
     private var pointerAutohide = PointerAutohide()
     /// Presents of the whole window, and of only the tiles that changed.
-    private(set) var fullPresents = 0
-    private(set) var tilePresents = 0
+    package private(set) var fullPresents = 0
+    package private(set) var tilePresents = 0
     private static let hoverSeconds = 2.0
 
-    init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
+    package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
         let x = position.map { Int32($0.x) } ?? DP_SDL_WINDOWPOS_CENTERED
         let y = position.map { Int32($0.y) } ?? DP_SDL_WINDOWPOS_CENTERED
         window = try Window(title: title, width: width, height: height, x: x, y: y)
@@ -76,7 +80,7 @@ final class MainWindow: PlayerScreen {
         render()
     }
 
-    func show(_ views: [PlayerView], focused: Int) {
+    package func show(_ views: [PlayerView], focused: Int) {
         guard views.count != self.views.count || zip(views, self.views).contains(where: { $0 !== $1 }) || focused != focusedIndex
         else { return }
         self.views = views
@@ -85,7 +89,7 @@ final class MainWindow: PlayerScreen {
     }
 
     /// Shows the window again if it was minimised or hidden, above the others.
-    func raise() {
+    package func raise() {
         SDL_ShowWindow(window.window)
         SDL_RestoreWindow(window.window)
         SDL_RaiseWindow(window.window)
@@ -94,7 +98,7 @@ final class MainWindow: PlayerScreen {
     /// Takes a video's display aspect within its size now (the largest
     /// such box inside it), keeping its centre: a portrait phone video gets
     /// a portrait window rather than black bars beside it.
-    func fitAspect(videoWidth: Int, videoHeight: Int) {
+    package func fitAspect(videoWidth: Int, videoHeight: Int) {
         guard videoWidth > 0, videoHeight > 0, !isFullscreen else { return }
         var w: Int32 = 0, h: Int32 = 0, x: Int32 = 0, y: Int32 = 0
         SDL_GetWindowSize(window.window, &w, &h)
@@ -107,17 +111,17 @@ final class MainWindow: PlayerScreen {
         needsRedraw = true
     }
 
-    var isFullscreen: Bool {
+    package var isFullscreen: Bool {
         get { window.isFullscreen }
         set { window.setFullscreen(newValue) }
     }
 
-    func setTitle(_ title: String) { window.setTitle(title) }
+    package func setTitle(_ title: String) { window.setTitle(title) }
 
-    var pointerVisible: Bool { pointerAutohide.isVisible }
+    package var pointerVisible: Bool { pointerAutohide.isVisible }
 
     /// SDL holds the screen saver off (its own state, as it reports it).
-    var holdsOffScreenSaver: Bool {
+    package var holdsOffScreenSaver: Bool {
         get { SDL_IsScreenSaverEnabled() == SDL_FALSE }
         set {
             guard newValue != holdsOffScreenSaver else { return }
@@ -126,11 +130,11 @@ final class MainWindow: PlayerScreen {
     }
 
     /// Minimized or hidden: nothing in it is seen.
-    var isMinimized: Bool {
+    package var isMinimized: Bool {
         SDL_GetWindowFlags(window.window) & (SDL_WINDOW_MINIMIZED.rawValue | SDL_WINDOW_HIDDEN.rawValue) != 0
     }
 
-    func capture() throws(MediaError) -> PictureBuffer { try window.capture() }
+    package func capture() throws(MediaError) -> PictureBuffer { try window.capture() }
 
     var bounds: Rect {
         let (w, h) = window.size
@@ -140,7 +144,7 @@ final class MainWindow: PlayerScreen {
     /// Shows a line on the OSD for `seconds`, at the bottom of the window.
     /// A line with a `topic` (a setting: "volume", "sub-delay") replaces
     /// the one before on it.
-    func showMessage(_ message: String, seconds: Double, topic: String?) {
+    package func showMessage(_ message: String, seconds: Double, topic: String?) {
         if let topic { messages.removeAll { $0.topic == topic } }
         messages.append((message, topic, HostTime.now() + UInt64(seconds * 1e9)))
         needsRedraw = true
@@ -158,7 +162,7 @@ final class MainWindow: PlayerScreen {
 
     /// Waits up to `timeoutMs` for input and handles all pending events.
     /// Returns false when the window was asked to close.
-    func pumpEvents(timeoutMs: Int32) -> Bool {
+    package func pumpEvents(timeoutMs: Int32) -> Bool {
         var event = SDL_Event()
         var open = true
         guard SDL_WaitEventTimeout(&event, max(timeoutMs, 0)) != 0 else { return true }
@@ -184,7 +188,7 @@ final class MainWindow: PlayerScreen {
     private func handle(_ event: SDL_Event) -> Bool {
         let id = MainWindow.windowID(of: event)
         if id != 0 && id != SDL_GetWindowID(window.window) {
-            onOtherWindowEvent(id, event)
+            onOtherWindowEvent(OtherWindowEvent(windowID: id, event: event))
             return true
         }
         switch SDL_EventType(event.type) {
@@ -361,7 +365,7 @@ final class MainWindow: PlayerScreen {
     }
 
     /// Advances every player, uploads due frames and redraws when needed.
-    func refresh(at now: UInt64) {
+    package func refresh(at now: UInt64) {
         let areas = areas()
         if let background, background.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
         var changed: [Int] = []

@@ -1,15 +1,17 @@
+import Playback
+
 /// Picture in Picture for one player (AVPictureInPictureController): the
 /// state machine and its delegate events, without any window code, so every
 /// order of events can be tested. The player object lives on, untouched, for
 /// as long as PiP is active (even when its tile is gone).
-final class PiPController {
+package final class PiPController {
     enum State: Equatable {
         case inactive
         case active
         case stopped
     }
 
-    enum Event: Equatable {
+    package enum Event: Equatable {
         case willStart
         case didStart
         case failedToStart(String)
@@ -23,11 +25,11 @@ final class PiPController {
     private(set) var state = State.inactive
     private(set) var events: [Event] = []
 
-    init(player: Player) { self.player = player }
+    package init(player: Player) { self.player = player }
 
     /// Starts PiP: `openWindow` makes the mini window (throws when it cannot).
     /// On failure the player stays where it was and plays on.
-    func start(openWindow: () throws -> Void) {
+    package func start(openWindow: () throws -> Void) {
         guard state == .inactive else { return }
         events.append(.willStart)
         do {
@@ -42,7 +44,7 @@ final class PiPController {
     /// Stops PiP. With `restore`, the player goes back to the main window
     /// (restoreUserInterface comes before didStop, as in AVKit); without,
     /// the player is closed.
-    func stop(restore: Bool, closeWindow: () -> Void) {
+    package func stop(restore: Bool, closeWindow: () -> Void) {
         guard state == .active else { return }
         events.append(.willStop)
         if restore { events.append(.restoreUserInterface) }
@@ -51,7 +53,7 @@ final class PiPController {
         events.append(.didStop)
     }
 
-    func takeEvents() -> [Event] {
+    package func takeEvents() -> [Event] {
         defer { events.removeAll() }
         return events
     }

@@ -1,12 +1,16 @@
 import CSDL2
+import Output
+// SDL's headers bring X11's `Window` too; this one is meant.
+import class Output.Window
+import Playback
 
 /// The floating mini window of Picture in Picture: borderless, always on
 /// top, dragged anywhere, resized from its corners keeping the video's aspect,
 /// kept inside the screen. On hover it shows play/pause, restore and close
 /// and a thin progress bar. It has its own renderer, so its own view (and
 /// texture) of the player; the player itself is not touched.
-final class PiPWindow {
-    enum Action: Equatable {
+package final class PiPWindow {
+    package enum Action: Equatable {
         case togglePause
         case restore
         case close
@@ -25,12 +29,12 @@ final class PiPWindow {
     private var transientParent: OpaquePointer?
     static let barHeight = 36
 
-    var id: UInt32 { SDL_GetWindowID(window.window) }
+    package var id: UInt32 { SDL_GetWindowID(window.window) }
 
     /// Opens at a quarter of the screen's width (a portrait video: at most
     /// 40 % of its height), keeping `aspect`, in the bottom-right corner of
     /// the usable area (away from a taskbar).
-    init(player: Player, aspect: Double, title: String) throws(SDLError) {
+    package init(player: Player, aspect: Double, title: String) throws(SDLError) {
         let usable = PiPWindow.usableBounds
         let aspect = min(max(aspect, 0.1), 10)
         let (width, height) = PiPWindow.size(for: aspect, in: usable)
@@ -81,7 +85,7 @@ final class PiPWindow {
     /// managers stack a focused fullscreen window over always-on-top ones but
     /// keep its transients above it. Not a transient otherwise, so that
     /// minimizing the main window leaves the mini window on screen.
-    func stayAbove(fullscreen main: Window?) {
+    package func stayAbove(fullscreen main: Window?) {
         let parent = main?.window
         guard parent != transientParent else { return }
         transientParent = parent
@@ -93,7 +97,7 @@ final class PiPWindow {
         return Rect(x: 0, y: 0, width: w, height: h)
     }
 
-    func refresh(at now: UInt64, text: TextRenderer) {
+    package func refresh(at now: UInt64, text: TextRenderer) {
         followVideoAspect()
         if view.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
         if hovering { needsRedraw = true }  // the progress bar moves
@@ -146,7 +150,8 @@ final class PiPWindow {
     }
 
     /// Handles an event of this window; returns what the user asked for.
-    func handle(_ event: SDL_Event) -> Action? {
+    package func handle(_ other: OtherWindowEvent) -> Action? {
+        let event = other.event
         switch SDL_EventType(event.type) {
         case SDL_WINDOWEVENT:
             needsRedraw = true

@@ -1,8 +1,10 @@
+import Media
+
 /// What the App needs of the main window to apply commands: the tiles to
 /// show, the OSD, fullscreen, the overlays. The App's controller works
 /// through this, so commands and properties run (and are tested) without
 /// SDL; MainWindow is the real one.
-protocol PlayerScreen: AnyObject {
+package protocol PlayerScreen: AnyObject {
     /// The tiles' views in order, and the focused one.
     func show(_ views: [PlayerView], focused: Int)
     /// A line on the OSD; a line with a `topic` replaces the one before on it.
@@ -25,5 +27,5 @@ protocol PlayerScreen: AnyObject {
 }
 
 extension PlayerScreen {
-    func showMessage(_ message: String, seconds: Double = 3) { showMessage(message, seconds: seconds, topic: nil) }
+    package func showMessage(_ message: String, seconds: Double = 3) { showMessage(message, seconds: seconds, topic: nil) }
 }

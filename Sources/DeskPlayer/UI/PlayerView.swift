@@ -1,16 +1,19 @@
 import CSDL2
 import Foundation
+import Media
+import Output
+import Playback
 
 /// Draws one player into an area of a window: the video picture placed by
 /// the content mode, an audio item's face (its cover and title), or a dark
 /// placeholder with the item's state (loading, the error). Owns the
 /// player's textures on this renderer.
-final class PlayerView {
+package final class PlayerView {
     let player: Player
-    var contentMode: ContentMode
+    package var contentMode: ContentMode
     /// The player shows in a Picture in Picture window: this view leaves its
     /// frames alone and says where it is.
-    var isDetached = false
+    package var isDetached = false
     private var texture: VideoTexture?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
@@ -24,7 +27,7 @@ final class PlayerView {
     /// An audio item's cover and title, drawn in place of a picture.
     private let face = AudioFaceView()
 
-    init(player: Player, contentMode: ContentMode) {
+    package init(player: Player, contentMode: ContentMode) {
         self.player = player
         self.contentMode = contentMode
     }
@@ -69,7 +72,7 @@ final class PlayerView {
         return true
     }
 
-    func resetPicture() {
+    package func resetPicture() {
         texture = nil
         shownVideoSize = nil
         redisplayRequested = nil

@@ -1,5 +1,5 @@
 /// How several players share the main window.
-enum TileLayout: String, CaseIterable, Sendable {
+package enum TileLayout: String, CaseIterable, Sendable {
     /// Rows and columns, as square as the count allows.
     case grid
     /// One row.

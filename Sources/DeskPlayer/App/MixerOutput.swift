@@ -1,0 +1,6 @@
+import Output
+import Playback
+
+/// The audio device (Output) plays the mixer (Playback); the two meet here,
+/// above both, so neither layer knows the other.
+extension Mixer: AudioOutputSource {}

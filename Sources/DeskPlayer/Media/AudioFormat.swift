@@ -1,0 +1,8 @@
+/// The one audio format the mixer works in: interleaved 32-bit float.
+package struct AudioFormat: Sendable, Equatable {
+    package var sampleRate: Int
+    package var channels: Int
+
+    /// What the SDL device is opened with; SDL converts if the hardware differs.
+    package static let device = AudioFormat(sampleRate: 48_000, channels: 2)
+}

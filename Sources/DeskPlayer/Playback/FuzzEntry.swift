@@ -1,0 +1,104 @@
+#if DESKPLAYER_FUZZ
+import CFFmpeg
+import Foundation
+import Media
+
+/// libFuzzer over the open-probe-decode path (`make fuzz`), compiled only with
+/// -DDESKPLAYER_FUZZ: the binary is then a fuzzer, not the player.
+///
+/// Each input is written to a file in /dev/shm and played the way a tile
+/// plays it, minus SDL: `PlayerItem` opens and probes it (MediaInput, stream
+/// choice, decoder set-up and the size and rate checks), its `ItemPipeline`
+/// demuxes and decodes on its own threads, video through the scaler at
+/// 64x48, audio through the resampler into the ring, and a loop pass and one
+/// seek go through the same code the player uses. A bounded amount is read
+/// (frames, samples, wall time), then the item is cancelled and freed.
+enum FuzzEntry {
+    /// Scratch file for the current input (libFuzzer runs one input at a time).
+    static let path: String = {
+        let dir = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        return "\(dir)/deskplayer-fuzz-\(getpid())"
+    }()
+
+    /// Plays the input, then frees what it made before returning. An item's
+    /// threads let go of it and of its pipeline a moment after they end;
+    /// once this function holds the last references, the two are freed here,
+    /// not on a thread that may still be tearing them down when libFuzzer's
+    /// leak check after the input (-detect_leaks) looks.
+    static func play(_ data: UnsafeRawBufferPointer) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
+        defer { unlink(path) }
+        var preferences = ItemPreferences()
+        preferences.forwardBufferDuration = 0.5
+        preferences.videoDecoderThreads = 1
+        var item: PlayerItem? = PlayerItem(path, preferences: preferences)
+        var pipeline: AnyObject? = item.flatMap(playFile)
+        item?.cancel()
+        let deadline = HostTime.now() + 2_000_000_000
+        while HostTime.now() < deadline
+                && !(isKnownUniquelyReferenced(&item) && (pipeline == nil || isKnownUniquelyReferenced(&pipeline))) {
+            usleep(500)
+        }
+        pipeline = nil
+        item = nil
+    }
+
+    /// Reads what the pipeline produces, as a player would but as fast as it
+    /// can; seeks once partway. Returns when both streams drained or a bound
+    /// is hit, with the pipeline it played (nil: the item did not open).
+    private static func playFile(_ item: PlayerItem) -> AnyObject? {
+        item.setPasses(2)  // the loop seam path too
+        item.load()
+        guard item.waitUntilLoaded(timeout: 5) == .readyToPlay, let pipeline = item.pipeline else { return nil }
+        pipeline.setDisplaySize(width: 64, height: 48)
+        // Subtitles drawn onto the pictures (text through libass, or bitmaps).
+        if let subtitle = item.tracks.first(where: { $0.kind == .subtitle }) { item.selectSubtitleTrack(subtitle.id) }
+        let channels = pipeline.audioRing.format.channels
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 1024 * channels)
+        defer { buffer.deallocate() }
+        let deadline = HostTime.now() + 1_500_000_000
+        var videoFrames = 0, audioFrames = 0, seeked = false
+        while HostTime.now() < deadline {
+            var progressed = false
+            if let frame = pipeline.frames.pop() {
+                _ = frame.pts.seconds + frame.duration.seconds
+                pipeline.frames.recycle(frame.picture)
+                videoFrames += 1
+                progressed = true
+            }
+            let (count, _, _) = pipeline.audioRing.read(into: buffer, frames: 1024)
+            if count > 0 {
+                audioFrames += count
+                progressed = true
+            }
+            if !seeked && (videoFrames >= 8 || audioFrames >= 9600) {
+                seeked = true
+                pipeline.seek(to: MediaTime(value: 1, timescale: 2), pass: 0)
+                // And an audio track switch, where there is another track.
+                if let other = item.tracks.first(where: { $0.kind == .audio && $0.id != item.selectedAudioTrack }) {
+                    _ = pipeline.selectAudioTrack(other.id, playhead: MediaTime(value: 1, timescale: 2))
+                }
+            }
+            let videoDone = !pipeline.hasVideo || pipeline.frames.isDrained
+            let audioDone = !pipeline.hasAudio || pipeline.audioRing.isDrained
+            if (videoDone && audioDone) || videoFrames > 200 || audioFrames > 48_000 * 8 { break }
+            if !progressed { usleep(200) }
+        }
+        _ = item.takeWarnings()
+        return pipeline
+    }
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>?,
+                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    av_log_set_level(AV_LOG_QUIET)
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzEntry.play(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
+    return 0
+}
+#endif

@@ -1,0 +1,216 @@
+import Foundation
+import Media
+import Synchronization
+
+/// The running machinery of one opened file: a demux thread (`Demuxer`)
+/// feeding bounded packet queues, and one decode thread per stream
+/// (`VideoDecodeLoop`, `AudioDecodeLoop`) filling the frame queue (video,
+/// converted for display) and the audio ring (resampled to the device
+/// format). Every packet and frame carries the serial of its seek
+/// generation; a seek bumps it and stale data is dropped downstream. This
+/// type owns them all, starts and stops the threads, and turns the player's
+/// requests into the shared `PipelineControl` and `LoopPasses`.
+final class ItemPipeline: ItemSource {
+    let info: MediaInfo
+    let video: OpenedStream?
+    /// The audio stream selected when the item opened.
+    let audio: OpenedStream?
+    /// Every audio stream that can play, by stream index (the selected one too).
+    private let audioStreams: [Int: OpenedStream]
+    let subtitles: SubtitleTracks?
+    /// Embedded subtitle streams, decoded on the demux thread as they are read.
+    private let subtitleDecoders: [Int: Decoder]
+    let tracks: [MediaTrack]
+    let frames = FrameQueue()
+    let audioRing: AudioRing
+    private let input: MediaInput
+    private let preferences: ItemPreferences
+    private let videoPackets = PacketQueue()
+    private let audioPackets = PacketQueue()
+    /// Subtracted from container timestamps so the item starts at zero.
+    private let startOffset: MediaTime
+    private let bounds: PassBounds
+    private let control: PipelineControl
+    private let loopPasses: LoopPasses
+    private let threadsDone = DispatchGroup()
+    /// A loop was asked of a live stream; it is said once, from `start` on.
+    private let liveLoopAsked = Atomic<Bool>(false)
+    private let saidLiveCannotLoop = Atomic<Bool>(false)
+    private let hasStarted = Atomic<Bool>(false)
+    private let warningSink: @Sendable (String) -> Void
+
+    init(input: MediaInput, info: MediaInfo, video: OpenedStream?, audio: OpenedStream?, preferences: ItemPreferences,
+         outputFormat: AudioFormat, otherAudio: [OpenedStream] = [], tracks: [MediaTrack] = [],
+         subtitles: SubtitleTracks? = nil, subtitleDecoders: [Int: Decoder] = [:], startOffset: MediaTime,
+         bounds: PassBounds = .streams, warning: @escaping @Sendable (String) -> Void) {
+        self.input = input
+        self.info = info
+        self.video = video
+        self.audio = audio
+        self.preferences = preferences
+        var streams = [Int: OpenedStream]()
+        for s in otherAudio + [audio].compactMap({ $0 }) { streams[s.index] = s }
+        audioStreams = streams
+        self.tracks = tracks
+        self.subtitles = subtitles
+        self.subtitleDecoders = subtitleDecoders
+        audioRing = AudioRing(format: outputFormat, seconds: preferences.audioBufferSeconds)
+        self.startOffset = startOffset
+        self.bounds = bounds
+        control = PipelineControl(displaySize: (info.displayWidth, info.displayHeight), audioIndex: audio?.index)
+        control.deinterlace = preferences.video.deinterlace
+        loopPasses = LoopPasses(hasAudio: audio != nil)
+        warningSink = warning
+    }
+
+    var hasVideo: Bool { video != nil }
+    var hasAudio: Bool { audio != nil }
+
+    func start(at time: MediaTime = .zero) {
+        hasStarted.store(true, ordering: .relaxed)
+        sayLiveCannotLoop()
+        if time > .zero { seek(to: time) }
+        spawn("demux") { [self] in
+            try Demuxer(input: input, video: video, audio: audio, videoPackets: videoPackets,
+                        audioPackets: audioPackets, subtitleDecoders: subtitleDecoders, subtitles: subtitles,
+                        startOffset: startOffset, bounds: bounds, frameRate: info.frameRate,
+                        preferences: preferences, control: control, warning: warningSink).run()
+        }
+        if let video {
+            spawn("video") { [self] in
+                try VideoDecodeLoop(stream: video, info: info, toneMapping: preferences.video.toneMapping,
+                                    fastWhenSmall: preferences.decodesSmallVideoFast, forGPU: preferences.picturesForGPU,
+                                    packets: videoPackets, frames: frames,
+                                    control: control, passes: loopPasses, subtitles: subtitles,
+                                    startOffset: startOffset, warning: warningSink).run()
+            }
+        }
+        if let audio {
+            spawn("audio") { [self] in
+                try AudioDecodeLoop(stream: audio, streams: audioStreams, packets: audioPackets, ring: audioRing,
+                                    control: control, passes: loopPasses, startOffset: startOffset,
+                                    bounds: bounds, warning: warningSink).run()
+            }
+        }
+    }
+
+    /// Runs `body` on a thread of its own; what it cannot start with (out of
+    /// memory for its packet or frames) becomes a warning.
+    private func spawn(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+        threadsDone.enter()
+        let thread = Thread { [self] in
+            do { try body() } catch { warningSink("\(name): \(error)") }
+            threadsDone.leave()
+        }
+        thread.name = "deskplayer.\(name)"
+        thread.start()
+    }
+
+    /// Stops every thread and waits for them; the pipeline is dead afterwards.
+    func stop() {
+        guard control.abort() else { return }
+        input.interrupt.set()
+        videoPackets.abort()
+        audioPackets.abort()
+        frames.abort()
+        threadsDone.wait()
+    }
+
+    deinit { stop() }
+
+    var serial: Int { control.serial }
+
+    /// Starts an accurate seek: output resumes with the frame that is on
+    /// screen at `time` and the audio sample at `time`. Returns the new serial.
+    /// `pass` is the loop pass being played (0-based): the passes left are
+    /// counted from it, so a seek neither grants nor costs a pass.
+    @discardableResult
+    func seek(to time: MediaTime, pass: Int = 0) -> Int {
+        // Queues first, then the threads: whatever the demuxer or a decoder
+        // still produces for the old serial is refused by the queues, and
+        // nothing for the new serial can arrive before they accept it.
+        let serial = control.nextSerial
+        frames.flush(serial: serial)
+        audioRing.flush(serial: serial)
+        videoPackets.flush(serial: serial)
+        audioPackets.flush(serial: serial)
+        loopPasses.reset(serial: serial, interval: control.pendingLoopInterval)
+        control.beginSeek(serial: serial, to: time, pass: pass)
+        return serial
+    }
+
+    var selectedAudioTrack: Int? { control.audioIndex }
+
+    /// Switches the audio track while playing: the picture goes on untouched.
+    /// The old track plays on for what is already queued (at most 0.1 s,
+    /// faded out over its last 5 ms); the new one is read again from there
+    /// and fades in, so nothing clicks and the clock never jumps.
+    func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool {
+        guard audioStreams[id] != nil, !control.isAborted else { return false }
+        if control.audioIndex == id { return true }
+        let serial = control.nextSerial
+        let rate = audioRing.format.sampleRate
+        let keptEnd = audioRing.flush(serial: serial, keeping: rate / 10, fadeOut: rate / 200)
+        audioPackets.flush(serial: serial)
+        let time = max(keptEnd ?? playhead, .zero)
+        let (pass, passStart) = loopPasses.switchAudio(serial: serial, at: time)
+        control.beginAudioSwitch(serial: serial, to: id, at: time, pass: pass, passOffset: passStart)
+        return true
+    }
+
+    /// The size pictures are converted to (the area they are drawn in).
+    func setDisplaySize(width: Int, height: Int) {
+        control.setDisplaySize(width: width, height: height)
+    }
+
+    /// Deinterlacing from the next decoded frame on (`d`, the `deinterlace` property).
+    func setDeinterlace(_ mode: DeinterlaceMode) {
+        control.deinterlace = mode
+    }
+
+    var deinterlace: DeinterlaceMode { control.deinterlace }
+
+    /// How many passes to play in all (nil: forever). Looping seeks the same
+    /// input back to zero: no copy, no reopen, one continuous timeline. A
+    /// live stream has no end to loop from: it plays on, and says so once.
+    func setPasses(_ passes: Int?) {
+        if info.isLive && passes != 1 {
+            control.setPasses(1)
+            // Said when playing (the item may be setting this under its lock).
+            liveLoopAsked.store(true, ordering: .relaxed)
+            if hasStarted.load(ordering: .relaxed) { sayLiveCannotLoop() }
+            return
+        }
+        control.setPasses(passes)
+    }
+
+    private func sayLiveCannotLoop() {
+        guard liveLoopAsked.load(ordering: .relaxed), !saidLiveCannotLoop.exchange(true, ordering: .relaxed) else { return }
+        warningSink("a live stream cannot loop (its playlist has no end): playing it live")
+    }
+
+    func setSpeed(_ speed: PlaybackSpeed) { control.speed = speed }
+
+    func setLoopInterval(_ interval: LoopInterval?) {
+        var interval = interval
+        if let loop = interval, let duration = info.duration, loop.b > duration {
+            // B past the end loops at the end (a pass would otherwise be made up with silence).
+            interval = loop.a < duration ? LoopInterval(loop.a, duration) : nil
+        }
+        let started = hasStarted.load(ordering: .relaxed)
+        control.setLoopInterval(interval, now: !started)
+        if !started { loopPasses.reset(serial: 0, interval: interval) }
+    }
+
+    func passOrigin(_ index: Int) -> MediaTime { loopPasses.origin(ofPass: index) }
+
+    var passStarts: [MediaTime] { loopPasses.starts }
+
+    /// Seconds of compressed media queued ahead of each decoder (video, audio).
+    var queuedSeconds: (video: Double?, audio: Double?) {
+        func seconds(_ stream: OpenedStream?, _ queue: PacketQueue) -> Double? {
+            stream.map { MediaTime(queue.fill.ticks, $0.timeBase).seconds }
+        }
+        return (seconds(video, videoPackets), seconds(audio, audioPackets))
+    }
+}

@@ -1,0 +1,49 @@
+import Media
+
+/// What a player plays from: an opened item's buffers, filled on the item's
+/// own threads (a file's demuxer and decoders, or a composition's renderer).
+package protocol ItemSource: AnyObject, Sendable {
+    var info: MediaInfo { get }
+    var hasVideo: Bool { get }
+    var hasAudio: Bool { get }
+    var frames: FrameQueue { get }
+    var audioRing: AudioRing { get }
+    /// The seek generation the buffers are filled for.
+    var serial: Int { get }
+    /// The timeline start of every loop pass begun so far (this serial).
+    var passStarts: [MediaTime] { get }
+    /// Where in the item pass `index` starts (zero, or an A-B loop's A).
+    func passOrigin(_ index: Int) -> MediaTime
+    /// The A-B loop from the next seek on (nil: none).
+    func setLoopInterval(_ interval: LoopInterval?)
+    @discardableResult func seek(to time: MediaTime, pass: Int) -> Int
+    func setDisplaySize(width: Int, height: Int)
+    func setPasses(_ passes: Int?)
+    /// How fast its audio is made (the player's speed); the clock follows what is heard.
+    func setSpeed(_ speed: PlaybackSpeed)
+    func start(at time: MediaTime)
+    func stop()
+    /// Every track of the item (streams and subtitle files).
+    var tracks: [MediaTrack] { get }
+    /// The audio stream playing (nil: none).
+    var selectedAudioTrack: Int? { get }
+    /// Switches audio to stream `id` from `playhead` on; false when it cannot.
+    func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool
+    /// The item's subtitles (nil when it cannot have any).
+    var subtitles: SubtitleTracks? { get }
+    /// Deinterlacing of its video from the next frame on.
+    func setDeinterlace(_ mode: DeinterlaceMode)
+    var deinterlace: DeinterlaceMode { get }
+}
+
+/// A source with no tracks to choose from (a composition).
+extension ItemSource {
+    var tracks: [MediaTrack] { [] }
+    func passOrigin(_ index: Int) -> MediaTime { .zero }
+    func setLoopInterval(_ interval: LoopInterval?) {}
+    var selectedAudioTrack: Int? { nil }
+    func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
+    var subtitles: SubtitleTracks? { nil }
+    func setDeinterlace(_ mode: DeinterlaceMode) {}
+    var deinterlace: DeinterlaceMode { .no }
+}

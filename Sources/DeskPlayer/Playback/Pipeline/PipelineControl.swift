@@ -1,0 +1,171 @@
+import Media
+import Synchronization
+
+/// Where the audio decoder starts delivering for an audio serial.
+struct AudioStart: Sendable {
+    let serial: Int
+    /// The stream to decode (nil: the one the item opened with).
+    let streamIndex: Int?
+    /// On the timeline of the video serial.
+    let time: MediaTime
+    /// The loop pass it lies in (index into the pass starts) and that pass's start.
+    let pass: Int
+    let passOffset: MediaTime
+    /// A track switch fades the new track in.
+    let fadesIn: Bool
+}
+
+/// What the demux thread is to do next, taken once per read.
+struct DemuxRequest {
+    let serial: Int
+    let audioSerial: Int
+    /// The audio stream whose packets go to the audio queue.
+    let audioIndex: Int?
+    /// A seek to act on.
+    let seek: MediaTime?
+    /// The loop pass (0-based, counted since the item began) the last seek landed in.
+    let seekPass: Int
+    /// A track switch: read the audio again from `media` in pass `pass`
+    /// (counted from the last seek).
+    let audioSwitch: (media: MediaTime, pass: Int)?
+    /// Passes to play in all (nil: loop forever).
+    let passes: Int?
+    /// The A-B loop: each pass after the first is this interval.
+    let interval: LoopInterval?
+}
+
+/// What an item's owner (any thread) shares with its demux and decode
+/// threads: the serials, the seek and track switch the demuxer has still to
+/// act on, where each decoder starts for a serial, the display size, the
+/// passes to play, the speed, and the abort flag. Thread-safe (Mutex).
+final class PipelineControl: Sendable {
+    private struct State {
+        var serial = 0
+        /// The serial of the audio queue and ring: the seek's, or a later
+        /// one when the audio track changed without a seek.
+        var audioSerial = 0
+        var audioIndex: Int?
+        var audioStart: AudioStart?
+        var pendingAudioSwitch: (media: MediaTime, pass: Int)?
+        var pendingSeek: MediaTime?
+        var pendingSeekPass = 0
+        /// Where the decoders start delivering after the seek of `serial`.
+        var seekTarget: (serial: Int, time: MediaTime)?
+        var displaySize: (width: Int, height: Int)
+        var passes: Int? = 1
+        var deinterlace = DeinterlaceMode.auto
+        var speed = PlaybackSpeed.normal
+        /// The A-B loop for the serials from the next seek on.
+        var loopInterval: LoopInterval?
+        /// The A-B loop the current seek's passes follow.
+        var activeInterval: LoopInterval?
+    }
+
+    private let state: Mutex<State>
+    private let aborted = Atomic<Bool>(false)
+
+    init(displaySize: (width: Int, height: Int), audioIndex: Int?) {
+        var s = State(displaySize: displaySize)
+        s.audioIndex = audioIndex
+        state = Mutex(s)
+    }
+
+    var isAborted: Bool { aborted.load(ordering: .relaxed) }
+
+    /// Raises the abort flag; false when it was already up.
+    func abort() -> Bool { !aborted.exchange(true, ordering: .relaxed) }
+
+    /// The seek generation (video's).
+    var serial: Int { state.withLock { $0.serial } }
+
+    /// The serial after every one given so far (seeks and audio switches).
+    var nextSerial: Int { state.withLock { max($0.serial, $0.audioSerial) } + 1 }
+
+    var audioIndex: Int? { state.withLock { $0.audioIndex } }
+
+    /// An accurate seek to `time`, in loop pass `pass`, as `serial`.
+    func beginSeek(serial: Int, to time: MediaTime, pass: Int) {
+        state.withLock { c in
+            c.serial = serial
+            c.audioSerial = serial
+            c.activeInterval = c.loopInterval
+            c.pendingSeek = time
+            c.pendingSeekPass = pass
+            c.seekTarget = (serial, time)
+            c.audioStart = AudioStart(serial: serial, streamIndex: c.audioIndex, time: time, pass: 0,
+                                      passOffset: .zero, fadesIn: false)
+            c.pendingAudioSwitch = nil
+        }
+    }
+
+    /// An audio track switch to stream `index` as audio serial `serial`,
+    /// from timeline time `time` in pass `pass` (which starts at `passOffset`).
+    func beginAudioSwitch(serial: Int, to index: Int, at time: MediaTime, pass: Int, passOffset: MediaTime) {
+        state.withLock { c in
+            c.audioSerial = serial
+            c.audioIndex = index
+            c.audioStart = AudioStart(serial: serial, streamIndex: index, time: time, pass: pass,
+                                      passOffset: passOffset, fadesIn: true)
+            c.pendingAudioSwitch = (time - passOffset, pass)
+        }
+    }
+
+    /// The demuxer's next orders; a seek or switch is handed over once.
+    func takeDemuxRequest() -> DemuxRequest {
+        state.withLock { c in
+            defer {
+                c.pendingSeek = nil
+                c.pendingAudioSwitch = nil
+            }
+            return DemuxRequest(serial: c.serial, audioSerial: c.audioSerial, audioIndex: c.audioIndex,
+                                seek: c.pendingSeek, seekPass: c.pendingSeekPass,
+                                audioSwitch: c.pendingAudioSwitch, passes: c.passes, interval: c.activeInterval)
+        }
+    }
+
+    func audioStart(for serial: Int) -> AudioStart? {
+        state.withLock { c in c.audioStart.flatMap { $0.serial == serial ? $0 : nil } }
+    }
+
+    func seekTarget(for serial: Int) -> MediaTime? {
+        state.withLock { c in c.seekTarget.flatMap { $0.serial == serial ? $0.time : nil } }
+    }
+
+    /// The size pictures are converted to (the area they are drawn in).
+    var displaySize: (width: Int, height: Int) { state.withLock { $0.displaySize } }
+
+    func setDisplaySize(width: Int, height: Int) {
+        state.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }
+    }
+
+    /// Whether the video thread deinterlaces (read for every frame).
+    var deinterlace: DeinterlaceMode {
+        get { state.withLock { $0.deinterlace } }
+        set { state.withLock { $0.deinterlace = newValue } }
+    }
+
+    /// The speed the audio decoder plays at (read for every chunk it writes).
+    var speed: PlaybackSpeed {
+        get { state.withLock { $0.speed } }
+        set { state.withLock { $0.speed = newValue } }
+    }
+
+    /// The A-B loop (nil: none); it takes effect with the next seek, or at
+    /// once (`now`) before the threads have started.
+    func setLoopInterval(_ interval: LoopInterval?, now: Bool) {
+        state.withLock { c in
+            c.loopInterval = interval
+            if now { c.activeInterval = interval }
+        }
+    }
+
+    /// The A-B loop the next seek's passes will follow.
+    var pendingLoopInterval: LoopInterval? { state.withLock { $0.loopInterval } }
+
+    /// The A-B loop the passes of the current seek follow.
+    var activeLoopInterval: LoopInterval? { state.withLock { $0.activeInterval } }
+
+    func setPasses(_ passes: Int?) {
+        state.withLock { $0.passes = passes.map { max($0, 1) } }
+    }
+}

@@ -1,0 +1,216 @@
+import CFFmpeg
+import Media
+
+/// The video decode thread of an opened file: decodes its packet queue,
+/// gives every frame a time (`FrameTimestamps`), drops what precedes a
+/// seek target, filters it where the stream needs it (`VideoFilters`:
+/// deinterlacing, tone mapping, rotation), converts each picture to the
+/// display size (the selected subtitles drawn on it) and queues it for the
+/// presenter, timed on the continuous timeline of the loop passes.
+final class VideoDecodeLoop {
+    /// What is tracked for one serial; `reset` when a packet of a new serial arrives.
+    private struct SerialState {
+        var serial = -1
+        /// The seek target: frames that end before it are not shown.
+        var target: MediaTime?
+        /// Frames queued so far.
+        var delivered = 0
+        /// A frame before the target is held, in case nothing later comes.
+        var hasHeld = false
+        var pass = 0
+        /// Where the pass being decoded starts on the timeline.
+        var passOffset = MediaTime.zero
+        /// Where the last frame queued ends.
+        var lastEnd: MediaTime?
+        /// The A-B loop this serial's passes follow: each later pass shows
+        /// the frames on screen from A (where it starts) to B.
+        var interval: LoopInterval?
+        var origin = MediaTime.zero
+
+        mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
+            self = SerialState(serial: serial, target: target, interval: interval)
+        }
+    }
+
+    private let stream: OpenedStream
+    private let packets: PacketQueue
+    private let frames: FrameQueue
+    private let control: PipelineControl
+    private let passes: LoopPasses
+    private let subtitles: SubtitleTracks?
+    private let startOffset: MediaTime
+    /// A frame's duration when its packet does not say, in stream ticks.
+    private let nominalDuration: Int64
+    private let warning: @Sendable (String) -> Void
+    private let toneMapping: ToneMapping
+    /// Whether a picture shown at half its size or less is decoded fast.
+    private let fastWhenSmall: Bool
+    /// Pictures in YUV at the video's own size (the GPU scales them).
+    private let forGPU: Bool
+    /// The video's display size, against which the size shown is compared.
+    private let videoSize: (width: Int, height: Int)
+    private var timestamps: FrameTimestamps
+    private let filters: VideoFilters
+    /// The duration of the last frame that went into the filters.
+    private var inputDuration = MediaTime.zero
+    private let scaler = Scaler()
+    private let frame: Frame
+    /// The latest frame before the seek target.
+    private let held: Frame
+    private var current = SerialState()
+
+    init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool, forGPU: Bool,
+         packets: PacketQueue, frames: FrameQueue,
+         control: PipelineControl, passes: LoopPasses, subtitles: SubtitleTracks?, startOffset: MediaTime,
+         warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
+        self.stream = stream
+        self.packets = packets
+        self.frames = frames
+        self.control = control
+        self.passes = passes
+        self.subtitles = subtitles
+        self.startOffset = startOffset
+        let rate = info.frameRate.map { av_d2q($0, 1 << 20) } ?? AVRational(num: 25, den: 1)
+        let tb = stream.timeBase
+        // ticks of 1/rate s in the stream's time base: tb.den·rate.den / (tb.num·rate.num)
+        nominalDuration = rate.num > 0 && tb.num > 0
+            ? max(1, Int64((Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
+        self.warning = warning
+        self.toneMapping = toneMapping
+        self.fastWhenSmall = fastWhenSmall
+        self.forGPU = forGPU
+        videoSize = (info.displayWidth, info.displayHeight)
+        timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
+        filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
+                                   timeBase: tb, frameRate: rate, warning: warning)
+        frame = try Frame()
+        held = try Frame()
+    }
+
+    /// Runs until the pipeline is aborted.
+    func run() {
+        while let entry = packets.get() {
+            if entry.serial != current.serial {
+                stream.decoder.flush()
+                filters.reset()
+                timestamps.reset()
+                current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial),
+                              interval: control.activeLoopInterval)
+            }
+            switch entry {
+            case .packet(let packet, _):
+                decode(packet)
+            case .passEnd:
+                endPass()
+            case .passEndsAt:
+                break  // only audio is cut to the pass's end
+            case .endOfStream:
+                endStream()
+            }
+        }
+    }
+
+    private func decode(_ packet: Packet?) {
+        if let packet { timestamps.packetSent(packet) }
+        if fastWhenSmall {
+            // Never at full size: only where scaling down hides what the loop filter smooths.
+            let shown = control.displaySize
+            stream.decoder.decodesFast = shown.width * 2 <= videoSize.width && shown.height * 2 <= videoSize.height
+        }
+        stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
+    }
+
+    private func receiveAll() {
+        while !control.isAborted {
+            let result: Decoder.Output
+            do { result = try stream.decoder.receive(into: frame) } catch { return }
+            guard result == .frame else { return }
+            deliver(frame)
+            frame.unref()
+        }
+    }
+
+    /// Times a decoded frame and, unless it precedes the seek target, filters and shows it.
+    private func deliver(_ source: Frame) {
+        // With nothing to go by, the first frame is where this pass (or the seek) starts.
+        let startTime = (current.target.map { $0 - current.passOffset + current.origin } ?? .zero) + startOffset
+        let tb = stream.timeBase
+        let start = Int64((startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
+        let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
+        source.pointer.pointee.pts = stamp.ticks
+        let itemTime = MediaTime(stamp.ticks, stream.timeBase) - startOffset
+        if let interval = current.interval, itemTime >= interval.b { return }  // shown from B on: the next pass's
+        let pts = itemTime - current.origin + current.passOffset
+        let duration = MediaTime(stamp.duration, stream.timeBase)
+        if let t = current.target, pts + duration <= t {
+            // Before the seek target: keep only the latest, in case nothing later comes.
+            held.unref()
+            av_frame_move_ref(held.pointer, source.pointer)
+            current.hasHeld = true
+            return
+        }
+        filterAndShow(source, duration: duration)
+    }
+
+    private func filterAndShow(_ source: Frame, duration: MediaTime) {
+        inputDuration = duration
+        filters.process(source, deinterlace: control.deinterlace, toneMapping: toneMapping, emit: show)
+    }
+
+    /// Converts a frame (as the filters give it) for display and queues it.
+    private func show(_ frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational, durationScale: AVRational) {
+        guard frame.pointee.pts != DP_AV_NOPTS_VALUE else { return }
+        let pts = MediaTime(frame.pointee.pts, timeBase) - startOffset - current.origin + current.passOffset
+        let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
+                                 timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
+        guard let picture = frames.acquireBuffer(serial: current.serial) else { return }
+        if forGPU && subtitles?.selected == nil {
+            picture.resize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: .yuv420)
+        } else {
+            // Subtitles are drawn on the picture at the size shown, in BGRA.
+            let size = control.displaySize
+            picture.resize(width: size.width, height: size.height)
+        }
+        do {
+            try scaler.scale(frame, into: picture)
+            subtitles?.draw(on: picture, at: pts - current.passOffset + current.origin, warning: warning)
+        } catch {
+            frames.recycle(picture)
+            warning("video: \(error)")
+            return
+        }
+        frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial))
+        current.delivered += 1
+        current.lastEnd = pts + duration
+    }
+
+    /// Every frame of this pass out; the next pass follows audio's exact
+    /// seam, or the last frame's end when there is no audio.
+    private func endPass() {
+        decode(nil)
+        filters.drain(emit: show)
+        stream.decoder.flush()
+        timestamps.reset()
+        current.pass += 1
+        current.passOffset = passes.awaitAudioStart(of: current.pass, serial: current.serial,
+                                                    isAborted: { control.isAborted })
+            ?? passes.publish(current.pass, at: current.lastEnd ?? current.passOffset, fromAudio: false,
+                              serial: current.serial)
+        if let interval = current.interval {
+            // An A-B pass starts at A: what ends before it is not shown (as after a seek).
+            current.origin = interval.origin(ofPass: current.pass)
+            current.target = current.passOffset
+        }
+    }
+
+    private func endStream() {
+        decode(nil)
+        if current.delivered == 0 && current.hasHeld {
+            current.target = nil  // a seek at or past the end shows the last frame
+            filterAndShow(held, duration: inputDuration > .zero ? inputDuration : MediaTime(nominalDuration, stream.timeBase))
+        }
+        filters.drain(emit: show)
+        frames.markEnded(serial: current.serial)
+        stream.decoder.flush()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Media
+import Synchronization
+
+/// A player's master clock: media time as a function of host time.
+///
+/// While audio plays, the audio callback re-anchors it after every buffer to
+/// the media time of the samples it just handed to the device, at the host
+/// time they will be heard: the clock is what the mixer sent, not a guess.
+/// Without audible audio the player anchors it itself and it runs on host
+/// time. `limit` stops it where the sent audio ends (an underrun), so video
+/// waits instead of running ahead. `rate` is the playback speed: media
+/// seconds per host second (the ratio of the samples being heard, when audio
+/// drives it). Thread-safe (Mutex).
+package final class PlaybackClock: Sendable {
+    struct Anchor: Sendable {
+        var time: Double = 0          // media seconds at `host`
+        var host: UInt64 = 0
+        var running = false
+        var limit: Double? = nil
+        /// True while the audio callback drives the clock.
+        var audioDriven = false
+        /// Media seconds per host second.
+        var rate = 1.0
+
+        func time(at host: UInt64) -> Double {
+            guard running else { return time }
+            let t = time + Double(Int64(bitPattern: host &- self.host)) / 1e9 * rate
+            if let limit { return min(t, limit) }
+            return t
+        }
+    }
+
+    private let anchor = Mutex(Anchor())
+
+    package func time(at host: UInt64) -> Double {
+        anchor.withLock { $0.time(at: host) }
+    }
+
+    /// Media seconds per host second now.
+    var rate: Double { anchor.withLock { $0.rate } }
+
+    func set(time: Double, host: UInt64, running: Bool, limit: Double? = nil, audioDriven: Bool, rate: Double) {
+        anchor.withLock {
+            $0 = Anchor(time: time, host: host, running: running, limit: limit, audioDriven: audioDriven, rate: rate)
+        }
+    }
+
+    /// Stops the clock where it is now.
+    func freeze(at host: UInt64) {
+        anchor.withLock { a in
+            if a.running {
+                a = Anchor(time: a.time(at: host), host: host, running: false, limit: nil, audioDriven: false, rate: a.rate)
+            }
+        }
+    }
+
+    /// A new speed for a clock that runs on host time: from now on it moves
+    /// `rate` media seconds per second (one the audio drives follows the
+    /// samples it sends instead).
+    func setRate(_ rate: Double, at host: UInt64) {
+        anchor.withLock { a in
+            guard !a.audioDriven else { return }
+            a = Anchor(time: a.time(at: host), host: host, running: a.running, limit: a.limit, audioDriven: false, rate: rate)
+        }
+    }
+
+    var snapshot: Anchor { anchor.withLock { $0 } }
+}
