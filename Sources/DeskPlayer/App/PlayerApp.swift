@@ -47,6 +47,7 @@ final class PlayerApp {
             return 1
         }
         FFmpegLog.configure(verbose: options.verbose)
+        if options.scan { return ScanMode.run(options) }
         var composition: Composition?
         if options.isComposition {
             guard let built = CompositionMode.build(options) else { return 1 }
