@@ -38,6 +38,8 @@ final class CommandController {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
     let screenshots: Screenshots
+    /// PSNR/SSIM of a compared pair (`compare-metrics`); nil outside `--compare`.
+    var compareMetrics: CompareMetrics?
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {

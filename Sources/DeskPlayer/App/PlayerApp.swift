@@ -48,6 +48,13 @@ final class PlayerApp {
         }
         FFmpegLog.configure(verbose: options.verbose)
         if options.scan { return ScanMode.run(options) }
+        if options.compare != nil, let path = options.compareMetricsOut {
+            // Said before the window opens, not after the whole comparison has played.
+            do { _ = try MetricsCSV(path: path) } catch {
+                PlayerApp.printError("\(error)")
+                return 1
+            }
+        }
         var composition: Composition?
         if options.isComposition {
             guard let built = CompositionMode.build(options) else { return 1 }
@@ -120,9 +127,13 @@ final class PlayerApp {
         defer { mpris = nil }  // leaves the bus
         connect(window)
         makeTiles(composition, window: window)
+        if options.compareMetrics != nil || options.compareMetricsOut != nil {
+            controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
+        }
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
+        controller.compareMetrics?.finish()
         shutDown()
         withExtendedLifetime(device) {}  // sound until here
         window.holdsOffScreenSaver = false
@@ -169,6 +180,10 @@ final class PlayerApp {
         }
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
+        if options.compare != nil, options.files.count == 2 {
+            controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
+                                                       csvPath: options.compareMetricsOut, window: window)
+        }
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] id, event in
             guard let (tile, action) = pips?.handle(windowID: id, event: event) else { return }
@@ -314,6 +329,7 @@ final class PlayerApp {
                 window.showMessage(line, seconds: 3)
             }
             reportScreenshots(window)
+            controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }

@@ -67,7 +67,7 @@ struct MeasuredFrame: Sendable, Equatable {
 /// pairs it with the other side's latest frame at or before its time, as
 /// `ffmpeg -i A -i B -lavfi "[0:v][1:v]psnr"` does, so the numbers are
 /// FFmpeg's. Used by one thread.
-final class MetricsGraph {
+final class MetricFilters {
     let metrics: Set<VideoMetric>
     /// The other side is scaled to the reference's size.
     let scalesOther: Bool
@@ -116,7 +116,7 @@ final class MetricsGraph {
         guard !metrics.isEmpty else { throw MediaError("no metric asked for") }
         self.metrics = metrics
         scalesOther = reference.width != other.width || reference.height != other.height
-        let chain = MetricsGraph.chain(metrics, scaleTo: scalesOther ? (reference.width, reference.height) : nil)
+        let chain = MetricFilters.chain(metrics, scaleTo: scalesOther ? (reference.width, reference.height) : nil)
         graph = try FilterGraph(sources: [("ref", reference.source), ("dist", other.source)], filters: chain,
                                 threads: threads)
         output = try Frame()

@@ -3,7 +3,7 @@ import Foundation
 
 /// Measures two files frame by frame: each decoded on its own thread
 /// (`MetricsInput`), their frames handed in time order to FFmpeg's metric
-/// filters (`MetricsGraph`) on the caller's thread, so decoding both and
+/// filters (`MetricFilters`) on the caller's thread, so decoding both and
 /// measuring overlap. One row comes out per frame of the reference. What
 /// a person should know about the pair (sizes, rates, a side that ends
 /// early) is said once each through `notice`.
@@ -65,9 +65,9 @@ final class MetricsScan {
         guard case .frame(let firstOther)? = firstEntries.1 else {
             return shouldStop() ? .stopped : MetricsScan.noFrame(firstEntries.1, names.1)
         }
-        let graph: MetricsGraph
+        let graph: MetricFilters
         do {
-            graph = try MetricsGraph(reference: .init(frame: firstReference.pointer, timeBase: reference.timeBase,
+            graph = try MetricFilters(reference: .init(frame: firstReference.pointer, timeBase: reference.timeBase,
                                                       frameRate: reference.frameRate),
                                      other: .init(frame: firstOther.pointer, timeBase: other.timeBase, frameRate: other.frameRate),
                                      metrics: metrics, threads: graphThreads)

@@ -1,0 +1,218 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// PSNR/SSIM while two files play compared: a `MetricsScan` of the same two
+/// files on its own thread, at the lowest CPU priority there is (Linux's
+/// SCHED_IDLE, inherited by FFmpeg's decoder and filter threads), so it
+/// takes only what playback leaves and never costs it a frame. It follows
+/// the playhead: when the frame on screen has not been measured and the
+/// scan is not about to reach it, the scan starts again there; once it has
+/// reached the end it fills what it skipped. Thread-safe: what was
+/// measured is kept in `state` (Mutex); the scan belongs to the worker.
+final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mutex); the scan belongs to the worker thread
+    /// What the window draws: per column of the timeline the lowest value
+    /// of the graphed metric (SSIM when measured, else PSNR), the worst
+    /// frames, and a version that changes with any of it.
+    struct Snapshot: Sendable {
+        var version = 0
+        var duration: Double?
+        var columns: [Double?] = []
+        var worst: [MeasuredFrame] = []
+        var measuredFrames = 0
+        var expectedFrames: Int?
+    }
+
+    enum Restart: Equatable {
+        case at(Double)
+        case nextGap
+    }
+
+    private struct State {
+        var frames: [Int: MeasuredFrame] = [:]
+        var snapshot = Snapshot()
+        var notices: [String] = []
+        var restart: Restart?
+        var stopped = false
+        /// The running scan: where it started and the last time it measured.
+        var scanFrom = 0.0
+        var frontier: Double?
+        var running = false
+        var frameRate = 0.0
+    }
+
+    static let columnCount = 1000
+    let reference: String
+    let other: String
+    let metrics: Set<VideoMetric>
+    private let state = Mutex(State())
+    private let wake = NSCondition()
+    private var thread: Thread?
+
+    init(reference: String, other: String, metrics: Set<VideoMetric>) {
+        self.reference = reference
+        self.other = other
+        self.metrics = metrics
+    }
+
+    deinit { stop() }
+
+    func start() {
+        let worker = Thread { [self] in work() }
+        worker.name = "live-metrics"
+        thread = worker
+        worker.start()
+    }
+
+    /// Ends the scan (it stops within a frame) and the thread.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        wake.lock()
+        wake.broadcast()
+        wake.unlock()
+    }
+
+    /// Called each refresh with the reference's time on screen.
+    func follow(playhead seconds: Double) {
+        let restart = state.withLock { s -> Bool in
+            guard !s.stopped, s.frameRate > 0 else { return false }
+            let index = Int((seconds * s.frameRate).rounded())
+            if s.frames[index] != nil { return false }
+            if s.running, let frontier = s.frontier, seconds >= s.scanFrom, seconds <= frontier + 2 { return false }
+            if s.running, s.frontier == nil, abs(seconds - s.scanFrom) < 2 { return false }
+            if case .at(let t)? = s.restart, abs(t - seconds) < 1 { return false }
+            s.restart = .at(max(0, seconds))
+            return true
+        }
+        if restart {
+            wake.lock()
+            wake.broadcast()
+            wake.unlock()
+        }
+    }
+
+    /// The values of the reference's frame at `seconds`, when measured.
+    func values(at seconds: Double) -> FrameMetrics? {
+        state.withLock { s in
+            guard s.frameRate > 0 else { return nil }
+            return s.frames[Int((seconds * s.frameRate).rounded())]?.metrics
+        }
+    }
+
+    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    /// What to say once each (sizes, rates, failures), since the last call.
+    func takeNotices() -> [String] {
+        state.withLock { s in
+            defer { s.notices.removeAll() }
+            return s.notices
+        }
+    }
+
+    /// Every frame measured so far, in order (for the CSV at exit).
+    var measuredFrames: [MeasuredFrame] { state.withLock { $0.frames.values.sorted { $0.index < $1.index } } }
+
+    // MARK: The worker
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func work() {
+        // SCHED_IDLE (5 in Linux's sched.h, not exported to Swift): run only
+        // when a core would be idle; threads made from here inherit it.
+        var parameter = sched_param(sched_priority: 0)
+        if sched_setscheduler(0, 5, &parameter) != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
+        var from = 0.0
+        var said = Set<String>()
+        while !isStopped {
+            let scan: MetricsScan
+            do {
+                scan = try MetricsScan(reference: reference, other: other, metrics: metrics, graphThreads: 1)
+            } catch {
+                note("cannot measure: \(error)", &said)
+                return
+            }
+            let rate = av_q2d(scan.reference.frameRate)
+            let expected = scan.reference.expectedFrames
+            let duration = scan.reference.duration
+            state.withLock { s in
+                s.frameRate = rate > 0 ? rate : 25
+                s.snapshot.duration = duration
+                s.snapshot.expectedFrames = expected
+                if s.snapshot.columns.isEmpty { s.snapshot.columns = Array(repeating: nil, count: LiveMetrics.columnCount) }
+                s.scanFrom = from
+                s.frontier = nil
+                s.running = true
+                s.restart = nil
+            }
+            var fresh = 0
+            let outcome = scan.run(from: from, notice: { line in note(line, &said) },
+                                   shouldStop: { state.withLock { $0.stopped || $0.restart != nil } },
+                                   measured: { frames in fresh += record(frames, fillingGap: from > 0 && fresh > 0) })
+            state.withLock { $0.running = false }
+            if case .failed(let reason) = outcome { note(reason, &said) }
+            // Next: where the playhead asked, else the first frame not measured, else wait.
+            guard let next = nextStart() else { return }
+            from = next
+        }
+    }
+
+    /// Where to scan next, waiting for a reason when everything is measured; nil once stopped.
+    private func nextStart() -> Double? {
+        while true {
+            let decision = state.withLock { s -> (stop: Bool, start: Double?) in
+                if s.stopped { return (true, nil) }
+                if case .at(let t)? = s.restart { s.restart = nil; return (false, t) }
+                s.restart = nil
+                guard let expected = s.snapshot.expectedFrames, s.frameRate > 0 else { return (false, nil) }
+                guard let gap = (0..<expected).first(where: { s.frames[$0] == nil }) else { return (false, nil) }
+                // Start a little before the gap: the scan lands on a keyframe at or before it anyway.
+                return (false, max(0, Double(gap) / s.frameRate - 0.001))
+            }
+            if decision.stop { return nil }
+            if let start = decision.start { return start }
+            wake.lock()
+            if state.withLock({ !$0.stopped && $0.restart == nil }) { _ = wake.wait(until: Date().addingTimeInterval(1)) }
+            wake.unlock()
+        }
+    }
+
+    private func note(_ line: String, _ said: inout Set<String>) {
+        guard said.insert(line).inserted else { return }
+        state.withLock { $0.notices.append(line) }
+    }
+
+    /// Keeps the frames (numbered by their time at the reference's rate),
+    /// updates the graph's columns and the worst frames. A scan filling a
+    /// gap stops once it runs into frames already measured. Returns how many were new.
+    private func record(_ frames: [MeasuredFrame], fillingGap: Bool) -> Int {
+        state.withLock { s in
+            var new = 0
+            let duration = s.snapshot.duration ?? 0
+            for var frame in frames {
+                frame.index = Int((frame.time * s.frameRate).rounded())
+                s.frontier = frame.time
+                if s.frames[frame.index] != nil {
+                    if fillingGap && s.restart == nil { s.restart = .nextGap }
+                    continue
+                }
+                new += 1
+                s.frames[frame.index] = frame
+                s.snapshot.measuredFrames += 1
+                guard let value = frame.metrics.ssimAll ?? frame.metrics.psnrAverage, duration > 0,
+                      !s.snapshot.columns.isEmpty else { continue }
+                let column = min(max(Int(frame.time / duration * Double(s.snapshot.columns.count)), 0), s.snapshot.columns.count - 1)
+                s.snapshot.columns[column] = min(s.snapshot.columns[column] ?? value, value)
+                if s.snapshot.worst.count < 5 || value < (LiveMetrics.graphed(s.snapshot.worst.last) ?? .infinity) {
+                    s.snapshot.worst.append(frame)
+                    s.snapshot.worst.sort { (LiveMetrics.graphed($0) ?? .infinity) < (LiveMetrics.graphed($1) ?? .infinity) }
+                    if s.snapshot.worst.count > 5 { s.snapshot.worst.removeLast() }
+                }
+            }
+            if new > 0 { s.snapshot.version += 1 }
+            return new
+        }
+    }
+
+    /// The value the graph shows for a frame.
+    static func graphed(_ frame: MeasuredFrame?) -> Double? { frame?.metrics.ssimAll ?? frame?.metrics.psnrAverage }
+}
