@@ -27,6 +27,11 @@ final class CompareMetrics {
     /// The metrics measured now (empty: off).
     var metrics: Set<VideoMetric> { live?.metrics ?? [] }
 
+    /// Frames measured so far and how many the reference has (when known); nil while off.
+    var progress: (measured: Int, expected: Int?)? {
+        live.map { ($0.snapshot.measuredFrames, $0.snapshot.expectedFrames) }
+    }
+
     /// Starts (again) with `metrics`, or stops with none. A CSV asked for needs both.
     func measure(_ metrics: Set<VideoMetric>) {
         let wanted = metrics.isEmpty ? metrics : metrics.union(csvPath == nil ? [] : Set(VideoMetric.allCases))

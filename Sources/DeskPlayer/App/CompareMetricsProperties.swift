@@ -1,6 +1,7 @@
 /// `compare-metrics`: which metrics are measured while two files play
 /// compared, as `--compare-metrics` takes them ("psnr,ssim", "psnr",
-/// "ssim"), or "no". Unavailable outside `--compare`.
+/// "ssim"), or "no". Unavailable outside `--compare`. And
+/// `compare-metrics-measured`: how many frames have been measured, of how many.
 extension PropertyTable {
     static let compareMetricsChoices = ["psnr,ssim", "psnr", "ssim", "no"]
 
@@ -20,6 +21,12 @@ extension PropertyTable {
             }
         }, osd: { t in
             t.controller.compareMetrics.map { "Compare metrics: " + PropertyTable.metricsWord($0.metrics) }
+        }),
+        // How far the measuring has come: frames measured, of how many.
+        Property("compare-metrics-measured", scope: .app, get: { t throws(CommandError) in
+            guard let compare = t.controller.compareMetrics, let progress = compare.progress else { throw .propertyUnavailable }
+            return .object([("frames", .number(Double(progress.measured))),
+                            ("of", progress.expected.map { .number(Double($0)) } ?? .null)])
         }),
     ]
 
