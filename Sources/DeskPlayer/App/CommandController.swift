@@ -40,6 +40,8 @@ final class CommandController {
     let screenshots: Screenshots
     /// PSNR/SSIM of a compared pair (`compare-metrics`); nil outside `--compare`.
     var compareMetrics: CompareMetrics?
+    /// The scope panel (`scope`); nil without a window.
+    var scopes: Scopes?
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {

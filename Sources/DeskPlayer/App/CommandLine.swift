@@ -82,6 +82,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(help: "With two files and --compare-metrics-out: no window; decode both as fast as the cores allow, write the metrics CSV and print a summary.")
     var scan = false
 
+    @Option(help: ArgumentHelp("Show a scope of the focused tile's picture (FFmpeg's histogram, waveform or vectorscope) at the window's top right; the h key cycles it.", valueName: "none|histogram|waveform|vectorscope"))
+    var scope: ScopeKind = .none
+
     @Flag(help: "Start with the first player in Picture in Picture (Ctrl+p does it later).")
     var pip = false
 
@@ -222,6 +225,7 @@ struct DeskPlayerCommand: ParsableCommand {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+extension ScopeKind: ExpressibleByArgument {}
 extension DeinterlaceMode: ExpressibleByArgument {}
 extension ToneMapping: ExpressibleByArgument {}
 

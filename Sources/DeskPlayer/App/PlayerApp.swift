@@ -127,6 +127,7 @@ final class PlayerApp {
         defer { mpris = nil }  // leaves the bus
         connect(window)
         makeTiles(composition, window: window)
+        if options.scope != .none { controller.scopes?.show(options.scope) }
         if options.compareMetrics != nil || options.compareMetricsOut != nil {
             controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
         }
@@ -134,6 +135,7 @@ final class PlayerApp {
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
         controller.compareMetrics?.finish()
+        controller.scopes?.close()
         shutDown()
         withExtendedLifetime(device) {}  // sound until here
         window.holdsOffScreenSaver = false
@@ -180,6 +182,7 @@ final class PlayerApp {
         }
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
+        controller.scopes = Scopes(window: window)
         if options.compare != nil, options.files.count == 2 {
             controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
                                                        csvPath: options.compareMetricsOut, window: window)
@@ -330,6 +333,7 @@ final class PlayerApp {
             }
             reportScreenshots(window)
             controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
+            controller.scopes?.update(focused: tiles.focused)
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }

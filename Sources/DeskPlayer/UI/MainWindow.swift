@@ -36,6 +36,8 @@ final class MainWindow: PlayerScreen {
     var wipe = false { didSet { needsRedraw = true } }
     /// The compared pair's metrics: the values on the OSD and the timeline strip (`--compare-metrics`).
     var metricsGraph: MetricsGraph? { didSet { needsRedraw = true } }
+    /// A scope of the focused tile's picture (`scope`).
+    var scopePanel: ScopePanel? { didSet { needsRedraw = true } }
     /// The divider, as a fraction of the window width.
     private(set) var wipePosition = 0.5
     private var draggingWipe = false
@@ -381,7 +383,7 @@ final class MainWindow: PlayerScreen {
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
-        if metricsGraph?.changed == true { needsRedraw = true }
+        if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
         pointerAutohide.update(at: now, overVideo: pointerOverVideo(areas))
         let before = messages.count
         messages.removeAll { $0.until <= now }
@@ -400,7 +402,7 @@ final class MainWindow: PlayerScreen {
     /// buffer it draws into is the window's own).
     private var drawsTilesAlone: Bool {
         window.isSoftware && background == nil && !wipe && hover == nil && !showsHelp
-            && list == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil
+            && list == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
     }
 
     /// Draws only the tiles whose picture changed and pushes only their
@@ -450,6 +452,7 @@ final class MainWindow: PlayerScreen {
             bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer)
         }
         metricsGraph?.draw(in: bounds, renderer: r, text: text)
+        scopePanel?.draw(in: bounds, renderer: r, text: text)
         if showsHelp { drawHelp() }
         list?.draw(in: bounds, renderer: r, text: text)
         let (w, h) = window.size
