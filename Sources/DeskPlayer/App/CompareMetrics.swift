@@ -14,6 +14,8 @@ final class CompareMetrics {
     private var live: LiveMetrics?
     /// What the CSV gets when the metrics shown were turned off before the end.
     private var lastFrames: [MeasuredFrame] = []
+    /// What the measuring said at the last refresh.
+    private var latest: LiveMetrics.Poll?
 
     init(reference: String, other: String, csvPath: String?, window: MainWindow) {
         self.reference = reference
@@ -29,7 +31,8 @@ final class CompareMetrics {
 
     /// Frames measured so far and how many the reference has (when known); nil while off.
     var progress: (measured: Int, expected: Int?)? {
-        live.map { ($0.snapshot.measuredFrames, $0.snapshot.expectedFrames) }
+        guard live != nil else { return nil }
+        return (latest?.measuredFrames ?? 0, latest?.expectedFrames)
     }
 
     /// Starts (again) with `metrics`, or stops with none. A CSV asked for needs both.
@@ -41,6 +44,7 @@ final class CompareMetrics {
             lastFrames = live.measuredFrames
         }
         live = nil
+        latest = nil
         window?.metricsGraph = nil
         guard !wanted.isEmpty else { return }
         let started = LiveMetrics(reference: reference, other: other, metrics: wanted)
@@ -52,9 +56,11 @@ final class CompareMetrics {
     /// Each refresh: the reference's time on screen to the scan and the strip; notices out.
     func update(playhead seconds: Double) {
         guard let live else { return }
-        live.follow(playhead: seconds)
         window?.metricsGraph?.playhead = seconds
-        for line in live.takeNotices() {
+        guard let poll = live.poll(playhead: seconds) else { return }
+        latest = poll
+        window?.metricsGraph?.latest = poll
+        for line in poll.notices {
             PlayerApp.printError("compare metrics: " + line)
             window?.showMessage(line, seconds: 4)
         }
@@ -69,7 +75,7 @@ final class CompareMetrics {
             let csv = try MetricsCSV(path: csvPath)
             for frame in frames { csv.append(frame) }
             try csv.finish()
-            let expected = live?.snapshot.expectedFrames
+            let expected = live?.measuredTotal
             if let expected, frames.count < expected {
                 PlayerApp.printError("compare metrics: \(frames.count) of \(expected) frames measured by the end; \(csvPath) has those")
             }

@@ -46,7 +46,8 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
     let other: String
     let metrics: Set<VideoMetric>
     private let state = Mutex(State())
-    private let wake = NSCondition()
+    /// Wakes the worker waiting for something to measure; signalling never blocks the main thread.
+    private let wake = DispatchSemaphore(value: 0)
     private var thread: Thread?
 
     init(reference: String, other: String, metrics: Set<VideoMetric>) {
@@ -67,47 +68,61 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
     /// Ends the scan (it stops within a frame) and the thread.
     func stop() {
         state.withLock { $0.stopped = true }
-        wake.lock()
-        wake.broadcast()
-        wake.unlock()
+        wake.signal()
     }
 
-    /// Called each refresh with the reference's time on screen.
-    func follow(playhead seconds: Double) {
-        let restart = state.withLock { s -> Bool in
-            guard !s.stopped, s.frameRate > 0 else { return false }
-            let index = Int((seconds * s.frameRate).rounded())
-            if s.frames[index] != nil { return false }
-            if s.running, let frontier = s.frontier, seconds >= s.scanFrom, seconds <= frontier + 2 { return false }
-            if s.running, s.frontier == nil, abs(seconds - s.scanFrom) < 2 { return false }
-            if case .at(let t)? = s.restart, abs(t - seconds) < 1 { return false }
-            s.restart = .at(max(0, seconds))
-            return true
+    /// What the window needs each refresh, taken in one go.
+    struct Poll: Sendable {
+        var version: Int
+        /// The values of the reference's frame at the playhead, when measured.
+        var current: FrameMetrics?
+        var notices: [String]
+        var measuredFrames: Int
+        var expectedFrames: Int?
+    }
+
+    /// Called each refresh (main thread) with the reference's time on
+    /// screen: the scan follows it, and what was measured comes back. Nil
+    /// when the worker holds the state this instant: it runs at idle
+    /// priority, and the main thread waiting for it would wait for every
+    /// other busy thread on the machine (priority inversion); the next
+    /// refresh asks again.
+    func poll(playhead seconds: Double) -> Poll? {
+        let answer = state.withLockIfAvailable { s -> (Poll, Bool) in
+            var restart = false
+            var current: FrameMetrics?
+            if !s.stopped, s.frameRate > 0 {
+                let index = Int((seconds * s.frameRate).rounded())
+                current = s.frames[index]?.metrics
+                restart = current == nil && LiveMetrics.shouldRestart(s, at: seconds)
+                if restart { s.restart = .at(max(0, seconds)) }
+            }
+            let poll = Poll(version: s.snapshot.version, current: current, notices: s.notices,
+                            measuredFrames: s.snapshot.measuredFrames, expectedFrames: s.snapshot.expectedFrames)
+            s.notices.removeAll()
+            return (poll, restart)
         }
+        guard let (poll, restart) = answer else { return nil }
         if restart {
-            wake.lock()
-            wake.broadcast()
-            wake.unlock()
+            wake.signal()
         }
+        return poll
     }
 
-    /// The values of the reference's frame at `seconds`, when measured.
-    func values(at seconds: Double) -> FrameMetrics? {
-        state.withLock { s in
-            guard s.frameRate > 0 else { return nil }
-            return s.frames[Int((seconds * s.frameRate).rounded())]?.metrics
-        }
+    /// Whether the scan should start again at `seconds` (not measured there):
+    /// it is not running, or started after it, or will not reach it soon.
+    private static func shouldRestart(_ s: State, at seconds: Double) -> Bool {
+        if case .at(let t)? = s.restart, abs(t - seconds) < 1 { return false }
+        guard s.running else { return true }
+        if let frontier = s.frontier { return seconds < s.scanFrom || seconds > frontier + 2 }
+        return abs(seconds - s.scanFrom) >= 2
     }
 
-    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+    /// The graph's data, or nil when the worker holds it this instant (see `poll`).
+    func trySnapshot() -> Snapshot? { state.withLockIfAvailable { $0.snapshot } }
 
-    /// What to say once each (sizes, rates, failures), since the last call.
-    func takeNotices() -> [String] {
-        state.withLock { s in
-            defer { s.notices.removeAll() }
-            return s.notices
-        }
-    }
+    /// How many frames the reference has, when known (waits for the lock: at exit).
+    var measuredTotal: Int? { state.withLock { $0.snapshot.expectedFrames } }
 
     /// Every frame measured so far, in order (for the CSV at exit).
     var measuredFrames: [MeasuredFrame] { state.withLock { $0.frames.values.sorted { $0.index < $1.index } } }
@@ -170,9 +185,7 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
             }
             if decision.stop { return nil }
             if let start = decision.start { return start }
-            wake.lock()
-            if state.withLock({ !$0.stopped && $0.restart == nil }) { _ = wake.wait(until: Date().addingTimeInterval(1)) }
-            wake.unlock()
+            _ = wake.wait(timeout: .now() + 1)
         }
     }
 

@@ -102,8 +102,13 @@ final class MetricsScan {
                     if nextReference == nil { try graph.pushReference(nil) }
                 } else if nextReference == nil, let frame = nextOther,
                           av_compare_ts(frame.pointer.pointee.pts, other.timeBase, lastReferencePts, reference.timeBase) > 0 {
-                    // The reference has ended and decides the rows: the rest of the other side is not needed.
-                    if failure == nil {
+                    // The reference has ended and decides the rows: the rest of
+                    // the other side is not needed. Said when it goes on for more
+                    // than a frame of the reference (not for a frame's rounding).
+                    let beyond = Double(frame.pointer.pointee.pts) * av_q2d(other.timeBase)
+                        - Double(lastReferencePts) * av_q2d(reference.timeBase)
+                    let referenceStep = reference.frameRate.num > 0 ? 1 / av_q2d(reference.frameRate) : 0
+                    if failure == nil, beyond > referenceStep {
                         notice("\(names.1) goes on after \(names.0) ends: metrics at \(names.0)'s frames only")
                     }
                     try graph.pushOther(nil)

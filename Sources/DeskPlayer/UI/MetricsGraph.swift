@@ -14,6 +14,10 @@ final class MetricsGraph {
     let metrics: LiveMetrics
     /// The reference's time on screen, from the app each refresh.
     var playhead = 0.0
+    /// What the app last polled (the values at the playhead, the version).
+    var latest: LiveMetrics.Poll?
+    /// The graph's data as last taken from the worker.
+    private var shown = LiveMetrics.Snapshot()
     /// The version last drawn (the window redraws when it changes).
     private(set) var drawnVersion = -1
     private var drawnText = ""
@@ -26,7 +30,7 @@ final class MetricsGraph {
     }
 
     /// Whether something new is to be drawn: more frames measured, other values on the OSD.
-    var changed: Bool { metrics.snapshot.version != drawnVersion || currentText != drawnText }
+    var changed: Bool { (latest?.version ?? drawnVersion) != drawnVersion || currentText != drawnText }
 
     /// The fraction of the timeline at x, when x, y is on the strip.
     func seekFraction(x: Int, y: Int, bounds: Rect) -> Double? {
@@ -37,7 +41,7 @@ final class MetricsGraph {
 
     /// "PSNR 38.21 dB (Y 39.55 U 36.18 V 35.85)  SSIM 0.98013" for the frame on screen.
     var currentText: String {
-        guard let m = metrics.values(at: playhead) else { return "Metrics: measuring…" }
+        guard let m = latest?.current else { return "Metrics: measuring…" }
         if m.isEmpty { return "Metrics: no frame of the other side at this time" }
         var parts: [String] = []
         if let avg = m.psnrAverage {
@@ -49,7 +53,9 @@ final class MetricsGraph {
     }
 
     func draw(in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer) {
-        let snapshot = metrics.snapshot
+        // Taken without waiting: when the worker holds it, last time's stays.
+        if shown.version != latest?.version, let fresh = metrics.trySnapshot() { shown = fresh }
+        let snapshot = shown
         drawnVersion = snapshot.version
         drawnText = currentText
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
