@@ -3,9 +3,9 @@ import Testing
 @testable import DeskPlayer
 
 /// `--compare-metrics` while two files play compared: the values measured
-/// on the side equal the scan's (FFmpeg's), the `compare-metrics` property
-/// turns them on and off through the socket, and a click on the timeline
-/// strip seeks the pair there.
+/// on the side equal the scan's (FFmpeg's), and the `compare-metrics`
+/// property turns them on and off through the socket. (A click on the
+/// strip is in ScreenTests+Metrics, with the other tests of the screen.)
 @Suite(.serialized) struct LiveMetricsTests {
     typealias Client = ControlSocketTests.Client
 
@@ -86,27 +86,6 @@ import Testing
         #expect(client.get("compare-metrics-measured") == nil)
         #expect(client.error([.string("cycle"), .string("compare-metrics")]) == "success")
         #expect(client.get("compare-metrics")?.string == "psnr,ssim")
-        _ = client.command([.string("quit")])
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs an X display: `make test` runs under xvfb-run"))
-    func aClickOnTheStripSeeksThere() throws {
-        let reference = try MetricsScanTests.reference()
-        let other = try MetricsScanTests.Rendition.otherEncoder.make(from: reference)
-        let folder = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let socket = folder.appendingPathComponent("ipc.sock").path
-        let process = try Self.start(["--compare", "wipe", "--compare-metrics", "psnr,ssim", "--pause", "--geometry", "640x360+0+0",
-                                      reference, other], socket: socket, headless: false, stderr: folder.appendingPathComponent("err.txt"))
-        defer { Self.stop(process) }
-        let client = try Client(path: socket)
-        #expect(client.waitFor("time-pos")?.number == 0)
-        _ = try? runTool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(process.processIdentifier)"], timeout: 10)
-        // The strip spans x 8…632 at the bottom (y 308…352) of a 640x360 window: three quarters along is 2.25 s.
-        let strip = MetricsGraph.strip(in: Rect(x: 0, y: 0, width: 640, height: 360))
-        let x = strip.x + strip.width * 3 / 4, y = strip.y + strip.height / 2
-        try runTool("xdotool", ["mousemove", "\(x)", "\(y)", "click", "1"])
-        #expect(eventually { abs((client.get("time-pos")?.number ?? 0) - 2.25) < 0.1 }, "time-pos \(client.get("time-pos") ?? .null)")
         _ = client.command([.string("quit")])
     }
 }

@@ -5,8 +5,8 @@ import Testing
 
 /// Scopes: FFmpeg's histogram, waveform and vectorscope of a tile's
 /// picture, the same pictures the ffmpeg command line draws; the `scope`
-/// property through the socket; the panel on screen following the picture
-/// while paused.
+/// property through the socket. (The panel on screen is in
+/// ScreenTests+Metrics, with the other tests of the screen.)
 @Suite(.serialized) struct ScopeTests {
     /// Half black, half white, with a red box: two levels in the histogram,
     /// two traces in the waveform, one colour off the vectorscope's centre.
@@ -78,52 +78,6 @@ import Testing
         #expect(client.error([.string("set_property"), .string("scope"), .string("parade")]) == "invalid parameter")
         #expect(client.error([.string("keypress"), .string("h")]) == "success")
         #expect(client.get("scope")?.string == "none")
-        _ = client.command([.string("quit")])
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs an X display: `make test` runs under xvfb-run"))
-    func thePanelFollowsThePictureWhilePaused() throws {
-        let clip = try MetricsScanTests.reference()  // a moving pattern: each time has its own scope
-        let folder = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let socket = folder.appendingPathComponent("ipc.sock").path
-        let process = try LiveMetricsTests.start(["--pause", "--scope", "vectorscope", "--geometry", "640x360+0+0", clip],
-                                                 socket: socket, headless: false, stderr: folder.appendingPathComponent("err.txt"))
-        defer { LiveMetricsTests.stop(process) }
-        let client = try ControlSocketTests.Client(path: socket)
-        #expect(client.waitFor("time-pos") != nil)
-        _ = try? runTool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(process.processIdentifier)"], timeout: 10)
-        // The panel: the vectorscope (256x256) at a third of the window's width, at the top right.
-        let side = 640 / 3
-        func panel(_ name: String) throws -> PPMImage {
-            let path = folder.appendingPathComponent(name + ".ppm").path
-            let r = try runTool("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "\(side)x\(side)", "-i",
-                                           "\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")+\(640 - side - 12),\(40)",
-                                           "-frames:v", "1", path])
-            guard r.status == 0 else { throw MediaError("x11grab: \(r.stderr)") }
-            return try PPMImage(path: path)
-        }
-        func settled(_ name: String) throws -> PPMImage {
-            var last = try panel(name)
-            for _ in 0..<30 {
-                Thread.sleep(forTimeInterval: 0.3)
-                let next = try panel(name)
-                if next.pixels == last.pixels { return next }
-                last = next
-            }
-            return last
-        }
-        let first = try settled("first")
-        #expect(client.error([.string("seek"), .number(1.5), .string("absolute")]) == "success")
-        #expect(eventually { abs((client.get("time-pos")?.number ?? 0) - 1.5) < 0.05 })
-        let second = try settled("second")
-        // Another picture, another vectorscope; the scope is drawn (mostly dark, with traces).
-        #expect(first.psnr(second) < 40, "the panel did not change: \(first.psnr(second)) dB")
-        #expect(first.meanLevel < 120 && first.meanLevel > 1)
-        // Without the scope the same place shows the video: the panel was what changed.
-        #expect(client.error([.string("set_property"), .string("scope"), .string("none")]) == "success")
-        let video = try settled("video")
-        #expect(video.psnr(second) < 25, "no panel there: \(video.psnr(second)) dB")
         _ = client.command([.string("quit")])
     }
 }

@@ -39,6 +39,11 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
         var frontier: Double?
         var running = false
         var frameRate = 0.0
+        /// Frames a scan from just before them could not measure (a
+        /// variable frame rate leaves numbers no frame has): not tried again.
+        var unfillable: Set<Int> = []
+        /// The frame the running scan was started for, when it fills a gap.
+        var gap: Int?
     }
 
     static let columnCount = 1000
@@ -162,8 +167,17 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
             var fresh = 0
             let outcome = scan.run(from: from, notice: { line in note(line, &said) },
                                    shouldStop: { state.withLock { $0.stopped || $0.restart != nil } },
-                                   measured: { frames in fresh += record(frames, fillingGap: from > 0 && fresh > 0) })
-            state.withLock { $0.running = false }
+                                   measured: { frames in
+                                       fresh += record(frames, fillingGap: from > 0 && fresh > 0, fromStart: from <= 0)
+                                   })
+            state.withLock { s in
+                s.running = false
+                // Not when the playhead called the scan away before it got there.
+                var calledAway = false
+                if case .at? = s.restart { calledAway = true }
+                if let gap = s.gap, s.frames[gap] == nil, !calledAway { s.unfillable.insert(gap) }
+                s.gap = nil
+            }
             if case .failed(let reason) = outcome { note(reason, &said) }
             // Next: where the playhead asked, else the first frame not measured, else wait.
             guard let next = nextStart() else { return }
@@ -179,7 +193,9 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
                 if case .at(let t)? = s.restart { s.restart = nil; return (false, t) }
                 s.restart = nil
                 guard let expected = s.snapshot.expectedFrames, s.frameRate > 0 else { return (false, nil) }
-                guard let gap = (0..<expected).first(where: { s.frames[$0] == nil }) else { return (false, nil) }
+                guard let gap = (0..<expected).first(where: { s.frames[$0] == nil && !s.unfillable.contains($0) })
+                else { return (false, nil) }
+                s.gap = gap
                 // Start a little before the gap: the scan lands on a keyframe at or before it anyway.
                 return (false, max(0, Double(gap) / s.frameRate - 0.001))
             }
@@ -197,7 +213,11 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
     /// Keeps the frames (numbered by their time at the reference's rate),
     /// updates the graph's columns and the worst frames. A scan filling a
     /// gap stops once it runs into frames already measured. Returns how many were new.
-    private func record(_ frames: [MeasuredFrame], fillingGap: Bool) -> Int {
+    /// A scan started mid-file pairs the reference's first frames (from its
+    /// keyframe) with nothing when the other side's keyframe comes later:
+    /// such empty rows are kept only from a scan of the whole file, where
+    /// they mean the other side starts later.
+    private func record(_ frames: [MeasuredFrame], fillingGap: Bool, fromStart: Bool) -> Int {
         state.withLock { s in
             var new = 0
             let duration = s.snapshot.duration ?? 0
@@ -208,6 +228,7 @@ final class LiveMetrics: @unchecked Sendable {  // shared state in `state` (Mute
                     if fillingGap && s.restart == nil { s.restart = .nextGap }
                     continue
                 }
+                if frame.metrics.isEmpty && !fromStart { continue }
                 new += 1
                 s.frames[frame.index] = frame
                 s.snapshot.measuredFrames += 1

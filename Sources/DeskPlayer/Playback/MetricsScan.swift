@@ -129,7 +129,9 @@ final class MetricsScan {
                 }
                 let (frames, ended) = try graph.pull()
                 if !frames.isEmpty {
-                    if !saidUnpaired, let first = frames.first(where: { $0.metrics.isEmpty }) {
+                    // From the middle, the other side's keyframe may come after the
+                    // reference's: frames before it are not unpaired in the file.
+                    if !saidUnpaired, (seconds ?? 0) <= 0, let first = frames.first(where: { $0.metrics.isEmpty }) {
                         saidUnpaired = true
                         notice("\(names.1) has no frame yet at \(names.0)'s frame \(first.index) (" + String(format: "%.3f", first.time)
                             + " s): it starts later, so that frame has no metrics (as in FFmpeg)")
