@@ -11,11 +11,12 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # manager for the Picture in Picture stacking test; dbus-daemon (a private
 # session bus per test), dbus-bin (dbus-send, dbus-monitor) and playerctl:
 # the MPRIS clients the tests drive DeskPlayer with; Mesa's OpenGL (llvmpipe) for
-# the GPU path forced under Xvfb.
+# the GPU path forced under Xvfb; mpv, which the mpv client tests run their
+# clients against too, to tell a client's quirk from a gap of DeskPlayer's.
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
-	libgl1-mesa-dri libglx-mesa0
+	libgl1-mesa-dri libglx-mesa0 mpv
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
-TEST_PYPI := python-mpv-jsonipc==1.5.0
+TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What the benchmarks compare against.
 BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool time bc python3-numpy linux-perf
 
@@ -42,7 +43,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES))
-	@python3 -c "import python_mpv_jsonipc" 2>/dev/null || python3 -m pip install --quiet $(TEST_PYPI)
+	@python3 -c "import python_mpv_jsonipc, aio_mpv_jsonipc" 2>/dev/null || python3 -m pip install --quiet $(TEST_PYPI)
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))

@@ -57,9 +57,10 @@ let package = Package(
             name: "DeskPlayerTests",
             dependencies: ["DeskPlayer"],
             // corpus/: inputs `make fuzz` found, read by path; the Python
-            // files are helpers the tests run (a test server, a subtitle
-            // maker, an mpv IPC client).
-            exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "corpus"]
+            // and shell files are helpers the tests run (a test server, a
+            // subtitle maker, mpv IPC clients).
+            exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "aio_mpv_client.py", "mpv_jsonipc_start.py",
+                      "mpv_socat_client.sh", "corpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

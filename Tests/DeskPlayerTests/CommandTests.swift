@@ -161,4 +161,61 @@ import Testing
         try rig.apply("loadfile \(Self.files[2])")
         #expect(rig.tiles.tiles.count == 1, "loadfile with no tile left opens one")
     }
+
+    /// Strings as socket clients send them, read by each property's type;
+    /// values printed back in mpv's forms; playlist verbs on a real queue.
+    @Test func stringsAndMpvFormsFollowThePropertysType() throws {
+        let rig = try Rig([Self.files[0]])
+        try rig.apply("loadfile \(Self.files[1]) append")
+        try rig.apply("loadfile \(Self.files[2]) append")
+        let c = rig.controller
+        try c.apply(.set(property: "speed", value: .string("1.5")), from: .socket)
+        #expect(try c.text(at: "speed", raw: true) == "1.500000" && c.text(at: "speed", raw: false) == "1.50")
+        try c.apply(.set(property: "time-pos", value: .string("0:04")), from: .socket)
+        #expect(try c.text(at: "time-pos", raw: false) == "00:00:04")
+        #expect(try c.text(at: "playlist-pos", raw: true) == "0" && c.text(at: "pause", raw: true) == "yes")
+        #expect(c.expand("${filename/no-ext} ${playlist-pos-1}/${playlist-count} ${=volume} ${nothing}") == "demo 1/3 100.000000 (error)")
+        #expect(throws: CommandError.invalidParameter) { try c.apply(.set(property: "speed", value: .string("fast")), from: .socket) }
+
+        // cycle-values compares by meaning: loop-file reads back "inf" after "yes".
+        try rig.apply("cycle-values loop-file yes no")
+        #expect(try c.value(of: "loop-file") == .string("inf"))
+        try rig.apply("cycle-values loop-file yes no")
+        #expect(try c.value(of: "loop-file") == .bool(false))
+
+        // Seek flags joined or apart; an unknown one is refused.
+        #expect(try Command(parsing: "seek 10 absolute exact") == .seek(10, .absolute))
+        #expect(try Command(parsing: "seek 50 absolute-percent+keyframes") == .seek(50, .absolutePercent))
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "seek 10 sideways") }
+
+        // The playlist: [demo, compare, tone], demo playing.
+        func names() throws -> [String] {
+            guard case .array(let entries) = try c.value(of: "playlist") else { return [] }
+            return entries.compactMap { $0["filename"]?.string.map { ($0 as NSString).lastPathComponent } }
+        }
+        try rig.apply("playlist-move 2 0")
+        #expect(try names() == ["tone.wav", "demo.mp4", "compare.mp4"] && c.value(of: "playlist-pos") == .number(1))
+        try rig.apply("playlist-remove 0")
+        #expect(try names() == ["demo.mp4", "compare.mp4"] && c.value(of: "playlist-pos") == .number(0))
+        try rig.apply("playlist-next")
+        #expect(throws: CommandError.commandFailed) { try rig.apply("playlist-next weak") }
+        #expect(try c.value(of: "path") == .string(Self.files[1]), "a weak next at the end changes nothing")
+        try rig.apply("playlist-clear")
+        #expect(try names() == ["compare.mp4"])
+        try rig.apply("stop")
+        #expect(try c.value(of: "idle-active") == .bool(true) && c.value(of: "playlist-count") == .number(0))
+
+        // loadfile's options: where it starts, and properties set as it starts.
+        try rig.apply("loadfile \(Self.files[0]) replace start=3,speed=2")
+        #expect(try c.value(of: "speed") == .number(2))
+        #expect(throws: CommandError.invalidParameter) { try rig.apply("loadfile \(Self.files[0]) replace no-such-option=1") }
+        let item = try #require(rig.tiles.focused?.player.currentItem)
+        #expect(item.startTime.seconds == 3 && item.waitUntilLoaded() == .readyToPlay)
+        // start=N% as mpv's: that share of the length, known once the file is open.
+        try rig.apply("loadfile \(Self.files[0]) replace start=40%")
+        let later = try #require(rig.tiles.focused?.player.currentItem)
+        #expect(later.waitUntilLoaded() == .readyToPlay)
+        let length = try #require(later.info?.duration?.seconds)
+        #expect(abs(later.startTime.seconds - length * 0.4) < 0.001)
+    }
 }

@@ -41,11 +41,18 @@ import Testing
 
     @Test func titlesExpandPropertiesAsMpvDoes() {
         let values = ["media-title": "Song", "pause": "no"]
-        func expand(_ template: String) -> String { WindowTitle.expand(template) { values[$0] } }
+        let raw = ["speed": "1.500000"], shown = ["speed": "1.50"]
+        func expand(_ template: String) -> String {
+            WindowTitle.expand(template) { name, isRaw in
+                if let v = values[name] ?? (isRaw ? raw : shown)[name] { return .value(v) }
+                return name == "chapter" ? .unavailable : .unknown
+            }
+        }
         #expect(expand(WindowTitle.standard) == "Song - DeskPlayer")
-        #expect(WindowTitle.expand(WindowTitle.standard) { _ in nil } == "DeskPlayer")
+        #expect(WindowTitle.expand(WindowTitle.standard) { _, _ in .unavailable } == "DeskPlayer")
         #expect(expand("${media-title} [${pause}]") == "Song [no]")
-        #expect(expand("${chapter}") == "(unavailable)")
+        #expect(expand("${speed} ${=speed}") == "1.50 1.500000", "${=NAME} is the raw value, as mpv's")
+        #expect(expand("${chapter} ${no-such-thing}") == "(unavailable) (error)")
         #expect(expand("${chapter:none}|${?chapter:ch}|${!chapter:no chapter}|${?pause:${media-title}!}") == "none||no chapter|Song!")
         #expect(expand("$$5 ${media-title") == "$5 ${media-title")
     }

@@ -240,6 +240,29 @@ final class PrivateSessionBus {
         }, "artUrl \(art)")
     }
 
+    /// MPRIS's Stop is mpv's stop: PlaybackStatus says Stopped, the player
+    /// waits idle and plays what is opened next.
+    @Test func stopMeansStopped() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bus = try PrivateSessionBus(in: dir)
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--no-config", "--no-resume"],
+                                                          socket: socket, environment: bus.environment)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        func playerctl(_ arguments: String...) throws -> String {
+            try bus.run("playerctl", ["--player=deskplayer"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try eventually { try playerctl("status") == "Playing" })
+        _ = try playerctl("stop")
+        #expect(try eventually { try playerctl("status") == "Stopped" })
+        #expect(client.get("idle-active") == .bool(true) && client.get("playlist-count") == .number(0))
+        #expect(player.isRunning)
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("compare.mp4"))]) == "success")
+        #expect(try eventually { try playerctl("status") == "Playing" })
+    }
+
     /// Without a session bus (SSH, CI) there is no MPRIS: one line under
     /// -v, nothing without it, and the player plays as ever.
     @Test func withoutASessionBusMPRISIsOffQuietly() throws {

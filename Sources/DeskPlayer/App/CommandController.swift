@@ -90,8 +90,10 @@ final class CommandController {
         case .cycle(let name, let down):
             try cycle(name, down: down, target, source)
         case .cycleValues(let name, let values):
-            try change(name, target, source) { _, current, _ throws(CommandError) in
-                let index = values.firstIndex(of: current.plainText).map { ($0 + 1) % values.count } ?? 0
+            // Compared by meaning: for loop-file "yes" is the "inf" read back, for speed "1.50" is 1.5.
+            try change(name, target, source) { property, current, _ throws(CommandError) in
+                let now = property.meaning(current)
+                let index = values.firstIndex { property.meaning(.string($0)) == now }.map { ($0 + 1) % values.count } ?? 0
                 return .string(values[index])
             }
         case .seek(let amount, let mode):
@@ -106,14 +108,44 @@ final class CommandController {
             }
         case .abLoop:
             for tile in try resolve(target) { osd(tile.player.cycleABLoop(), seconds: 2, topic: "ab-loop") }
-        case .playlistNext, .playlistPrev:
-            // The pause state carries over, as in mpv.
+        case .playlistNext(let force), .playlistPrev(let force):
+            // The pause state carries over, as in mpv. Past an end: weak is an
+            // error and nothing changes; force stops.
+            let forward: Bool = if case .playlistNext = command { true } else { false }
             for tile in try resolve(target) {
-                command == .playlistNext ? tile.playlist.advanceToNextItem() : tile.playlist.playPrevious()
+                let queue = tile.playlist
+                let atEnd = forward ? queue.items.count <= 1 && !queue.loopsQueue : queue.history.isEmpty
+                if atEnd && !force {
+                    // A key at the end says so; a client gets mpv's error.
+                    guard source.showsOSD else { throw .commandFailed }
+                    osd(forward ? "No next file" : "No previous file", seconds: 1.5)
+                    continue
+                }
+                if atEnd && !forward { queue.stop() } else if forward { queue.advanceToNextItem() } else { queue.playPrevious() }
                 tile.ended = false
             }
-        case .loadfile(let path, let mode):
-            load(path, mode: mode, in: try? resolve(target).first)
+        case .playlistRemove(let index):
+            for tile in try resolve(target) {
+                let queue = tile.playlist
+                guard queue.remove(at: index ?? queue.history.count) else { throw .invalidParameter }
+            }
+        case .playlistClear:
+            for tile in try resolve(target) { tile.playlist.clearAllButCurrent() }
+        case .playlistMove(let from, let to):
+            for tile in try resolve(target) where !tile.playlist.move(from, before: to) { throw .invalidParameter }
+        case .playlistShuffle:
+            for tile in try resolve(target) { tile.playlist.shuffle() }
+        case .playlistUnshuffle:
+            for tile in try resolve(target) { tile.playlist.unshuffle() }
+        case .stop:
+            for tile in try resolve(target) {
+                tile.playlist.stop()
+                tile.ended = false
+            }
+        case .expandText(let text):
+            return .string(expand(text))
+        case .loadfile(let path, let mode, let options):
+            try load(path, mode: mode, options: options, in: try? resolve(target).first)
         case .subAdd(let path):
             guard let item = try resolve(target).first?.player.currentItem else { throw .propertyUnavailable }
             item.addSubtitleFile(path)
@@ -167,6 +199,55 @@ final class CommandController {
         guard let property = PropertyTable.named(name) else { throw .propertyNotFound }
         let tile = property.scope == .app ? tiles.focused : (try? resolve(target).first)
         return try property.get(PropertyTarget(tile: tile, controller: self))
+    }
+
+    /// A property, or a part of one as mpv addresses it: `track-list/count`,
+    /// `playlist/0/filename`, `metadata/by-key/title` (a name the table has
+    /// whole, `filename/no-ext`, is that property).
+    func value(at path: String) throws(CommandError) -> JSONValue {
+        if PropertyTable.named(path) != nil { return try value(of: path) }
+        let (base, rest) = CommandController.split(path)
+        var value = try value(of: base)
+        for key in rest where key != "by-key" {
+            switch value {
+            case .array(let elements):
+                if key == "count" { value = .number(Double(elements.count)); continue }
+                guard let i = Int(key), elements.indices.contains(i) else { throw .propertyUnavailable }
+                value = elements[i]
+            case .object:
+                guard let field = value[key] else { throw .propertyUnavailable }
+                value = field
+            default:
+                throw .propertyUnavailable
+            }
+        }
+        return value
+    }
+
+    /// A property path's value as text: mpv's `get_property_string` when
+    /// `raw` ("1.500000", "yes"), else as its OSD shows it ("1.50", "00:01:05").
+    func text(at path: String, raw: Bool) throws(CommandError) -> String {
+        let value = try value(at: path)
+        guard let property = PropertyTable.named(path) else { return raw ? value.plainTextOrJSON : value.plainText }
+        return raw ? property.rawText(value) : property.shownText(value)
+    }
+
+    /// The property a path starts with, and the rest of it.
+    static func split(_ path: String) -> (name: String, rest: [String]) {
+        if PropertyTable.named(path) != nil { return (path, []) }
+        let parts = path.split(separator: "/").map(String.init)
+        return (parts.first ?? path, Array(parts.dropFirst()))
+    }
+
+    /// mpv's property expansion (`expand-text`, `--title`): `${NAME}` as the
+    /// OSD shows it, `${=NAME}` as get_property_string gives it; "(error)"
+    /// for a name there is no such property, "(unavailable)" for one without a value now.
+    func expand(_ template: String) -> String {
+        WindowTitle.expand(template) { name, raw in
+            do throws(CommandError) { return .value(try text(at: name, raw: raw)) } catch {
+                return error == .propertyNotFound ? .unknown : .unavailable
+            }
+        }
     }
 
     /// Sets a property from its value now: once per tile, or once per sync
@@ -296,21 +377,51 @@ final class CommandController {
     }
 
     /// `loadfile`: replace plays the file now in `tile` (a new tile when
-    /// there is none); append adds it to that tile's queue.
-    func load(_ path: String, mode: Command.LoadMode = .replace, in tile: Tile?) {
-        guard let tile else {
-            tiles.add(factory.tile([path]), focus: true)
-            return
+    /// there is none); append adds it to that tile's queue. Of the options,
+    /// `start` is where the file starts (seconds, a clock, or N% of its
+    /// length); the others are properties, set on
+    /// the tile when the file starts now (they stay set after it, where mpv
+    /// puts them back).
+    func load(_ path: String, mode: Command.LoadMode = .replace, options: [Command.LoadOption] = [],
+              in tile: Tile?) throws(CommandError) {
+        var start: MediaTime?, startPercent: Double?
+        for option in options {
+            if option.name == "start", option.value.hasSuffix("%") {
+                guard let percent = Double(option.value.dropLast()), (0...100).contains(percent) else { throw .invalidParameter }
+                startPercent = percent
+            } else if option.name == "start" {
+                guard let seconds = PropertyValue.seconds(option.value), seconds >= 0 else { throw .invalidParameter }
+                start = MediaTime(seconds: seconds)
+            } else if PropertyTable.named(option.name)?.set == nil {
+                throw .invalidParameter
+            }
         }
-        switch mode {
-        case .replace:
-            play(path, in: tile)
-        case .append, .appendPlay:
-            tile.playlist.insert(factory.item(path), after: nil)
-            if mode == .appendPlay && tile.ended {
+        let item = start != nil || startPercent != nil
+            ? PlayerItem(path, preferences: factory.preferences, start: start ?? .zero, startPercent: startPercent)
+            : factory.item(path)
+        let startsNow: Bool
+        switch (tile, mode) {
+        case (nil, _):
+            // The pause state carries over from --pause, as mpv's pause property would.
+            tiles.add(factory.tile([item]), focus: true, paused: factory.options.pause)
+            startsNow = true
+        case (let tile?, .replace):
+            // The pause state carries over, as in mpv.
+            tile.playlist.replaceCurrentItem(with: item)
+            tile.ended = false
+            startsNow = true
+        case (let tile?, .append), (let tile?, .appendPlay):
+            tile.playlist.insert(item, after: nil)
+            startsNow = tile.playlist.currentItem === item
+            if mode == .appendPlay && (tile.ended || startsNow) {
                 tile.ended = false
                 tile.player.play()
             }
+        }
+        guard startsNow else { return }
+        let target: CommandTarget = tile.map { .tile($0) } ?? .focused
+        for option in options where option.name != "start" {
+            try apply(.set(property: option.name, value: .string(option.value)), to: target, from: .socket)
         }
     }
 

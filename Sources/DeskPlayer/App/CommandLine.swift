@@ -393,14 +393,54 @@ extension DeskPlayerCommand {
     /// refused by its range, not read as an unknown option `-1`).
     static let numericOptions: Set<String> = ["--speed", "--start", "--ab-loop-a", "--ab-loop-b"]
 
+    /// mpv's options that only quiet or shape its terminal output, and the
+    /// ones client libraries pass when they start mpv themselves
+    /// (`--really-quiet`, `--msg-level=ipc=v`, `--terminal=no`,
+    /// `--force-window`, `--no-audio-display`): DeskPlayer prints only
+    /// errors and always has its window, so they are accepted and change nothing.
+    static let terminalOptions: Set<String> = ["really-quiet", "quiet", "msg-level", "msg-color", "msg-module", "msg-time",
+                                               "terminal", "input-terminal", "force-window", "audio-display"]
+
+    /// Whether `argument` is one of `terminalOptions` (`--term-*` too), in
+    /// any of mpv's spellings: `--NAME`, `--no-NAME`, `--NAME=VALUE`.
+    static func isTerminalOption(_ argument: String) -> Bool {
+        guard argument.hasPrefix("--") else { return false }
+        var name = argument.dropFirst(2).prefix { $0 != "=" }
+        if name.hasPrefix("no-") { name = name.dropFirst(3) }
+        return terminalOptions.contains(String(name)) || name.hasPrefix("term-")
+    }
+
+    /// DeskPlayer's flags that are mpv's yes/no options: client libraries
+    /// write them `--pause=yes`, `--keep-open=always`, `--no-mute`.
+    static let yesNoFlags: Set<String> = ["pause", "mute", "keep-open", "sync", "pip", "pip-auto", "playlist-loop"]
+
+    /// A yes/no flag in mpv's spellings as DeskPlayer's: `--NAME` for yes
+    /// (`=yes`, `=always`, `=true`), nothing for no (`=no`, `--no-NAME`);
+    /// nil when `argument` is not one.
+    static func yesNoFlag(_ argument: String) -> [String]? {
+        guard argument.hasPrefix("--") else { return nil }
+        let body = argument.dropFirst(2)
+        if body.hasPrefix("no-"), yesNoFlags.contains(String(body.dropFirst(3))) { return [] }
+        guard let eq = body.firstIndex(of: "="), yesNoFlags.contains(String(body[..<eq])) else { return nil }
+        switch body[body.index(after: eq)...] {
+        case "yes", "always", "true": return ["--" + body[..<eq]]
+        case "no", "false": return []
+        default: return nil
+        }
+    }
+
     /// mpv's bare `--idle` means `--idle=yes`; the parser wants a value.
     /// A numeric option and a value that starts with `-` become one word.
+    /// Terminal options (`isTerminalOption`) are left out; yes/no flags
+    /// are read as `yesNoFlag` says.
     static func bareIdle(_ arguments: [String]) -> [String] {
         var out: [String] = []
         var skip = false
         for (i, argument) in arguments.enumerated() {
             if skip { skip = false; continue }
             if argument == "--" { return out + arguments[i...] }
+            if isTerminalOption(argument) { continue }
+            if let flag = yesNoFlag(argument) { out += flag; continue }
             let next = i + 1 < arguments.count ? arguments[i + 1] : nil
             if numericOptions.contains(argument), let next, next.hasPrefix("-"), next != "--" {
                 out.append(argument + "=" + next)

@@ -40,8 +40,9 @@ final class ControlSocket {
         }
         for index in observations.indices {
             let observation = observations[index]
-            var value = try? ControlSocket.property(observation.name, controller)
-            if observation.asText { value = value.map { .string($0.plainText) } }
+            let value: JSONValue? = observation.asText
+                ? (try? controller.text(at: observation.name, raw: true)).map { .string($0) }
+                : try? controller.value(at: observation.name)
             guard value != observation.last else { continue }
             observations[index].last = value
             var fields: [(String, JSONValue)] = [("id", observation.id), ("name", .string(observation.name))]
@@ -63,14 +64,14 @@ final class ControlSocket {
         }
         switch request.name {
         case "get_property":
-            return try ControlSocket.property(try text(1), controller)
+            return try controller.value(at: try text(1))
         case "get_property_string":
-            return .string(try ControlSocket.property(try text(1), controller).plainText)
+            return .string(try controller.text(at: try text(1), raw: true))
         case "observe_property", "observe_property_string":
             guard parts.count >= 3 else { throw .invalidParameter }
             let name = try text(2)
             // An unknown name is an error now, not silence later (mpv checks it too).
-            guard PropertyTable.named(ControlSocket.path(name).name) != nil else { throw .propertyNotFound }
+            guard PropertyTable.named(CommandController.split(name).name) != nil else { throw .propertyNotFound }
             observations.append(Observation(connection: request.connection, id: parts[1], name: name,
                                             asText: request.name == "observe_property_string", last: nil))
         case "unobserve_property":
@@ -88,31 +89,5 @@ final class ControlSocket {
             return try controller.apply(try CommandSpec.parse(parts), from: .socket)
         }
         return .null
-    }
-
-    /// A property, or a part of one as mpv addresses it: `track-list/count`,
-    /// `playlist/0/filename`, `metadata/by-key/title`.
-    static func property(_ name: String, _ controller: CommandController) throws(CommandError) -> JSONValue {
-        let (base, rest) = path(name)
-        var value = try controller.value(of: base)
-        for key in rest where key != "by-key" {
-            switch value {
-            case .array(let elements):
-                if key == "count" { value = .number(Double(elements.count)); continue }
-                guard let i = Int(key), elements.indices.contains(i) else { throw .propertyUnavailable }
-                value = elements[i]
-            case .object:
-                guard let field = value[key] else { throw .propertyUnavailable }
-                value = field
-            default:
-                throw .propertyUnavailable
-            }
-        }
-        return value
-    }
-
-    private static func path(_ name: String) -> (name: String, rest: [String]) {
-        let parts = name.split(separator: "/").map(String.init)
-        return (parts.first ?? name, Array(parts.dropFirst()))
     }
 }

@@ -208,8 +208,11 @@ final class MPRISService {
 
     private func transport(_ member: String) throws(DBusFailure) {
         switch member {
-        case "Next": try run(.playlistNext)
-        case "Previous": try run(.playlistPrev)
+        // MPRIS: Next past the last track stops; Previous at the first does nothing.
+        case "Next": try run(.playlistNext(force: true))
+        case "Previous":
+            guard !(controller.tiles.focused?.playlist.history.isEmpty ?? true) else { return }
+            try run(.playlistPrev(force: false))
         case "Pause": try run(.set(property: "pause", value: .bool(true)))
         case "Play", "PlayPause":
             if value("eof-reached") == .bool(true), let entry = value("playlist-pos") {
@@ -222,8 +225,8 @@ final class MPRISService {
                 try run(.cycle(property: "pause", down: false))
             }
         case "Stop":
-            try run(.set(property: "pause", value: .bool(true)))
-            try run(.seek(0, .absolute))
+            // mpv's stop, as mpv's own MPRIS plugin does: the playlist empties, PlaybackStatus is Stopped.
+            try run(.stop)
         default: throw .unknownMethod("no method \(member)")
         }
     }

@@ -381,6 +381,7 @@ final class PlayerApp {
         for event in tile.playlist.takeEvents() {
             switch event {
             case .readyToPlay:
+                announceStart(of: tile)
                 socket?.broadcast("file-loaded")
                 if let name = player.currentItem?.name, player.currentItem?.composition == nil { MediaOpener.rememberRecent(name) }
                 if let variant = player.currentItem?.variant { window.showMessage("HLS variant: \(variant.label)", seconds: 3) }
@@ -392,6 +393,7 @@ final class PlayerApp {
                 let line = "\(item.name): \(error)"
                 PlayerApp.printError(line)
                 socket?.broadcast("end-file", [("reason", .string("error")), ("file_error", .string("\(error)"))])
+                if item === tile.shownItem { tile.announcedEnd = true }
                 stats.record(item, PlayerStats())
                 if tile.playlist.currentItem != nil {
                     // Playback moves on: keep the error in sight a moment.
@@ -409,18 +411,37 @@ final class PlayerApp {
             case .advanced(let from, let itemStats):
                 stats.record(from, itemStats)
                 socket?.broadcast("end-file", [("reason", .string("eof"))])
+                if from === tile.shownItem { tile.announcedEnd = true }
             case .didPlayToEnd:
                 socket?.broadcast("end-file", [("reason", .string("eof"))])
+                tile.announcedEnd = true
                 recordOnce(tile)
                 tile.ended = true
+            case .seekStarted:
+                socket?.broadcast("seek")
+            case .playbackRestarted:
+                announceStart(of: tile)
+                socket?.broadcast("playback-restart")
             case .failed:
                 break  // QueuePlayer reports it as itemFailed
             }
         }
-        if player.currentItem !== tile.shownItem {
-            tile.shownItem = player.currentItem
-            tile.recorded = false
+        announceStart(of: tile)
+    }
+
+    /// Another item became current in `tile`: the socket's clients hear
+    /// the old one end (reason stop, when nothing said why) and the new
+    /// one start, or the player go idle, in mpv's order.
+    private func announceStart(of tile: Tile) {
+        let current = tile.player.currentItem
+        guard current !== tile.shownItem else { return }
+        if tile.shownItem != nil && !tile.announcedEnd {
+            socket?.broadcast("end-file", [("reason", .string("stop"))])
         }
+        tile.shownItem = current
+        tile.recorded = false
+        tile.announcedEnd = false
+        socket?.broadcast(current == nil ? "idle" : "start-file")
     }
 
     /// One file playing in a window of the default size (no --geometry, no

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One property, as mpv's `player/command.c` has them: a name, how to read
 /// it, and (when it can be changed) how to change it. `set`, `add`,
 /// `multiply`, `cycle`, `cycle-values`, the socket's get/set/observe and
@@ -12,6 +14,21 @@ struct Property: Sendable {
         case choice([String])
         /// Anything else (lists, objects, read-only text).
         case value
+    }
+
+    /// How the value is written as text: mpv's `get_property_string` (and
+    /// `${=NAME}`), and its OSD form for `${NAME}`.
+    enum Format: Sendable {
+        /// Flags as yes/no, words as they are, lists and objects as JSON.
+        case plain
+        /// A whole number (`playlist-pos`, `width`): "3".
+        case integer
+        /// A real number: "1.500000" raw, `shown` decimals on the OSD ("1.50").
+        case decimal(shown: Int)
+        /// Seconds: "12.000000" raw, "00:00:12" on the OSD.
+        case time
+        /// Seconds: "0.100000" raw, "100 ms" on the OSD (`sub-delay`).
+        case milliseconds
     }
 
     /// Which players a change reaches.
@@ -32,6 +49,7 @@ struct Property: Sendable {
 
     let name: String
     let kind: Kind
+    let format: Format
     let scope: Scope
     let get: Getter
     let set: Setter?
@@ -42,11 +60,23 @@ struct Property: Sendable {
     /// The value `add N` (and `cycle`) sets, when it is not the value now
     /// plus N (`chapter`: mpv's chapter-seek-threshold); nil: plus N.
     let add: Adder?
+    /// How a value given as a word means the same as the one read back
+    /// (`loop-file`: yes and inf); nil: the kind's reading.
+    let normalize: (@Sendable (JSONValue) -> JSONValue)?
 
-    init(_ name: String, _ kind: Kind = .value, scope: Scope = .tile, get: @escaping Getter, set: Setter? = nil,
-         cycle: Cycler? = nil, add: Adder? = nil, osd: Describer? = nil) {
+    init(_ name: String, _ kind: Kind = .value, format: Format? = nil, scope: Scope = .tile, get: @escaping Getter,
+         set: Setter? = nil, cycle: Cycler? = nil, add: Adder? = nil, osd: Describer? = nil,
+         normalize: (@Sendable (JSONValue) -> JSONValue)? = nil) {
+        self.normalize = normalize
         self.name = name
         self.kind = kind
+        if let format {
+            self.format = format
+        } else if case .number = kind {
+            self.format = .decimal(shown: 2)
+        } else {
+            self.format = .plain
+        }
         self.scope = scope
         self.get = get
         self.set = set
@@ -100,10 +130,85 @@ enum PropertyValue {
         return s
     }
 
+    /// A time as mpv writes one: seconds ("90", "-5", "1.5") or a clock
+    /// ("1:30", "01:02:03.5").
+    static func seconds(_ text: String) -> Double? {
+        let negative = text.hasPrefix("-")
+        let body = negative || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        let parts = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for (i, part) in parts.enumerated() {
+            guard let n = Double(part), n.isFinite, n >= 0, i == parts.count - 1 || n == n.rounded() else { return nil }
+            total = total * 60 + n
+        }
+        return negative ? -total : total
+    }
+
+    /// A time property's value: a number, or text as `seconds` reads it.
+    static func seconds(_ value: JSONValue) throws(CommandError) -> Double {
+        if case .string(let s) = value, let n = seconds(s) { return n }
+        return try number(value)
+    }
+
+    /// A whole number, as `playlist-pos` and `playlist-pos-1` take it.
+    static func integer(_ value: JSONValue) throws(CommandError) -> Int {
+        let n = try number(value)
+        guard n == n.rounded(), abs(n) < 1e9 else { throw .invalidParameter }
+        return Int(n)
+    }
+
     /// A number within `range`: mpv refuses one outside rather than clamping a `set`.
     static func number(_ value: JSONValue, in range: ClosedRange<Double>) throws(CommandError) -> Double {
         let n = try number(value)
         guard range.contains(n) else { throw .propertyError }
         return n
+    }
+}
+
+extension Property {
+    /// The value as `get_property_string` gives it (and `${=NAME}`):
+    /// mpv's option printers, "1.500000", "yes", "3", JSON for lists.
+    func rawText(_ value: JSONValue) -> String {
+        switch (value, format) {
+        case (.number(let n), .integer): return n.isFinite ? String(Int64(n.rounded())) : value.plainText
+        case (.number(let n), .decimal), (.number(let n), .time), (.number(let n), .milliseconds):
+            return n.isFinite ? String(format: "%f", n) : value.plainText
+        case (.array, _), (.object, _): return value.text
+        default: return value.plainText
+        }
+    }
+
+    /// The value as mpv's OSD prints it for `${NAME}`: "00:01:05", "1.50",
+    /// "100 ms", objects as `key=value` lines.
+    func shownText(_ value: JSONValue) -> String {
+        switch (value, format) {
+        case (.number(let n), .decimal(let shown)) where n.isFinite: return String(format: "%.\(shown)f", n)
+        case (.number(let n), .time) where n.isFinite: return Property.clock(n)
+        case (.number(let n), .milliseconds) where n.isFinite: return "\(Int((n * 1000).rounded())) ms"
+        case (.object(let pairs), _): return pairs.map { "\($0.0)=\($0.1.plainText)\n" }.joined()
+        default: return rawText(value)
+        }
+    }
+
+    /// HH:MM:SS, as mpv's OSD writes a time (negative with a minus sign).
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(abs(seconds).rounded(.down))
+        return (seconds < 0 ? "-" : "") + String(format: "%02d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+    }
+
+    /// A value written as text (a socket client's string, a `cycle-values`
+    /// word) read the way this property's type reads it, so values compare
+    /// by meaning: "yes" is true, "1.50" is 1.5; for `loop-file` "yes" is "inf".
+    func meaning(_ value: JSONValue) -> JSONValue {
+        if let normalize { return normalize(value) }
+        switch kind {
+        case .flag: return (try? PropertyValue.flag(value)).map { .bool($0) } ?? value
+        case .number: return (try? PropertyValue.number(value)).map { .number($0) } ?? value
+        case .choice, .value:
+            if case .string(let s) = value, let n = Double(s), n.isFinite { return .number(n) }
+            if case .bool(let b) = value { return .string(b ? "yes" : "no") }
+            return value
+        }
     }
 }

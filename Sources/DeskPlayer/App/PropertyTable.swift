@@ -5,7 +5,7 @@ import Foundation
 /// what mpv's JSON IPC gives: flags as booleans, times in seconds.
 enum PropertyTable {
     /// mpv's other names for a property (`cycle sub` is `cycle sid`).
-    static let aliases = ["sub": "sid", "audio": "aid"]
+    static let aliases = ["sub": "sid", "audio": "aid", "loop": "loop-file"]
 
     static func named(_ name: String) -> Property? {
         let name = aliases[name] ?? name
@@ -19,32 +19,73 @@ enum PropertyTable {
         return MediaTime(seconds: seconds)
     }
 
+    /// `loop-file`'s and `loop-playlist`'s values by meaning: yes, true and
+    /// inf are "inf"; no, false and 0 are false; a count is a number.
+    @Sendable static func loopMeaning(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string("inf"), .string("yes"), .string("true"), .bool(true): return .string("inf")
+        case .string("no"), .string("false"), .bool(false): return .bool(false)
+        default:
+            guard let n = try? PropertyValue.number(value) else { return value }
+            return n == 0 ? .bool(false) : .number(n)
+        }
+    }
+
+    /// The current entry's index in the whole playlist, -1 with none.
+    static func playlistPosition(_ t: PropertyTarget) throws(CommandError) -> Int {
+        let queue = try t.requireTile().playlist
+        return queue.currentItem == nil ? -1 : queue.history.count
+    }
+
+    /// Plays entry `index` of the playlist now (`set playlist-pos`); the
+    /// pause state carries over, as in mpv.
+    static func play(_ t: PropertyTarget, at index: Int) throws(CommandError) {
+        let tile = try t.requireTile()
+        guard tile.playlist.play(at: index) else { throw .propertyError }
+        tile.ended = false
+    }
+
     static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + scopeProperties
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },
                  set: { t, v throws(CommandError) in try PropertyValue.flag(v) ? try t.player().pause() : try t.player().play() }),
-        Property("time-pos", .number(0...Double.greatestFiniteMagnitude), scope: .group, get: { t throws(CommandError) in
+        Property("time-pos", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, get: { t throws(CommandError) in
             _ = try t.item()
             return .number(try t.player().currentTime.seconds)
         }, set: { t, v throws(CommandError) in
             _ = try t.item()
-            try t.player().seek(to: MediaTime(seconds: max(0, try PropertyValue.number(v))))
+            try t.player().seek(to: MediaTime(seconds: max(0, try PropertyValue.seconds(v))))
         }),
-        Property("percent-pos", .number(0...100), scope: .group, get: { t throws(CommandError) in
+        // mpv's playback-time: the position, within the file's length.
+        Property("playback-time", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, get: { t throws(CommandError) in
+            let now = try t.player().currentTime.seconds
+            guard let d = try t.item().duration?.seconds else { return .number(now) }
+            return .number(min(max(0, now), d))
+        }, set: { t, v throws(CommandError) in
+            _ = try t.item()
+            try t.player().seek(to: MediaTime(seconds: max(0, try PropertyValue.seconds(v))))
+        }),
+        Property("percent-pos", .number(0...100), format: .decimal(shown: 0), scope: .group, get: { t throws(CommandError) in
             guard let d = try t.item().duration?.seconds, d > 0 else { throw .propertyUnavailable }
             return .number(min(100, try t.player().currentTime.seconds / d * 100))
         }, set: { t, v throws(CommandError) in
             guard let d = try t.item().duration?.seconds else { throw .propertyUnavailable }
             try t.player().seek(to: MediaTime(seconds: d * (try PropertyValue.number(v, in: 0...100)) / 100))
         }),
-        Property("duration", get: { t throws(CommandError) in
+        Property("duration", format: .time, get: { t throws(CommandError) in
             guard let d = try t.item().duration else { throw .propertyUnavailable }
             return .number(d.seconds)
         }),
-        Property("time-remaining", get: { t throws(CommandError) in
+        Property("time-remaining", format: .time, get: { t throws(CommandError) in
             guard let d = try t.item().duration else { throw .propertyUnavailable }
             return .number(max(0, d.seconds - (try t.player().currentTime.seconds)))
+        }),
+        // The time left at the playback speed: what a wall clock will see.
+        Property("playtime-remaining", format: .time, get: { t throws(CommandError) in
+            guard let d = try t.item().duration else { throw .propertyUnavailable }
+            let player = try t.player()
+            return .number(max(0, d.seconds - player.currentTime.seconds) / player.speed.value)
         }),
         Property("loop-file", .choice(["inf", "no"]), get: { t throws(CommandError) in
             guard let passes = try t.player().passesPerItem else { return .string("inf") }
@@ -59,7 +100,8 @@ enum PropertyTable {
                 guard n >= 0, n < 1e9 else { throw .propertyError }
                 player.passesPerItem = Int(n) + 1
             }
-        }, osd: { t in (try? t.player().passesPerItem) == 1 ? "Loop: off" : "Loop: on" }),
+        }, osd: { t in (try? t.player().passesPerItem) == 1 ? "Loop: off" : "Loop: on" },
+           normalize: PropertyTable.loopMeaning),
         // One speed for a sync group (its tiles follow one clock).
         Property("speed", .number(PlaybackSpeed.range), scope: .group, get: { t throws(CommandError) in
             .number(try t.player().speed.value)
@@ -71,13 +113,13 @@ enum PropertyTable {
         }, set: { t, v throws(CommandError) in
             try t.player().speed.keepsPitch = try PropertyValue.flag(v)
         }, osd: { t in (try? t.player().speed.keepsPitch) == false ? "Pitch correction: off" : "Pitch correction: on" }),
-        Property("ab-loop-a", .value, get: { t throws(CommandError) in
+        Property("ab-loop-a", .value, format: .time, get: { t throws(CommandError) in
             try t.player().abLoop.a.map { .number($0.seconds) } ?? .string("no")
         }, set: { t, v throws(CommandError) in
             let player = try t.player()
             player.setABLoop(a: try PropertyTable.loopPoint(v), b: player.abLoop.b)
         }),
-        Property("ab-loop-b", .value, get: { t throws(CommandError) in
+        Property("ab-loop-b", .value, format: .time, get: { t throws(CommandError) in
             try t.player().abLoop.b.map { .number($0.seconds) } ?? .string("no")
         }, set: { t, v throws(CommandError) in
             let player = try t.player()
@@ -85,16 +127,31 @@ enum PropertyTable {
         }),
         Property("paused-for-cache", get: { t throws(CommandError) in .bool(try t.player().isWaitingForData) }),
         Property("eof-reached", get: { t throws(CommandError) in .bool(try t.requireTile().ended) }),
+        Property("seeking", get: { t throws(CommandError) in .bool(try t.player().isSeeking) }),
+        // mpv's core-idle: nothing moves (paused, waiting for data, seeking, ended or nothing loaded).
+        Property("core-idle", get: { t throws(CommandError) in
+            guard let tile = t.tile, tile.player.currentItem != nil else { return .bool(true) }
+            let player = tile.player
+            return .bool(player.isPaused || player.isWaitingForData || player.isSeeking || tile.ended)
+        }),
+        Property("time-start", format: .time, get: { t throws(CommandError) in
+            _ = try t.item()
+            return .number(0)
+        }),
+        Property("seekable", get: { t throws(CommandError) in
+            guard let info = try t.item().info else { throw .propertyUnavailable }
+            return .bool(info.duration != nil && !info.isLive)
+        }),
     ]
 
     private static let chapters: [Property] = [
         // A seek, so the whole sync group moves (to the leader's chapter start).
-        Property("chapter", .number(-1...1e9), scope: .group, get: { t throws(CommandError) in
+        Property("chapter", .number(-1...1e9), format: .integer, scope: .group, get: { t throws(CommandError) in
             .number(Double(try IPCChapters.current(t)))
         }, set: { t, v throws(CommandError) in try IPCChapters.seek(t, to: v) },
            add: { t, delta throws(CommandError) in try IPCChapters.step(t, by: delta) },
            osd: { t in IPCChapters.osd(t) }),
-        Property("chapters", get: { t throws(CommandError) in
+        Property("chapters", format: .integer, get: { t throws(CommandError) in
             guard let info = try t.item().info else { throw .propertyUnavailable }
             return .number(Double(info.chapters.count))
         }),
@@ -102,7 +159,7 @@ enum PropertyTable {
     ]
 
     private static let sound: [Property] = [
-        Property("volume", .number(0...100), get: { t throws(CommandError) in
+        Property("volume", .number(0...100), format: .decimal(shown: 0), get: { t throws(CommandError) in
             .number((Double(try t.player().volume) * 100).rounded())
         }, set: { t, v throws(CommandError) in
             try t.player().volume = Float(try PropertyValue.number(v, in: 0...100) / 100)
@@ -110,6 +167,10 @@ enum PropertyTable {
         Property("mute", .flag, get: { t throws(CommandError) in .bool(try t.player().isMuted) },
                  set: { t, v throws(CommandError) in try t.player().isMuted = try PropertyValue.flag(v) },
                  osd: { t in (try? t.player().isMuted) == true ? "Mute" : "Unmute" }),
+        // DeskPlayer does not amplify: 100 is the most (mpv's default is 130).
+        Property("volume-max", .number(100...100), format: .decimal(shown: 0), scope: .app, get: { _ throws(CommandError) in
+            .number(100)
+        }),
     ]
 
     private static let playlist: [Property] = [
@@ -121,20 +182,29 @@ enum PropertyTable {
                     : .object([("filename", .string(item.name))])
             })
         }),
-        Property("playlist-pos", .number(-1...1e9), get: { t throws(CommandError) in
-            let queue = try t.requireTile().playlist
-            return .number(queue.currentItem == nil ? -1 : Double(queue.history.count))
-        }, set: { t, v throws(CommandError) in
-            let tile = try t.requireTile()
-            let n = try PropertyValue.number(v)
-            guard n == n.rounded(), tile.playlist.play(at: Int(n)) else { throw .propertyError }
-            tile.ended = false
-            tile.player.play()
+        Property("playlist-pos", .number(-1...1e9), format: .integer, get: { t throws(CommandError) in
+            .number(Double(try PropertyTable.playlistPosition(t)))
+        }, set: { t, v throws(CommandError) in try PropertyTable.play(t, at: try PropertyValue.integer(v)) }),
+        // The same, counted from 1 (0: none), as status lines show it.
+        Property("playlist-pos-1", .number(0...1e9), format: .integer, get: { t throws(CommandError) in
+            .number(Double(try PropertyTable.playlistPosition(t) + 1))
+        }, set: { t, v throws(CommandError) in try PropertyTable.play(t, at: try PropertyValue.integer(v) - 1) }),
+        Property("playlist-playing-pos", format: .integer, get: { t throws(CommandError) in
+            .number(Double(try PropertyTable.playlistPosition(t)))
         }),
-        Property("playlist-count", get: { t throws(CommandError) in
+        Property("playlist-current-pos", format: .integer, get: { t throws(CommandError) in
+            .number(Double(try PropertyTable.playlistPosition(t)))
+        }),
+        Property("playlist-count", format: .integer, get: { t throws(CommandError) in
             let queue = try t.requireTile().playlist
             return .number(Double(queue.history.count + queue.items.count))
         }),
+        // Shuffling puts the entries after the current one in a random order; unshuffling puts them back.
+        Property("shuffle", .flag, get: { t throws(CommandError) in .bool(try t.requireTile().playlist.isShuffled) },
+                 set: { t, v throws(CommandError) in
+                     let queue = try t.requireTile().playlist
+                     try PropertyValue.flag(v) ? queue.shuffle() : queue.unshuffle()
+                 }, osd: { t in (try? t.requireTile().playlist.isShuffled) == true ? "Shuffle: on" : "Shuffle: off" }),
         Property("loop-playlist", .choice(["inf", "no"]), get: { t throws(CommandError) in
             try t.requireTile().playlist.loopsQueue ? .string("inf") : .bool(false)
         }, set: { t, v throws(CommandError) in
@@ -143,8 +213,21 @@ enum PropertyTable {
             case .string("no"), .bool(false): try t.requireTile().playlist.loopsQueue = false
             default: throw .invalidParameter
             }
-        }),
+        }, normalize: PropertyTable.loopMeaning),
         Property("filename", get: { t throws(CommandError) in .string(DisplayText.shortName(try t.item().name)) }),
+        // mpv's sub-property of filename: the name without its last extension.
+        Property("filename/no-ext", get: { t throws(CommandError) in
+            let name = DisplayText.shortName(try t.item().name)
+            let stem = (name as NSString).deletingPathExtension
+            return .string(stem.isEmpty ? name : stem)
+        }),
+        Property("file-size", format: .integer, get: { t throws(CommandError) in
+            let name = try t.item().name
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: name))?[.size] as? NSNumber else {
+                throw .propertyUnavailable
+            }
+            return .number(size.doubleValue)
+        }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
         // The title tag, else the file's name (mpv's media-title).
         Property("media-title", get: { t throws(CommandError) in
@@ -170,7 +253,7 @@ enum PropertyTable {
         Property("sid", .value, get: { t throws(CommandError) in IPCTracks.selected("sub", in: try t.item()) },
                  set: { t, v throws(CommandError) in try IPCTracks.select("sub", v, player: try t.player()) },
                  cycle: { t, down throws(CommandError) in try IPCTracks.cycleSubtitles(t, forward: !down) }),
-        Property("sub-delay", .number(-36000...36000), get: { t throws(CommandError) in .number(try t.item().subtitleDelay) },
+        Property("sub-delay", .number(-36000...36000), format: .milliseconds, get: { t throws(CommandError) in .number(try t.item().subtitleDelay) },
                  set: { t, v throws(CommandError) in
                      let item = try t.item()
                      item.subtitleDelay = (try PropertyValue.number(v, in: -36000...36000) * 1000).rounded() / 1000
@@ -183,7 +266,7 @@ enum PropertyTable {
             try t.player().subtitlesChanged()
         }, osd: { t in (try? t.item().subtitlesVisible) == false ? "Subtitles hidden" : "Subtitles visible" }),
         Property("sub-text", get: { t throws(CommandError) in .string(IPCTracks.shownText(try t.player())) }),
-    ]
+    ] + MediaProperties.all
 
     private static let window: [Property] = [
         Property("fullscreen", .flag, scope: .app, get: { t throws(CommandError) in
@@ -246,5 +329,11 @@ enum PropertyTable {
         Property("property-list", scope: .app, get: { _ throws(CommandError) in .array(all.map { .string($0.name) }) }),
         Property("command-list", scope: .app, get: { _ throws(CommandError) in CommandSpec.commandList }),
         Property("mpv-version", scope: .app, get: { _ throws(CommandError) in .string("DeskPlayer \(DeskPlayerCommand.version)") }),
+        Property("pid", format: .integer, scope: .app, get: { _ throws(CommandError) in
+            .number(Double(ProcessInfo.processInfo.processIdentifier))
+        }),
+        Property("working-directory", scope: .app, get: { _ throws(CommandError) in
+            .string(FileManager.default.currentDirectoryPath)
+        }),
     ]
 }

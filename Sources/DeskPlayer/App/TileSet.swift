@@ -9,6 +9,8 @@ final class Tile {
     var recorded = false
     /// The item the App last announced (title, recent files).
     var shownItem: PlayerItem?
+    /// The socket's clients were told `shownItem` ended (end-file).
+    var announcedEnd = false
     /// The player shows in a Picture in Picture window.
     var isInPiP = false
     var player: Player { playlist.player }

@@ -17,17 +17,31 @@ struct WindowTitle {
     mutating func update(at now: UInt64, controller: CommandController, screen: any PlayerScreen) {
         guard shown == nil || now &- checked >= 250_000_000 else { return }
         checked = now
-        let title = WindowTitle.expand(template) { name in try? controller.value(of: name).plainText }
+        let title = controller.expand(template)
         guard title != shown else { return }
         shown = title
         screen.setTitle(title)
     }
 
+    /// What a name in `${…}` stands for now.
+    enum Lookup {
+        case value(String)
+        /// A property without a value now: "(unavailable)".
+        case unavailable
+        /// No such property: "(error)".
+        case unknown
+
+        var text: String? { if case .value(let s) = self { return s } else { return nil } }
+    }
+
+    /// Looks up a name; `raw` for `${=NAME}` (mpv's get_property_string form).
+    typealias Resolver = (_ name: String, _ raw: Bool) -> Lookup
+
     /// mpv's property expansion: `${NAME}` (or "(unavailable)"),
-    /// `${NAME:FALLBACK}`, `${?NAME:TEXT}` when NAME is available,
-    /// `${!NAME:TEXT}` when it is not, `$$` for a dollar sign. TEXT and
-    /// FALLBACK are expanded in turn; an unclosed `${` stays as written.
-    static func expand(_ template: String, _ value: (String) -> String?) -> String {
+    /// `${=NAME}` its raw value, `${NAME:FALLBACK}`, `${?NAME:TEXT}` when
+    /// NAME is available, `${!NAME:TEXT}` when it is not, `$$` for a dollar
+    /// sign. TEXT and FALLBACK are expanded in turn; an unclosed `${` stays as written.
+    static func expand(_ template: String, _ value: Resolver) -> String {
         var out = ""
         var rest = Substring(template)
         while let dollar = rest.firstIndex(of: "$") {
@@ -47,15 +61,21 @@ struct WindowTitle {
         return out + rest
     }
 
-    private static func expandField(_ field: Substring, _ value: (String) -> String?) -> String {
+    private static func expandField(_ field: Substring, _ value: Resolver) -> String {
         let colon = field.firstIndex(of: ":")
-        let name = String(field[..<(colon ?? field.endIndex)])
+        var name = String(field[..<(colon ?? field.endIndex)])
         let text = colon.map { String(field[field.index(after: $0)...]) }
         if name.hasPrefix("?") || name.hasPrefix("!") {
-            let available = value(String(name.dropFirst())) != nil
+            let available = value(String(name.dropFirst()), true).text != nil
             return available == name.hasPrefix("?") ? expand(text ?? "", value) : ""
         }
-        return value(name) ?? text.map { expand($0, value) } ?? "(unavailable)"
+        let raw = name.hasPrefix("=")
+        if raw { name.removeFirst() }
+        switch value(name, raw) {
+        case .value(let s): return s
+        case .unavailable: return text.map { expand($0, value) } ?? "(unavailable)"
+        case .unknown: return text.map { expand($0, value) } ?? "(error)"
+        }
     }
 
     /// The `}` closing a field whose text starts at `text`, nested `${…}` counted.

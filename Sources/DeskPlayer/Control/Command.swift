@@ -18,9 +18,25 @@ enum Command: Equatable, Sendable {
     case frameBackStep
     /// Sets A, then B, then clears the A-B loop (mpv's ab-loop).
     case abLoop
-    case playlistNext
-    case playlistPrev
-    case loadfile(String, LoadMode)
+    /// The next or previous entry; `force` past either end stops (mpv's
+    /// playlist-next force), else there it is an error and nothing changes.
+    case playlistNext(force: Bool)
+    case playlistPrev(force: Bool)
+    /// Removes an entry of the playlist (nil: the current one).
+    case playlistRemove(Int?)
+    /// Removes every entry but the current one.
+    case playlistClear
+    /// Moves entry `from` to before entry `to`.
+    case playlistMove(from: Int, to: Int)
+    case playlistShuffle
+    case playlistUnshuffle
+    /// Stops playing and empties the playlist (mpv's stop): the player waits, idle.
+    case stop
+    /// mpv's property expansion of the text, as `--title` does it; the reply's data.
+    case expandText(String)
+    /// A file to play; `options` are the per-file options as mpv's loadfile
+    /// takes them (`start=10,pause=yes`).
+    case loadfile(String, LoadMode, options: [LoadOption] = [])
     case subAdd(String)
     case screenshot(ScreenshotKind)
     case screenshotToFile(String, ScreenshotKind)
@@ -56,6 +72,12 @@ enum Command: Equatable, Sendable {
         case replace
         case append
         case appendPlay = "append-play"
+    }
+
+    /// One `name=value` of loadfile's options.
+    struct LoadOption: Equatable, Sendable {
+        let name: String
+        let value: String
     }
 
     enum ScreenshotKind: String, Sendable, CaseIterable {
@@ -103,9 +125,18 @@ extension Command {
         case .frameStep: return "frame-step"
         case .frameBackStep: return "frame-back-step"
         case .abLoop: return "ab-loop"
-        case .playlistNext: return "playlist-next"
-        case .playlistPrev: return "playlist-prev"
-        case .loadfile(let path, let mode): return "loadfile \(quoted(path)) \(mode.rawValue)"
+        case .playlistNext(let force): return force ? "playlist-next force" : "playlist-next"
+        case .playlistPrev(let force): return force ? "playlist-prev force" : "playlist-prev"
+        case .playlistRemove(let i): return "playlist-remove " + (i.map(String.init) ?? "current")
+        case .playlistClear: return "playlist-clear"
+        case .playlistMove(let from, let to): return "playlist-move \(from) \(to)"
+        case .playlistShuffle: return "playlist-shuffle"
+        case .playlistUnshuffle: return "playlist-unshuffle"
+        case .stop: return "stop"
+        case .expandText(let text): return "expand-text \(quoted(text))"
+        case .loadfile(let path, let mode, let options):
+            let list = options.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+            return "loadfile \(quoted(path)) \(mode.rawValue)" + (options.isEmpty ? "" : " " + quoted(list))
         case .subAdd(let path): return "sub-add \(quoted(path))"
         case .screenshot(let kind): return "screenshot \(kind.rawValue)"
         case .screenshotToFile(let path, let kind): return "screenshot-to-file \(quoted(path)) \(kind.rawValue)"
@@ -146,6 +177,14 @@ extension JSONValue {
         case .bool(let b): return b ? "yes" : "no"
         case .null: return ""
         default: return text
+        }
+    }
+
+    /// As `plainText`, but lists and objects as JSON (mpv's get_property_string).
+    var plainTextOrJSON: String {
+        switch self {
+        case .array, .object: return text
+        default: return plainText
         }
     }
 }

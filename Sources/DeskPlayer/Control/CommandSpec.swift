@@ -113,20 +113,53 @@ struct CommandSpec: Sendable {
             guard words.count >= 3 else { throw .invalidParameter }
             return .cycleValues(property: words[0], values: Array(words.dropFirst()))
         },
-        CommandSpec("seek", [arg("target", .time), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+        // Flags joined ("absolute+exact") or as mpv's older third argument
+        // (["seek", 10, "absolute", "exact"]); seeks here are always exact.
+        CommandSpec("seek", [arg("target", .time), arg("flags", .choice, optional: true),
+                             arg("legacy", .choice, optional: true)]) { a throws(CommandError) in
             let amount = try a.number(0)
-            // "absolute+exact", "relative+keyframes": seeks here are always exact.
-            let mode = (try a.optionalText(1) ?? "relative").split(separator: "+").first.map(String.init) ?? "relative"
-            guard let seekMode = Command.SeekMode(rawValue: mode) else { throw .invalidParameter }
-            return .seek(amount, seekMode)
+            var mode = Command.SeekMode.relative
+            for i in 1..<max(1, a.count) {
+                for word in try a.text(i).split(separator: "+").map(String.init) {
+                    if let chosen = Command.SeekMode(rawValue: word) {
+                        mode = chosen
+                    } else if let chosen = CommandSpec.legacySeekModes[word] {
+                        mode = chosen
+                    } else if !["exact", "keyframes", "default-precise"].contains(word) {
+                        throw .invalidParameter
+                    }
+                }
+            }
+            return .seek(amount, mode)
         },
         CommandSpec("frame-step") { _ throws(CommandError) in .frameStep },
         CommandSpec("frame-back-step") { _ throws(CommandError) in .frameBackStep },
         CommandSpec("ab-loop") { _ throws(CommandError) in .abLoop },
-        CommandSpec("playlist-next", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .playlistNext },
-        CommandSpec("playlist-prev", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .playlistPrev },
-        CommandSpec("loadfile", [arg("url", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
-            .loadfile(try a.text(0), try a.choice(1, default: Command.LoadMode.replace))
+        CommandSpec("playlist-next", [arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            .playlistNext(force: try CommandSpec.force(a))
+        },
+        CommandSpec("playlist-prev", [arg("flags", .choice, optional: true)]) { a throws(CommandError) in
+            .playlistPrev(force: try CommandSpec.force(a))
+        },
+        CommandSpec("playlist-remove", [arg("index", .value)]) { a throws(CommandError) in
+            try a.text(0) == "current" ? .playlistRemove(nil) : .playlistRemove(try a.optionalIndex(0))
+        },
+        CommandSpec("playlist-clear") { _ throws(CommandError) in .playlistClear },
+        CommandSpec("playlist-move", [arg("index1", .integer), arg("index2", .integer)]) { a throws(CommandError) in
+            guard let from = try a.optionalIndex(0), let to = try a.optionalIndex(1) else { throw .invalidParameter }
+            return .playlistMove(from: from, to: to)
+        },
+        CommandSpec("playlist-shuffle") { _ throws(CommandError) in .playlistShuffle },
+        CommandSpec("playlist-unshuffle") { _ throws(CommandError) in .playlistUnshuffle },
+        CommandSpec("stop", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .stop },
+        CommandSpec("expand-text", [arg("text", .text)]) { a throws(CommandError) in .expandText(try a.text(0)) },
+        // mpv 0.35's options third; newer mpv puts an index before them (-1: at the end).
+        CommandSpec("loadfile", [arg("url", .text), arg("flags", .choice, optional: true),
+                                 arg("options", .text, optional: true), arg("options2", .text, optional: true)]) { a throws(CommandError) in
+            var options = try a.optionalText(2) ?? ""
+            if a.count > 3 || Int(options) != nil { options = try a.optionalText(3) ?? "" }
+            return .loadfile(try a.text(0), try a.choice(1, default: Command.LoadMode.replace),
+                             options: try CommandSpec.loadOptions(options))
         },
         CommandSpec("sub-add", [arg("url", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .subAdd(try a.text(0))
@@ -172,7 +205,37 @@ struct CommandSpec: Sendable {
     ]
 
     /// The IPC's spellings of table commands.
-    private static let aliases = ["set_property": "set", "script-message-to": "script-message"]
+    private static let aliases = ["set_property": "set", "set_property_string": "set", "script-message-to": "script-message"]
+
+    /// mpv's numbered seek modes of old (0 relative, 1 percent, 2 absolute).
+    static let legacySeekModes: [String: Command.SeekMode] = ["0": .relative, "1": .absolutePercent, "2": .absolute]
+
+    /// playlist-next's and playlist-prev's flag: weak (the default) or force.
+    private static func force(_ a: Arguments) throws(CommandError) -> Bool {
+        switch try a.optionalText(0) {
+        case nil, "weak": return false
+        case "force": return true
+        default: throw .invalidParameter
+        }
+    }
+
+    /// loadfile's options, `name=value` separated by commas; a value may be
+    /// in double quotes to hold a comma.
+    static func loadOptions(_ text: String) throws(CommandError) -> [Command.LoadOption] {
+        var options: [Command.LoadOption] = []
+        var pairs: [String] = [], current = "", quoted = false
+        for c in text {
+            if c == "\"" { quoted.toggle() } else if c == "," && !quoted { pairs.append(current); current = "" } else { current.append(c) }
+        }
+        if !current.isEmpty || !pairs.isEmpty { pairs.append(current) }
+        for pair in pairs {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else { throw .invalidParameter }
+            var name = String(pair[..<eq])
+            if name.hasPrefix("--") { name.removeFirst(2) }
+            options.append(Command.LoadOption(name: name, value: String(pair[pair.index(after: eq)...])))
+        }
+        return options
+    }
 
     static func named(_ name: String) -> CommandSpec? {
         let name = aliases[name] ?? name

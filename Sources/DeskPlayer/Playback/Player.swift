@@ -72,6 +72,11 @@ final class Player {
     private var announcedReady = false
     /// A seek asked for before the item opened.
     private var pendingSeek: MediaTime?
+    /// Waiting for the first picture (or sound) after a load or a seek,
+    /// to say `.playbackRestarted`.
+    private var awaitingRestart = false
+    /// A seek asked for has not shown its first picture yet (mpv's `seeking`).
+    private(set) var isSeeking = false
     private var announcedFailure = false
     private var steppedWhilePaused = false
     private var endReported = false
@@ -114,6 +119,8 @@ final class Player {
         announcedReady = false
         announcedFailure = false
         pendingSeek = nil
+        awaitingRestart = true
+        isSeeking = false
     }
 
     // MARK: Transport
@@ -144,6 +151,11 @@ final class Player {
 
     /// Accurate seek: the frame on screen at `time` and the sample at `time`.
     func seek(to time: MediaTime) {
+        if currentItem != nil, pendingSeek == nil {
+            events.append(.seekStarted)
+            awaitingRestart = true
+            isSeeking = true
+        }
         guard let pipeline = currentItem?.pipeline else {
             // Still opening: the seek waits for it (and the position shows it meanwhile).
             guard currentItem != nil else { return }
@@ -392,6 +404,11 @@ final class Player {
         let shown = pickFrame(pipeline, at: now)
 
         let videoReady = !pipeline.hasVideo || !presenter.needsFirstFrame || pipeline.frames.hasEnded
+        if awaitingRestart && videoReady && pendingSeek == nil {
+            awaitingRestart = false
+            isSeeking = false
+            events.append(.playbackRestarted)
+        }
         let running = wantsToPlay && videoReady && !endReported
         audio.setGate(running && pipeline.hasAudio)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
@@ -433,6 +450,11 @@ final class Player {
         case .readyToPlay where !announcedReady:
             announcedReady = true
             events.append(.readyToPlay)
+            // A start given as a share of the length is known only now.
+            if item.startPercent != nil, pendingSeek == nil {
+                clock.set(time: item.startTime.seconds, host: HostTime.now(), running: false, audioDriven: false,
+                          rate: speed.value)
+            }
         case .failed(let e) where !announcedFailure:
             announcedFailure = true
             events.append(.failed(e))

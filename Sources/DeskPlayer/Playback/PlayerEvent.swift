@@ -1,6 +1,11 @@
 /// Things a player reports, drained by its owner with `takeEvents()`.
 enum PlayerEvent: Sendable {
     case readyToPlay
+    /// A seek was asked for (mpv's `seek` event).
+    case seekStarted
+    /// The first picture after a load or a seek is up: playback goes on
+    /// from there (mpv's `playback-restart`).
+    case playbackRestarted
     case failed(MediaError)
     case didPlayToEnd
     case warning(String)

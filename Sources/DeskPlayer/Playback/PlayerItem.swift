@@ -36,18 +36,26 @@ final class PlayerItem: Sendable {
     private let interrupt = InterruptFlag()
     private let state = Mutex(State())
     let preferences: ItemPreferences
-    /// Where playback begins (`--start`, a resumed position).
-    let startTime: MediaTime
+    /// Where playback begins (`--start`, a resumed position); with
+    /// `startPercent`, that share of the length once it is known.
+    var startTime: MediaTime {
+        guard let startPercent, let duration = info?.duration else { return fixedStart }
+        return MediaTime(seconds: duration.seconds * min(max(startPercent, 0), 100) / 100)
+    }
+    private let fixedStart: MediaTime
+    /// Where playback begins as a share of the length (mpv's `start=40%`).
+    let startPercent: Double?
     /// Set for an item that plays a composition rather than a file.
     let composition: Composition?
 
     init(_ name: String, preferences: ItemPreferences = ItemPreferences(), start: MediaTime = .zero,
-         outputFormat: AudioFormat = .device) {
+         startPercent: Double? = nil, outputFormat: AudioFormat = .device) {
         self.name = name
         location = MediaLocation(name)
         self.preferences = preferences
         self.outputFormat = outputFormat
-        startTime = start
+        fixedStart = start
+        self.startPercent = startPercent
         composition = nil
         createdAt = HostTime.now()
     }
@@ -58,7 +66,8 @@ final class PlayerItem: Sendable {
         location = MediaLocation(name)
         preferences = ItemPreferences()
         self.outputFormat = outputFormat
-        startTime = start
+        fixedStart = start
+        startPercent = nil
         self.composition = composition
         createdAt = HostTime.now()
     }

@@ -10,6 +10,8 @@ final class QueuePlayer {
     private(set) var history: [PlayerItem] = []
     /// Start again from the first item after the last (`--playlist-loop`).
     var loopsQueue = false
+    /// The entries after the current one were put in a random order (mpv's `shuffle`).
+    private(set) var isShuffled = false
     private var originals: [PlayerItem] = []
     private var events: [PlayerEvent] = []
     private let makeItem: (PlayerItem) -> PlayerItem
@@ -75,6 +77,83 @@ final class QueuePlayer {
         player.setUpcomingItem(nil)
         player.replaceCurrentItem(with: nil)
         old.forEach { $0.cancel() }
+    }
+
+    /// The whole list as mpv numbers it: the finished entries, then the
+    /// current one, then those to come.
+    var entries: [PlayerItem] { history + items }
+
+    /// Removes entry `index` of the whole list (mpv's playlist-remove):
+    /// the current one gives way to the next at once. False when there is none.
+    @discardableResult
+    func remove(at index: Int) -> Bool {
+        if history.indices.contains(index) {
+            history.remove(at: index)
+            return true
+        }
+        let queued = index - history.count
+        guard items.indices.contains(queued) else { return false }
+        let item = items.remove(at: queued)
+        item.cancel()
+        if queued == 0 { start() } else { prepareUpcoming() }
+        return true
+    }
+
+    /// Every entry but the current one goes (mpv's playlist-clear).
+    func clearAllButCurrent() {
+        history.removeAll()
+        items.dropFirst().forEach { $0.cancel() }
+        items = Array(items.prefix(1))
+        originals = items
+        prepareUpcoming()
+    }
+
+    /// Nothing plays and the list is empty (mpv's stop).
+    func stop() {
+        history.removeAll()
+        originals.removeAll()
+        removeAllItems()
+    }
+
+    /// Moves entry `from` to just before entry `to` (`to` may be the count:
+    /// to the end), as mpv's playlist-move. The current entry stays current.
+    @discardableResult
+    func move(_ from: Int, before to: Int) -> Bool {
+        var all = entries
+        guard all.indices.contains(from), (0...all.count).contains(to) else { return false }
+        let current = currentItem
+        let moved = all.remove(at: from)
+        all.insert(moved, at: to > from ? to - 1 : to)
+        guard let current, let index = all.firstIndex(where: { $0 === current }) else {
+            history = all
+            return true
+        }
+        history = Array(all[..<index])
+        items = Array(all[index...])
+        prepareUpcoming()
+        return true
+    }
+
+    /// Puts the entries after the current one in a random order.
+    func shuffle() {
+        guard items.count > 1 else {
+            isShuffled = true
+            return
+        }
+        items = [items[0]] + items.dropFirst().shuffled()
+        isShuffled = true
+        prepareUpcoming()
+    }
+
+    /// Puts the entries to come back in the order they were given.
+    func unshuffle() {
+        guard isShuffled else { return }
+        isShuffled = false
+        let order = originals.map(\.name)
+        let rank = { (item: PlayerItem) in order.firstIndex(of: item.name) ?? Int.max }
+        guard items.count > 1 else { return }
+        items = [items[0]] + items.dropFirst().enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        prepareUpcoming()
     }
 
     func replaceCurrentItem(with item: PlayerItem) {
