@@ -183,7 +183,8 @@ final class PlayerApp {
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
         controller.scopes = Scopes(window: window)
-        if options.compare != nil, options.files.count == 2 {
+        // The second file against the first (with more renditions, still the second).
+        if options.compare != nil, options.files.count >= 2 {
             controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
                                                        csvPath: options.compareMetricsOut, window: window)
         }
