@@ -68,7 +68,7 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers
+BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers scan live_metrics
 bench: bench-deps
 	$(SWIFT) build -c release
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -83,6 +83,8 @@ bench: bench-deps
 	bench/streams.sh
 	$(XVFB) bench/speed.sh
 	python3 bench/stretchers.py --json bench/out/stretchers.json
+	bench/scan.sh
+	$(XVFB) bench/live_metrics.sh
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in

@@ -42,6 +42,10 @@ final class CommandController {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
     let screenshots: Screenshots
+    /// PSNR/SSIM of a compared pair (`compare-metrics`); nil outside `--compare`.
+    var compareMetrics: CompareMetrics?
+    /// The scope panel (`scope`); nil without a window.
+    var scopes: Scopes?
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {

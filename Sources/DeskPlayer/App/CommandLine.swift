@@ -78,6 +78,18 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: "Compare two videos: wipe shows the left of the first and the right of the second, split where you drag (implies --sync).")
     var compare: CompareMode?
 
+    @Option(name: .customLong("compare-metrics"), help: ArgumentHelp("With --compare: measure the second video against the first (the reference) frame by frame with FFmpeg's psnr and ssim filters, shown in the OSD and in a graph under the seek bar.", valueName: "psnr,ssim"))
+    var compareMetrics: MetricList?
+
+    @Option(name: .customLong("compare-metrics-out"), help: ArgumentHelp("Write PSNR and SSIM of every frame of the first file against the second to this CSV file (with --scan, or while comparing).", valueName: "FILE.csv"))
+    var compareMetricsOut: String?
+
+    @Flag(help: "With two files and --compare-metrics-out: no window; decode both as fast as the cores allow, write the metrics CSV and print a summary.")
+    var scan = false
+
+    @Option(help: ArgumentHelp("Show a scope of the focused tile's picture (FFmpeg's histogram, waveform or vectorscope) at the window's top right; the h key cycles it.", valueName: "none|histogram|waveform|vectorscope"))
+    var scope: ScopeKind = .none
+
     @Flag(help: "Start with the first player in Picture in Picture (Ctrl+p does it later).")
     var pip = false
 
@@ -188,6 +200,12 @@ struct DeskPlayerCommand: ParsableCommand {
         }
         guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
         if compare != nil && files.count != 2 { throw ValidationError("--compare needs exactly two files") }
+        if scan && (files.count != 2 || compareMetricsOut == nil) {
+            throw ValidationError("--scan needs exactly two files (the reference first) and --compare-metrics-out FILE.csv")
+        }
+        if !scan && compare == nil && (compareMetrics != nil || compareMetricsOut != nil) {
+            throw ValidationError("--compare-metrics and --compare-metrics-out need --compare or --scan")
+        }
         if let clip, !(clip > 0) || !clip.isFinite { throw ValidationError("--clip must be more than 0 seconds") }
         if let crossfade, !(crossfade >= 0) || !crossfade.isFinite { throw ValidationError("--crossfade must be 0 or more seconds") }
         if composition != nil && !files.isEmpty { throw ValidationError("--composition takes no files: the JSON file names its sources") }
@@ -212,6 +230,7 @@ struct DeskPlayerCommand: ParsableCommand {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+extension ScopeKind: ExpressibleByArgument {}
 extension DeinterlaceMode: ExpressibleByArgument {}
 extension ToneMapping: ExpressibleByArgument {}
 
@@ -285,6 +304,16 @@ enum IdleMode: String, ExpressibleByArgument, CaseIterable {
 enum OperationMode: String, ExpressibleByArgument {
     case cplayer
     case pseudoGUI = "pseudo-gui"
+}
+
+/// `--compare-metrics psnr,ssim`: either or both.
+struct MetricList: ExpressibleByArgument, Equatable {
+    var metrics: Set<VideoMetric>
+
+    init?(argument: String) {
+        guard let parsed = VideoMetric.parseList(argument) else { return nil }
+        metrics = parsed
+    }
 }
 
 enum CompareMode: String, ExpressibleByArgument {

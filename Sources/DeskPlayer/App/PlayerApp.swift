@@ -54,6 +54,14 @@ final class PlayerApp {
             return 1
         }
         FFmpegLog.configure(verbose: options.verbose)
+        if options.scan { return ScanMode.run(options) }
+        if options.compare != nil, let path = options.compareMetricsOut {
+            // Said before the window opens, not after the whole comparison has played.
+            do { _ = try MetricsCSV(path: path) } catch {
+                PlayerApp.printError("\(error)")
+                return 1
+            }
+        }
         var composition: Composition?
         if options.isComposition {
             guard let built = CompositionMode.build(options) else { return 1 }
@@ -126,9 +134,15 @@ final class PlayerApp {
         defer { mpris = nil }  // leaves the bus
         connect(window)
         makeTiles(composition, window: window)
+        if options.scope != .none { controller.scopes?.show(options.scope) }
+        if options.compareMetrics != nil || options.compareMetricsOut != nil {
+            controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
+        }
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
+        controller.compareMetrics?.finish()
+        controller.scopes?.close()
         shutDown()
         withExtendedLifetime(device) {}  // sound until here
         window.holdsOffScreenSaver = false
@@ -175,6 +189,12 @@ final class PlayerApp {
         }
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
+        controller.scopes = Scopes(window: window)
+        // The second file against the first (with more renditions, still the second).
+        if options.compare != nil, options.files.count >= 2 {
+            controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
+                                                       csvPath: options.compareMetricsOut, window: window)
+        }
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] event in
             guard let (tile, action) = pips?.handle(event) else { return }
@@ -320,6 +340,8 @@ final class PlayerApp {
                 window.showMessage(line, seconds: 3)
             }
             reportScreenshots(window)
+            controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
+            controller.scopes?.update(focused: tiles.focused)
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }

@@ -4,7 +4,7 @@ import CFFmpeg
 /// person can read. FFmpeg's error codes keep FFmpeg's own text.
 package struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The FFmpeg error code, or 0 for failures DeskPlayer detects itself.
-    let code: Int32
+    package let code: Int32
     package let message: String
 
     package var description: String { message }

@@ -73,7 +73,7 @@ package struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
 /// the one demux thread; never by two threads at once.
 package final class MediaInput: @unchecked Sendable {  // opened on the loading thread, then read (and reopened) by the one demux thread only
     /// The opened input; replaced when an HLS stream is opened again to rewind it.
-    private(set) var context: UnsafeMutablePointer<AVFormatContext>
+    package private(set) var context: UnsafeMutablePointer<AVFormatContext>
     package let interrupt: InterruptFlag
 
     /// Serves a looping stream's segments again (installed as the input's io_open).

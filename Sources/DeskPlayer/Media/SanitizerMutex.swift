@@ -30,5 +30,12 @@ final class Mutex<Value>: @unchecked Sendable {  // `value` is only touched with
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// The body's result, or nil without waiting when another thread holds the lock.
+    func withLockIfAvailable<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
 }
 #endif

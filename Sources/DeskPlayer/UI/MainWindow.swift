@@ -38,6 +38,10 @@ package final class MainWindow: PlayerScreen {
     /// Split-screen comparison of the first two views: the left of one, the
     /// right of the other, divided where the user drags.
     package var wipe = false { didSet { needsRedraw = true } }
+    /// The compared pair's metrics: the values on the OSD and the timeline strip (`--compare-metrics`).
+    package var metricsGraph: MetricsGraph? { didSet { needsRedraw = true } }
+    /// A scope of the focused tile's picture (`scope`).
+    package var scopePanel: ScopePanel? { didSet { needsRedraw = true } }
     /// The divider, as a fraction of the window width.
     private(set) var wipePosition = 0.5
     private var draggingWipe = false
@@ -227,6 +231,10 @@ package final class MainWindow: PlayerScreen {
             // A key shows the focused tile's controls a moment, as a mouse move does.
             showControls(focusedIndex)
             onAction(.key(name))
+        case SDL_MOUSEBUTTONDOWN where metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) != nil:
+            if let fraction = metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) {
+                onAction(.seekBar(tile: focusedIndex, fraction: fraction))
+            }
         case SDL_MOUSEBUTTONDOWN where !wipe && pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) != nil:
             if let index = pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) {
                 onAction(.pipButton(tile: index))
@@ -379,6 +387,7 @@ package final class MainWindow: PlayerScreen {
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
+        if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
         pointerAutohide.update(at: now, overVideo: pointerOverVideo(areas))
         let before = messages.count
         messages.removeAll { $0.until <= now }
@@ -397,7 +406,7 @@ package final class MainWindow: PlayerScreen {
     /// buffer it draws into is the window's own).
     private var drawsTilesAlone: Bool {
         window.isSoftware && background == nil && !wipe && hover == nil && !showsHelp
-            && list == nil && messages.isEmpty && drawnBar == nil
+            && list == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
     }
 
     /// Draws only the tiles whose picture changed and pushes only their
@@ -446,11 +455,13 @@ package final class MainWindow: PlayerScreen {
         if let hover, let bar = shownControlBar(hover.index, in: areas) {
             bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer)
         }
+        metricsGraph?.draw(in: bounds, renderer: r, text: text)
+        scopePanel?.draw(in: bounds, renderer: r, text: text)
         if showsHelp { drawHelp() }
         list?.draw(in: bounds, renderer: r, text: text)
         let (w, h) = window.size
         // Messages sit above a control bar.
-        let bottom = h - 24 - (drawnBar == nil ? 0 : ControlBar.height)
+        let bottom = h - 24 - (drawnBar == nil ? 0 : ControlBar.height) - (metricsGraph == nil ? 0 : MetricsGraph.height + 24)
         for (i, m) in messages.suffix(3).reversed().enumerated() {
             text.drawCentered(m.text, renderer: r, cx: w / 2, cy: bottom - i * (text.lineHeight + 4), maxWidth: w - 40,
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))

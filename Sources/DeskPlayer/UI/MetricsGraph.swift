@@ -1,0 +1,103 @@
+import Media
+import Playback
+import Output
+import CSDL2
+import Foundation
+
+/// The compared pair's metrics on screen: the current frame's values as an
+/// OSD line at the top left, and a strip across the bottom of the window
+/// with the whole timeline, filled in as frames are measured (per column
+/// the lowest value of SSIM, or PSNR when only it is measured), the worst
+/// frames marked in red and the playhead in white. A click on the strip
+/// seeks there. It reads what `LiveMetrics` measured on its own thread;
+/// drawing never waits for it. Main thread.
+package final class MetricsGraph {
+    static let height = 44
+
+    let metrics: LiveMetrics
+    /// The reference's time on screen, from the app each refresh.
+    package var playhead = 0.0
+    /// What the app last polled (the values at the playhead, the version).
+    package var latest: LiveMetrics.Poll?
+    /// The graph's data as last taken from the worker.
+    private var shown = LiveMetrics.Snapshot()
+    /// The version last drawn (the window redraws when it changes).
+    private(set) var drawnVersion = -1
+    private var drawnText = ""
+
+    package init(metrics: LiveMetrics) { self.metrics = metrics }
+
+    /// The strip's place in a window of `bounds`.
+    static func strip(in bounds: Rect) -> Rect {
+        Rect(x: bounds.x + 8, y: bounds.y + bounds.height - height - 8, width: max(bounds.width - 16, 20), height: height)
+    }
+
+    /// Whether something new is to be drawn: more frames measured, other values on the OSD.
+    var changed: Bool { (latest?.version ?? drawnVersion) != drawnVersion || currentText != drawnText }
+
+    /// The fraction of the timeline at x, when x, y is on the strip.
+    func seekFraction(x: Int, y: Int, bounds: Rect) -> Double? {
+        let strip = MetricsGraph.strip(in: bounds)
+        guard strip.contains(x: x, y: y) else { return nil }
+        return ControlBar.fraction(x: x, along: strip)
+    }
+
+    /// "PSNR 38.21 dB (Y 39.55 U 36.18 V 35.85)  SSIM 0.98013" for the frame on screen.
+    var currentText: String {
+        guard let m = latest?.current else { return "Metrics: measuring…" }
+        if m.isEmpty { return "Metrics: no frame of the other side at this time" }
+        var parts: [String] = []
+        if let avg = m.psnrAverage {
+            let dB = { (v: Double?) in v.map { $0.isInfinite ? "inf" : String(format: "%.2f", $0) } ?? "-" }
+            parts.append("PSNR \(dB(avg)) dB (Y \(dB(m.psnrY)) U \(dB(m.psnrU)) V \(dB(m.psnrV)))")
+        }
+        if let all = m.ssimAll { parts.append(String(format: "SSIM %.5f", all)) }
+        return parts.joined(separator: "  ")
+    }
+
+    func draw(in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+        // Taken without waiting: when the worker holds it, last time's stays.
+        if shown.version != latest?.version, let fresh = metrics.trySnapshot() { shown = fresh }
+        let snapshot = shown
+        drawnVersion = snapshot.version
+        drawnText = currentText
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+        defer { SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE) }
+        // The values of the frame on screen.
+        let label = Rect(x: bounds.x + 8, y: bounds.y + 8, width: text.width(of: drawnText) + 12, height: text.lineHeight + 6)
+        fill(label, (0, 0, 0, 170), renderer: r)
+        text.drawLine(drawnText, renderer: r, x: label.x + 6, y: label.y + 3)
+
+        let strip = MetricsGraph.strip(in: bounds)
+        fill(strip, (0, 0, 0, 150), renderer: r)
+        guard let duration = snapshot.duration, duration > 0, !snapshot.columns.isEmpty else { return }
+        // The scale: from the lowest value measured (a little under) to the highest.
+        let values = snapshot.columns.compactMap { $0 }.filter { $0.isFinite }
+        let low = values.min() ?? 0, high = values.max() ?? 1
+        let span = max(high - low, 1e-6)
+        let plot = Rect(x: strip.x + 2, y: strip.y + 4, width: strip.width - 4, height: strip.height - 8)
+        for x in 0..<plot.width {
+            // The lowest value among the columns under this pixel.
+            let from = x * snapshot.columns.count / plot.width
+            let to = max((x + 1) * snapshot.columns.count / plot.width, from + 1)
+            guard let value = snapshot.columns[from..<min(to, snapshot.columns.count)].compactMap({ $0 }).min() else { continue }
+            let level = value.isFinite ? (value - low) / span : 1
+            let h = max(2, Int(Double(plot.height) * (0.15 + 0.85 * level)))
+            // Green where close to the best, towards red where worst.
+            let bad = UInt8(max(0, min(255, 255 * (1 - level))))
+            fill(Rect(x: plot.x + x, y: plot.y + plot.height - h, width: 1, height: h), (bad, 255 - bad / 2, 80, 230), renderer: r)
+        }
+        for frame in snapshot.worst {
+            let x = plot.x + Int(Double(plot.width) * min(max(frame.time / duration, 0), 1))
+            fill(Rect(x: x - 1, y: strip.y, width: 3, height: strip.height), (255, 40, 40, 255), renderer: r)
+        }
+        let x = plot.x + Int(Double(plot.width) * min(max(playhead / duration, 0), 1))
+        fill(Rect(x: x, y: strip.y - 2, width: 2, height: strip.height + 4), (255, 255, 255, 255), renderer: r)
+        if let worst = snapshot.worst.first, let value = LiveMetrics.graphed(worst) {
+            let name = worst.metrics.ssimAll != nil ? String(format: "worst SSIM %.4f", value) : String(format: "worst PSNR %.2f dB", value)
+            let caption = name + String(format: " at %@", DisplayText.clock(worst.time))
+            text.drawLine(caption, renderer: r, x: strip.x + 6, y: strip.y - text.lineHeight - 2,
+                          color: SDL_Color(r: 255, g: 120, b: 120, a: 255))
+        }
+    }
+}
