@@ -4,19 +4,31 @@
 Starts PulseAudio (or PipeWire with pipewire-pulse) in a fresh runtime folder
 with a null sink `cap`, records the sink's monitor with parec (timing every
 10 ms block as it arrives), runs the command with SDL_AUDIODRIVER=pulseaudio
-PULSE_SINK=cap, kills the server with SIGKILL at --kill-at seconds and starts
-it again at --back-at, then prints one JSON object:
+PULSE_SINK=cap, kills the server with SIGKILL --kill-after-sound seconds after
+the first sound is heard, and starts
+it again --down-for seconds later, then prints one JSON object:
 
-  server_back_s   when the server answered again (seconds from the start)
+  first_sound_s   when the first sound was recorded (seconds from the start)
+  killed_s        when the server was killed (--kill-after-sound after that)
+  server_back_s   when the server answered again
+  stream_back_s   seconds from then to the command's new stream on the server
   sound_before    seconds of sound recorded before the kill
   sound_return_s  seconds from the server's return to the first sound after it
-  beeps_before / beeps_after  wall times of beep onsets (the clip beeps at every
-                  whole second), so a caller can check the phase is kept
+  beeps_before / beeps_after  times of beep onsets (for a clip that beeps at
+                  every whole second), and phase_before_ms / phase_after_ms
+                  their median place within the second: equal when the sound
+                  came back on the timeline it left
   rc, stderr      the command's exit status and its stderr
+With --absent-for there is no server at the start: it is started that long
+after the command (and the figures "before" are empty).
 """
 import argparse, array, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
 
 RATE = 48000
+# Peaks (16-bit) that count as sound, and as a beep (the test clip has a
+# quiet tone throughout and a loud beep at every whole second).
+SOUND = 1500
+BEEP = 12000
 BLOCK = RATE // 100  # 10 ms
 
 
@@ -28,6 +40,7 @@ class Recorder:
                                       "--format=s16le", "--rate=%d" % RATE, "--channels=1"],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.blocks = []  # (arrival time, samples)
+        self.scanned, self.sound = 0, None
         self.thread = threading.Thread(target=self.read, daemon=True)
         self.thread.start()
 
@@ -38,6 +51,15 @@ class Recorder:
             if not data:
                 return
             self.blocks.append((time.monotonic(), array.array("h", data)))
+
+    def first_sound(self, threshold=SOUND):
+        """The arrival time of the first block with sound (None: none yet)."""
+        while self.sound is None and self.scanned < len(self.blocks):
+            arrived, samples = self.blocks[self.scanned]
+            self.scanned += 1
+            if max(map(abs, samples), default=0) >= threshold:
+                self.sound = arrived
+        return self.sound
 
     def stop(self):
         try:
@@ -67,16 +89,42 @@ class Recorder:
         return out
 
 
+class StreamWatcher:
+    """pactl subscribe: when the first playback stream appears on the server."""
+
+    def __init__(self, env):
+        self.proc = subprocess.Popen(["pactl", "subscribe"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=env, text=True)
+        self.appeared = None
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        for line in self.proc.stdout:
+            if "'new' on sink-input" in line and self.appeared is None:
+                self.appeared = time.monotonic()
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.thread.join(2)
+
+
 def start_server(kind, env):
+    """Starts the server; returns the processes to kill (PulseAudio daemonizes:
+    its pid file says)."""
     if kind == "pulseaudio":
         subprocess.run(["pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n",
                         "--load=module-null-sink sink_name=cap rate=%d" % RATE,
                         "--load=module-native-protocol-unix"], env=env, stderr=subprocess.DEVNULL, check=True)
         procs = []
     else:
-        procs = [subprocess.Popen(["pipewire"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)]
+        # PipeWire links nothing without its session manager, and WirePlumber
+        # needs a session bus (the caller's env has one).
+        quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        procs = [subprocess.Popen(["pipewire"], **quiet)]
         time.sleep(0.3)
-        procs.append(subprocess.Popen(["pipewire-pulse"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
+        procs += [subprocess.Popen(["pipewire-pulse"], **quiet), subprocess.Popen(["wireplumber"], **quiet)]
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         if subprocess.run(["pactl", "info"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
@@ -85,8 +133,9 @@ def start_server(kind, env):
     else:
         raise SystemExit("audio server did not start")
     if kind != "pulseaudio":
-        subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=cap"], env=env,
+        subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=cap", "rate=%d" % RATE], env=env,
                        stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(["pactl", "set-default-sink", "cap"], env=env, stdout=subprocess.DEVNULL)
     return procs
 
 
@@ -100,26 +149,36 @@ def kill_server(kind, env, procs):
             p.wait()
 
 
-def onsets(timeline, threshold=3000):
+def onsets(timeline, threshold=BEEP):
     """Wall times where sound starts after 200 ms or more of quiet."""
-    out, quiet_since = [], None
+    out, last_loud = [], None
     for t, peak in timeline:
-        if peak < threshold:
-            quiet_since = t if quiet_since is None else quiet_since
-        else:
-            if quiet_since is None or t - quiet_since >= 0.2:
+        if peak >= threshold:
+            if last_loud is not None and t - last_loud >= 0.2:
                 out.append(t)
-            quiet_since = None
-            quiet_since = None
-    # The first block may start mid-beep: keep only onsets after quiet.
+            last_loud = t
     return out
+
+
+def phase_ms(times, t0, near=None):
+    """The median of the beeps' places within their second, in ms (wrapped
+    to within half a second of `near`)."""
+    if not times:
+        return None
+    phases = sorted(((t - t0) % 1) * 1000 for t in times)
+    ref = phases[len(phases) // 2] if near is None else near
+    wrapped = sorted(p - 1000 if p - ref > 500 else p + 1000 if ref - p > 500 else p for p in phases)
+    return round(wrapped[len(wrapped) // 2], 1)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", default="pulseaudio", choices=["pulseaudio", "pipewire"])
-    ap.add_argument("--kill-at", type=float, default=4)
-    ap.add_argument("--back-at", type=float, default=6)
+    ap.add_argument("--kill-after-sound", type=float, default=4,
+                    help="kill the server this long after the first sound is recorded")
+    ap.add_argument("--down-for", type=float, default=2, help="start it again this long after the kill")
+    ap.add_argument("--absent-for", type=float,
+                    help="no server at the start: start it this long after the command (nothing is killed)")
     ap.add_argument("--timeout", type=float, default=40)
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -127,49 +186,75 @@ def main():
     runtime = tempfile.mkdtemp(prefix="audio-outage-")
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime, SDL_AUDIODRIVER="pulseaudio", PULSE_SINK="cap")
     env.pop("PULSE_SERVER", None)
-    procs = start_server(a.server, env)
-    first = Recorder(env)
+    bus = None
+    if a.server == "pipewire":
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
+    # No autospawned server behind the test's back.
+    with open(os.path.join(runtime, "client.conf"), "w") as f:
+        f.write("autospawn = no\n")
+    env["PULSE_CLIENTCONFIG"] = os.path.join(runtime, "client.conf")
+    procs = start_server(a.server, env) if a.absent_for is None else []
+    first = Recorder(env) if a.absent_for is None else None
     t0 = time.monotonic()
     app = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     errors = []
     reader = threading.Thread(target=lambda: errors.append(app.stderr.read()), daemon=True)
     reader.start()
-    second = None
+    second = watcher = None
     try:
-        time.sleep(max(0, t0 + a.kill_at - time.monotonic()))
-        kill_server(a.server, env, procs)
-        killed = time.monotonic()
-        first.stop()
-        time.sleep(max(0, t0 + a.back_at - time.monotonic()))
+        deadline = t0 + a.timeout
+        if first:
+            while first.first_sound() is None and time.monotonic() < deadline and app.poll() is None:
+                time.sleep(0.01)
+            sound = first.first_sound() or time.monotonic()
+            time.sleep(max(0, sound + a.kill_after_sound - time.monotonic()))
+            kill_server(a.server, env, procs)
+            killed = time.monotonic()
+            first.stop()
+            time.sleep(max(0, killed + a.down_for - time.monotonic()))
+        else:
+            sound = killed = t0
+            time.sleep(a.absent_for)
         procs = start_server(a.server, env)
         back = time.monotonic()
         second = Recorder(env)
+        watcher = StreamWatcher(env)
         try:
-            rc = app.wait(timeout=a.timeout)
+            rc = app.wait(timeout=max(1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             app.kill()
             rc = "timeout"
     finally:
         if second:
             second.stop()
+        if watcher:
+            watcher.stop()
         try:
             kill_server(a.server, env, procs)
         except (OSError, ValueError):
             pass
         if app.poll() is None:
             app.kill()
+        if bus:
+            bus.kill()
         shutil.rmtree(runtime, ignore_errors=True)
     reader.join(2)
-    before, after = first.timeline(), second.timeline() if second else []
-    sound_after = [t for t, p in after if p >= 3000]
+    before, after = first.timeline() if first else [], second.timeline() if second else []
+    sound_after = [t for t, p in after if p >= SOUND]
     result = {
+        "first_sound_s": round(sound - t0, 3),
         "killed_s": round(killed - t0, 3),
+        "stream_back_s": round(watcher.appeared - back, 3) if watcher and watcher.appeared else None,
         "server_back_s": round(back - t0, 3),
-        "sound_before_s": round(sum(0.001 for t, p in before if p >= 3000), 3),
-        "sound_after_s": round(sum(0.001 for t, p in after if p >= 3000), 3),
+        "sound_before_s": round(sum(0.001 for t, p in before if p >= SOUND), 3),
+        "sound_after_s": round(sum(0.001 for t, p in after if p >= SOUND), 3),
         "sound_return_s": round(sound_after[0] - back, 3) if sound_after else None,
         "beeps_before": [round(t - t0, 4) for t in onsets(before)],
         "beeps_after": [round(t - t0, 4) for t in onsets(after)],
+        "phase_before_ms": phase_ms(onsets(before), t0),
+        "phase_after_ms": phase_ms(onsets(after), t0, phase_ms(onsets(before), t0)),
         "rc": rc,
         "stderr": "".join(errors),
     }

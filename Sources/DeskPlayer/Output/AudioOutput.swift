@@ -61,6 +61,8 @@ final class AudioOutput: Sendable {
     /// How long the players wait for the first device to start pulling
     /// before they play on without it (PulseAudio's null sink takes up to 2 s).
     private let firstPullNanos: UInt64 = 3_000_000_000
+    /// How long a device coming back must pull without a pause before it takes over.
+    private let steadyNanos: UInt64 = 300_000_000
 
     /// Starts the output thread; sound starts as soon as a device opens.
     /// `device`: the name to open (nil or "auto": the default).
@@ -143,6 +145,8 @@ final class AudioOutput: Sendable {
         var device: AudioDevice?
         /// Set while the device opened is not yet pulling audio steadily.
         var warmingSince: UInt64?
+        /// Since when the warming device's callback has been called without a pause.
+        var pullingSince: UInt64?
         var nextTry: UInt64 = 0
         var initialised = false
         /// Why there is no sound, once announced (nil: sound, or not said yet).
@@ -192,6 +196,7 @@ final class AudioOutput: Sendable {
         guard device.isConnected, now &- since < warmUpLimitNanos else {
             k.device = nil
             k.warmingSince = nil
+            k.pullingSince = nil
             return
         }
         if feed.owner == 0 && now &- since > firstPullNanos {
@@ -200,7 +205,18 @@ final class AudioOutput: Sendable {
         }
         let calls = device.link.calls.load(ordering: .relaxed)
         let quiet = Double(now &- device.link.lastCall.load(ordering: .relaxed)) / 1e9
-        guard calls >= 3, quiet < 4 * device.bufferSeconds else { return }
+        guard calls >= 3, quiet < 4 * device.bufferSeconds else {
+            k.pullingSince = nil
+            return
+        }
+        let pulling = k.pullingSince ?? now
+        k.pullingSince = pulling
+        // At the start the players wait for this device: it takes over at
+        // once. After an outage the stand-in keeps time, so the device must
+        // first pull steadily for a while (PulseAudio's null sink starts
+        // with a pull, a pause of a second or more, and bursts).
+        guard feed.owner == 0 || now &- pulling >= steadyNanos else { return }
+        k.pullingSince = nil
         feed.setOwner(device.link.owner)
         standIn.stop()
         k.warmingSince = nil
