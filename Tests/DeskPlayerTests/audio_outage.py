@@ -11,7 +11,7 @@ it again --down-for seconds later, then prints one JSON object:
   first_sound_s   when the first sound was recorded (seconds from the start)
   killed_s        when the server was killed (--kill-after-sound after that)
   server_back_s   when the server answered again
-  stream_back_s   seconds from then to the command's new stream on the server
+  stream_back_s   seconds from then to the command's new stream on the server (±20 ms)
   sound_before    seconds of sound recorded before the kill
   sound_return_s  seconds from the server's return to the first sound after it
   beeps_before / beeps_after  times of beep onsets (for a clip that beeps at
@@ -90,23 +90,23 @@ class Recorder:
 
 
 class StreamWatcher:
-    """pactl subscribe: when the first playback stream appears on the server."""
+    """When the first playback stream appears on the server (polled: a
+    subscription would miss one made before it connected)."""
 
     def __init__(self, env):
-        self.proc = subprocess.Popen(["pactl", "subscribe"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     env=env, text=True)
-        self.appeared = None
-        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.env, self.appeared, self.done = env, None, False
+        self.thread = threading.Thread(target=self.poll, daemon=True)
         self.thread.start()
 
-    def read(self):
-        for line in self.proc.stdout:
-            if "'new' on sink-input" in line and self.appeared is None:
+    def poll(self):
+        while not self.done and self.appeared is None:
+            r = subprocess.run(["pactl", "list", "short", "sink-inputs"], env=self.env, capture_output=True, text=True)
+            if r.returncode == 0 and r.stdout.strip():
                 self.appeared = time.monotonic()
+            time.sleep(0.02)
 
     def stop(self):
-        self.proc.kill()
-        self.proc.wait()
+        self.done = True
         self.thread.join(2)
 
 

@@ -62,7 +62,7 @@ final class AudioOutput: Sendable {
     /// before they play on without it (PulseAudio's null sink takes up to 2 s).
     private let firstPullNanos: UInt64 = 3_000_000_000
     /// How long a device coming back must pull without a pause before it takes over.
-    private let steadyNanos: UInt64 = 300_000_000
+    private let steadyNanos: UInt64 = 150_000_000
 
     /// Starts the output thread; sound starts as soon as a device opens.
     /// `device`: the name to open (nil or "auto": the default).
