@@ -115,6 +115,34 @@ import Testing
         #expect(report.players.first?.audioUnderruns == 0)
     }
 
+    /// A server that hangs (SIGSTOP) instead of dying: SDL never hears of it,
+    /// the callback just stops being called. The watchdog hands over to the
+    /// stand-in; when the server goes on, the sound comes back in place.
+    @Test func theWatchdogCarriesOnThroughAHungServer() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = try Self.makeClip(in: dir)
+        let log = dir.appendingPathComponent("frames.csv")
+        let o = try outage(["--freeze", "--kill-after-sound", "3", "--down-for", "2"],
+                           player: ["--quit-after", "10", "--frame-log", log.path, clip])
+        #expect(o.rc == 0, "\(o.stderr)")
+        #expect(o.lines(containing: "audio device lost (no callback for") == 1, "\(o.stderr)")
+        #expect(o.lines(containing: "audio device back") == 1, "\(o.stderr)")
+        let back = try #require(o.sound_return_s, "no sound after the server went on")
+        #expect(back < 2.0)
+        let frames = try Self.frames(log)
+        let frozeAt = o.killed_s - o.first_sound_s
+        let through = frames.filter { $0.pts > frozeAt - 1 }
+        let gaps = zip(through.dropFirst(), through).map { $0.0.at - $0.1.at }
+        #expect((gaps.max() ?? 0) < 0.25, "longest time between two pictures \(gaps.max() ?? 0) s")
+        let before = Self.median(frames.filter { $0.pts > frozeAt - 1.5 && $0.pts < frozeAt - 0.3 }.map(\.offset))
+        let during = Self.median(frames.filter { $0.pts > frozeAt + 0.6 && $0.pts < frozeAt + 1.6 }.map(\.offset))
+        let b = try #require(before), d = try #require(during)
+        // The watchdog waits 0.4 s, within what the audio rings hold: the
+        // stand-in reads through that gap and the timeline does not move.
+        #expect(abs(d - b) < 0.03, "offset before \(b), during the hang \(d)")
+    }
+
     /// No audio server when DeskPlayer starts: the video plays silently, with
     /// one line, and the sound starts when a server appears.
     @Test func videoPlaysWithoutAServerAndTheSoundStartsWhenOneAppears() throws {

@@ -19,6 +19,8 @@ it again --down-for seconds later, then prints one JSON object:
                   their median place within the second: equal when the sound
                   came back on the timeline it left
   rc, stderr      the command's exit status and its stderr
+With --freeze (PulseAudio) the server is stopped with SIGSTOP and resumed with
+SIGCONT instead: a hung server, whose clients' calls just wait.
 With --absent-for there is no server at the start: it is started that long
 after the command (and the figures "before" are empty).
 """
@@ -70,22 +72,29 @@ class Recorder:
         self.thread.join(2)
 
     def timeline(self):
-        """(wall time of each sample block's first sample, peak) with the
-        sample clock anchored on the earliest-arriving block (the lower
-        envelope of arrival minus sample time)."""
-        if not self.blocks:
-            return []
-        count, anchor = 0, None
+        """(wall time, peak) per millisecond of the recording. Within each run
+        of blocks that kept arriving (a frozen server splits them), the sample
+        clock is anchored on the earliest-arriving block (the lower envelope
+        of arrival minus sample time)."""
+        runs, last = [], None
         for arrived, samples in self.blocks:
-            count += len(samples)
-            start = arrived - count / RATE
-            anchor = start if anchor is None else min(anchor, start)
-        out, count = [], 0
-        for _, samples in self.blocks:
-            for i in range(0, len(samples), BLOCK // 10):  # 1 ms resolution
-                part = samples[i:i + BLOCK // 10]
-                out.append((anchor + (count + i) / RATE, max((abs(x) for x in part), default=0)))
-            count += len(samples)
+            if last is None or arrived - last > 0.3:
+                runs.append([])
+            runs[-1].append((arrived, samples))
+            last = arrived
+        out = []
+        for run in runs:
+            count, anchor = 0, None
+            for arrived, samples in run:
+                count += len(samples)
+                start = arrived - count / RATE
+                anchor = start if anchor is None else min(anchor, start)
+            count = 0
+            for _, samples in run:
+                for i in range(0, len(samples), BLOCK // 10):  # 1 ms resolution
+                    part = samples[i:i + BLOCK // 10]
+                    out.append((anchor + (count + i) / RATE, max((abs(x) for x in part), default=0)))
+                count += len(samples)
         return out
 
 
@@ -139,10 +148,14 @@ def start_server(kind, env):
     return procs
 
 
+def server_pid(env):
+    with open(os.path.join(env["XDG_RUNTIME_DIR"], "pulse", "pid")) as f:
+        return int(f.read().strip())
+
+
 def kill_server(kind, env, procs):
     if kind == "pulseaudio":
-        with open(os.path.join(env["XDG_RUNTIME_DIR"], "pulse", "pid")) as f:
-            os.kill(int(f.read().strip()), signal.SIGKILL)
+        os.kill(server_pid(env), signal.SIGKILL)
     else:
         for p in procs:
             p.kill()
@@ -177,6 +190,8 @@ def main():
     ap.add_argument("--kill-after-sound", type=float, default=4,
                     help="kill the server this long after the first sound is recorded")
     ap.add_argument("--down-for", type=float, default=2, help="start it again this long after the kill")
+    ap.add_argument("--freeze", action="store_true",
+                    help="PulseAudio: SIGSTOP the server instead of killing it, SIGCONT after --down-for (a hung server)")
     ap.add_argument("--absent-for", type=float,
                     help="no server at the start: start it this long after the command (nothing is killed)")
     ap.add_argument("--timeout", type=float, default=40)
@@ -210,17 +225,26 @@ def main():
                 time.sleep(0.01)
             sound = first.first_sound() or time.monotonic()
             time.sleep(max(0, sound + a.kill_after_sound - time.monotonic()))
-            kill_server(a.server, env, procs)
+            if a.freeze:
+                os.kill(server_pid(env), signal.SIGSTOP)
+            else:
+                kill_server(a.server, env, procs)
             killed = time.monotonic()
-            first.stop()
+            if not a.freeze:
+                first.stop()
             time.sleep(max(0, killed + a.down_for - time.monotonic()))
         else:
             sound = killed = t0
             time.sleep(a.absent_for)
-        procs = start_server(a.server, env)
-        back = time.monotonic()
-        second = Recorder(env)
-        watcher = StreamWatcher(env)
+        if a.freeze:
+            os.kill(server_pid(env), signal.SIGCONT)
+            back = time.monotonic()
+            second, first = first, None
+        else:
+            procs = start_server(a.server, env)
+            back = time.monotonic()
+            second = Recorder(env)
+            watcher = StreamWatcher(env)
         try:
             rc = app.wait(timeout=max(1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -242,6 +266,9 @@ def main():
         shutil.rmtree(runtime, ignore_errors=True)
     reader.join(2)
     before, after = first.timeline() if first else [], second.timeline() if second else []
+    if a.freeze:
+        # One recording throughout: "before" is up to the freeze, "after" from the thaw.
+        before, after = [x for x in after if x[0] < killed], [x for x in after if x[0] >= back]
     sound_after = [t for t, p in after if p >= SOUND]
     result = {
         "first_sound_s": round(sound - t0, 3),

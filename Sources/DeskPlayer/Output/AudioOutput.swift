@@ -6,7 +6,7 @@ import Synchronization
 /// audio server restarts, a device is unplugged, there is no server yet.
 ///
 /// Once playing, the mixer always has an output. A device that SDL reports
-/// gone, or whose callback has not run for half a second (the watchdog),
+/// gone, or whose callback has not run for 0.4 s (the watchdog),
 /// hands the mixer at once to the silent stand-in, which plays it on the
 /// host clock, so every player's picture, loop and queue goes on at its
 /// pace. Every half second the chosen device (else the default) is opened
@@ -54,8 +54,12 @@ final class AudioOutput: Sendable {
     private let standIn: SilentOutput
     private let finished = DispatchSemaphore(value: 0)
     private let retryNanos: UInt64 = 500_000_000
-    /// A device's callback silent this long is taken for gone.
-    private let watchdogSeconds = 0.5
+    /// A device's callback silent this long is taken for gone. The clock
+    /// runs on meanwhile, and the stand-in then reads through the audio due
+    /// in the gap: longer than the players' audio rings hold (0.5 s) and it
+    /// would run dry and the pictures wait. Shorter would risk taking a
+    /// device that is only slow on a loaded machine for lost.
+    private let watchdogSeconds = 0.4
     /// A device that has not started pulling audio by then is closed and tried again.
     private let warmUpLimitNanos: UInt64 = 8_000_000_000
     /// How long the players wait for the first device to start pulling
