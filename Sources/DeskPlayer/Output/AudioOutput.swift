@@ -158,6 +158,8 @@ final class AudioOutput: Sendable {
         var nextOwner: AudioFeed.Owner = 2
         /// The name last said to be missing (said once).
         var missingSaid: String?
+        /// A device has played: the next one to take over is "back", not "found".
+        var everLive = false
     }
 
     private func run() {
@@ -205,7 +207,7 @@ final class AudioOutput: Sendable {
         }
         if feed.owner == 0 && now &- since > firstPullNanos {
             // The first device is slow to start: play on without it meanwhile.
-            takeOverSilently()
+            noSound("audio device \(device.name.map { "'\($0)'" } ?? "(default)") does not start", &k)
         }
         let calls = device.link.calls.load(ordering: .relaxed)
         let quiet = Double(now &- device.link.lastCall.load(ordering: .relaxed)) / 1e9
@@ -227,9 +229,11 @@ final class AudioOutput: Sendable {
         let name = device.name ?? "default"
         shared.withLock { $0.live = true }
         if k.outage != nil {
-            say(Notice(line: "audio device back: \(name)", short: "Audio device back"))
+            let word = k.everLive ? "back" : "found"
+            say(Notice(line: "audio device \(word): \(name)", short: "Audio device \(word)"))
         }
         k.outage = nil
+        k.everLive = true
     }
 
     /// The device plays: hand over to the stand-in as soon as it is gone or silent.
