@@ -6,7 +6,7 @@ import Synchronization
 /// audio server restarts, a device is unplugged, there is no server yet.
 ///
 /// Once playing, the mixer always has an output. A device that SDL reports
-/// gone, or whose callback has not run for 0.4 s (the watchdog),
+/// gone, or whose callback has not run for 0.3 s (the watchdog),
 /// hands the mixer at once to the silent stand-in, which plays it on the
 /// host clock, so every player's picture, loop and queue goes on at its
 /// pace. Every half second the chosen device (else the default) is opened
@@ -56,17 +56,18 @@ final class AudioOutput: Sendable {
     private let retryNanos: UInt64 = 500_000_000
     /// A device's callback silent this long is taken for gone. The clock
     /// runs on meanwhile, and the stand-in then reads through the audio due
-    /// in the gap: longer than the players' audio rings hold (0.5 s) and it
-    /// would run dry and the pictures wait. Shorter would risk taking a
-    /// device that is only slow on a loaded machine for lost.
-    private let watchdogSeconds = 0.4
+    /// in the gap: near what the players' audio rings hold (0.5 s) a
+    /// decoder late on a busy machine leaves them short and the pictures
+    /// wait (seen at 0.4 s). Shorter would risk taking a device that is
+    /// only slow for lost (SDL runs its audio thread at a high priority).
+    private let watchdogSeconds = 0.3
     /// A device that has not started pulling audio by then is closed and tried again.
     private let warmUpLimitNanos: UInt64 = 8_000_000_000
     /// How long the players wait for the first device to start pulling
     /// before they play on without it (PulseAudio's null sink takes up to 2 s).
     private let firstPullNanos: UInt64 = 3_000_000_000
     /// How long a device coming back must pull without a pause before it takes over.
-    private let steadyNanos: UInt64 = 150_000_000
+    private let steadyNanos: UInt64 = 300_000_000
 
     /// Starts the output thread; sound starts as soon as a device opens.
     /// `device`: the name to open (nil or "auto": the default).
