@@ -12,9 +12,11 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # session bus per test), dbus-bin (dbus-send, dbus-monitor) and playerctl:
 # the MPRIS clients the tests drive DeskPlayer with; Mesa's OpenGL (llvmpipe) for
 # the GPU path forced under Xvfb; mpv, which the mpv client tests run their
-# clients against too, to tell a client's quirk from a gap of DeskPlayer's.
+# clients against too, to tell a client's quirk from a gap of DeskPlayer's;
+# PulseAudio and its clients (pactl, parec): a real audio server to kill and
+# restart under the player.
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
-	libgl1-mesa-dri libglx-mesa0 mpv
+	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What the benchmarks compare against.

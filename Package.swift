@@ -101,9 +101,9 @@ let package = Package(
             dependencies: ["DeskPlayer", "App", "Control", "UI", "Output", "Playback", "Media", "CFFmpeg"],
             // corpus/: inputs `make fuzz` found, read by path; the Python
             // and shell files are helpers the tests run (a test server, a
-            // subtitle maker, mpv IPC clients).
+            // subtitle maker, mpv IPC clients, an audio server killed and restarted).
             exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "aio_mpv_client.py", "mpv_jsonipc_start.py",
-                      "mpv_socat_client.sh", "corpus"]
+                      "mpv_socat_client.sh", "audio_outage.py", "corpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

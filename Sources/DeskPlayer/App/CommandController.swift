@@ -1,3 +1,4 @@
+import Output
 import Control
 import Foundation
 import Media
@@ -32,6 +33,8 @@ final class CommandController {
     let factory: TileFactory
     /// Picture in Picture windows (nil headless: there is no display to open them on).
     var pips: PiPManager?
+    /// The sound output (`audio-device`); nil without a window.
+    var audioOutput: AudioOutput?
     /// Files dialogs, the built-in browser, recent files.
     var opener: MediaOpener?
     weak var screen: (any PlayerScreen)? {

@@ -189,6 +189,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("small-video-decode"), help: ArgumentHelp("Video shown at half its size or less (small tiles, Picture in Picture): fast skips the H.264/HEVC loop filter (mpv's --vd-lavc-skiploopfilter=all), full decodes every detail.", valueName: "fast|full"))
     var smallVideoDecode: SmallVideoDecode = .fast
 
+    @Option(name: .customLong("audio-device"), help: ArgumentHelp("The audio device to play on, by a name --audio-device=help lists (mpv's); auto is the system's default. A device that goes away (the audio server restarts, a DAC is unplugged) is opened again every half second, and the pictures play on meanwhile.", valueName: "NAME|auto|help"))
+    var audioDevice: String = AudioOutput.auto
+
     func validate() throws {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
         guard PlaybackSpeed.range.contains(speed) else {
@@ -224,6 +227,10 @@ struct DeskPlayerCommand: ParsableCommand {
     var isComposition: Bool { composition != nil || crossfade != nil || clip != nil }
 
     func run() throws {
+        if audioDevice == "help" {
+            // mpv's --audio-device=help: the list, then exit.
+            throw ExitCode(AudioOutput.printDeviceList() ? 0 : 1)
+        }
         let code = PlayerApp(options: self).run()
         if code != 0 { throw ExitCode(code) }
     }

@@ -72,7 +72,9 @@ final class PlayerApp {
         // SDL holds the screen saver off from the start; DeskPlayer does it
         // only while a video plays in sight (mpv's stop-screensaver).
         SDL_SetHintWithPriority(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1", SDL_HINT_DEFAULT)
-        guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_AUDIO | SDL_INIT_EVENTS) == 0 else {
+        // Audio starts on the audio output's own thread: a missing audio
+        // server must not keep the window from opening.
+        guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
             PlayerApp.printError(SDLError("cannot start SDL").message)
             return 1
         }
@@ -107,11 +109,10 @@ final class PlayerApp {
     }
 
     private func play(_ composition: Composition?) -> Int32 {
-        let device: AudioDevice?
-        do { device = try AudioDevice(mixer: mixer) } catch {
-            PlayerApp.printError("\(error); playing without sound")
-            device = nil
-        }
+        // Sound through whatever audio the desktop has, and on through its outages.
+        let audio = AudioOutput(mixer: mixer, device: options.audioDevice)
+        defer { audio.shutDown() }  // sound until here; closed before SDL quits
+        controller.audioOutput = audio
         let geometry = options.geometry
         let window: MainWindow
         do {
@@ -144,7 +145,6 @@ final class PlayerApp {
         controller.compareMetrics?.finish()
         controller.scopes?.close()
         shutDown()
-        withExtendedLifetime(device) {}  // sound until here
         window.holdsOffScreenSaver = false
         if let path = options.statsJSON {
             (stats.fullPresents, stats.tilePresents) = (window.fullPresents, window.tilePresents)
@@ -342,6 +342,10 @@ final class PlayerApp {
             reportScreenshots(window)
             controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
             controller.scopes?.update(focused: tiles.focused)
+            for notice in controller.audioOutput?.takeNotices() ?? [] {
+                PlayerApp.printError(notice.line)
+                window.showMessage(notice.short, seconds: 3)
+            }
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             _ = background?.playlist.takeEvents()
             for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }

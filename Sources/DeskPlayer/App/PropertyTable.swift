@@ -175,6 +175,20 @@ enum PropertyTable {
         Property("volume-max", .number(100...100), format: .decimal(shown: 0), scope: .app, get: { _ throws(CommandError) in
             .number(100)
         }),
+        // mpv's: the device by name, or auto; a switch keeps every player's time.
+        Property("audio-device", scope: .app, get: { t throws(CommandError) in
+            guard let audio = t.controller.audioOutput else { throw .propertyUnavailable }
+            return .string(audio.wantedDevice)
+        }, set: { t, v throws(CommandError) in
+            guard let audio = t.controller.audioOutput else { throw .propertyUnavailable }
+            let name = try PropertyValue.word(v)
+            guard !name.isEmpty else { throw .invalidParameter }
+            audio.setWantedDevice(name)
+        }, osd: { t in t.controller.audioOutput.map { "Audio device: \($0.wantedDevice)" } }),
+        Property("audio-device-list", scope: .app, get: { t throws(CommandError) in
+            guard let audio = t.controller.audioOutput else { throw .propertyUnavailable }
+            return .array(audio.deviceList.map { .object([("name", .string($0.name)), ("description", .string($0.description))]) })
+        }),
     ]
 
     private static let playlist: [Property] = [

@@ -1,5 +1,6 @@
 import CSDL2
 import Media
+import Synchronization
 
 /// What the audio device plays (the mixer): defined here so the device
 /// needs nothing of Playback.
@@ -11,47 +12,70 @@ package protocol AudioOutputSource: AnyObject, Sendable {
     func render(into out: UnsafeMutablePointer<Float>, frames: Int, playbackHost: UInt64)
 }
 
-/// Owns the one SDL audio device. Its callback asks the mixer for audio;
-/// the mixer is passed through `userdata`, never captured.
-package final class AudioDevice {
-    let id: SDL_AudioDeviceID
-    let format: AudioFormat
-    let bufferFrames: Int
-    private let mixer: Unmanaged<SourceBox>
 
-    /// Holds the source as a class reference `userdata` can carry.
-    fileprivate final class SourceBox {
-        let source: any AudioOutputSource
-        init(_ source: any AudioOutputSource) { self.source = source }
+/// What one device's SDL callback reaches through `userdata`: the feed it
+/// renders from as `owner`, and its progress, which the audio output's
+/// watchdog reads. Thread-safe (Atomic).
+final class AudioDeviceLink: Sendable {
+    let feed: AudioFeed
+    let owner: AudioFeed.Owner
+    /// Callbacks so far, and the host time of the last one.
+    let calls = Atomic<Int>(0)
+    let lastCall = Atomic<UInt64>(0)
+
+    init(feed: AudioFeed, owner: AudioFeed.Owner) {
+        self.feed = feed
+        self.owner = owner
     }
+}
 
-    package init(mixer: any AudioOutputSource) throws(SDLError) {
-        let retained = Unmanaged.passRetained(SourceBox(mixer))
+/// Owns one open SDL audio device. Its callback renders the feed when the
+/// device owns it and plays silence otherwise (while it warms up); the
+/// link is passed through `userdata`, never captured. Opened, watched and
+/// closed on the audio output's thread.
+final class AudioDevice {
+    let id: SDL_AudioDeviceID
+    let bufferFrames: Int
+    /// The name it was opened by (nil: the system's default).
+    let name: String?
+    let link: AudioDeviceLink
+    private let retained: Unmanaged<AudioDeviceLink>
+
+    init(name: String?, link: AudioDeviceLink) throws(SDLError) {
+        let format = link.feed.format
+        let retained = Unmanaged.passRetained(link)
         var want = SDL_AudioSpec()
-        want.freq = Int32(mixer.format.sampleRate)
+        want.freq = Int32(format.sampleRate)
         want.format = DP_AUDIO_F32SYS
-        want.channels = UInt8(mixer.format.channels)
+        want.channels = UInt8(format.channels)
         want.samples = 1024
         want.callback = audioCallback
         want.userdata = retained.toOpaque()
         var have = SDL_AudioSpec()
         // No allowed changes: SDL converts if the hardware differs, so the
         // mixer always works in its own format.
-        let device = SDL_OpenAudioDevice(nil, 0, &want, &have, 0)
+        let device = SDL_OpenAudioDevice(name, 0, &want, &have, 0)
         guard device != 0 else {
             retained.release()
-            throw SDLError("cannot open audio device")
+            throw SDLError("cannot open audio device \(name.map { "'\($0)'" } ?? "(default)")")
         }
         id = device
-        format = mixer.format
         bufferFrames = Int(have.samples)
-        self.mixer = retained
+        self.name = name
+        self.link = link
+        self.retained = retained
         SDL_PauseAudioDevice(device, 0)
     }
 
+    /// False once SDL has found the device gone (unplugged, its server died).
+    var isConnected: Bool { SDL_GetAudioDeviceStatus(id) != SDL_AUDIO_STOPPED }
+
+    /// Seconds one callback's buffer plays.
+    var bufferSeconds: Double { Double(bufferFrames) / Double(link.feed.format.sampleRate) }
+
     deinit {
         SDL_CloseAudioDevice(id)
-        mixer.release()
+        retained.release()
     }
 }
 
@@ -60,10 +84,16 @@ package final class AudioDevice {
 private let audioCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Void = {
     userdata, stream, length in
     guard let userdata, let stream else { return }
-    let mixer = Unmanaged<AudioDevice.SourceBox>.fromOpaque(userdata).takeUnretainedValue().source
-    let bytesPerFrame = MemoryLayout<Float>.size * mixer.format.channels
+    let link = Unmanaged<AudioDeviceLink>.fromOpaque(userdata).takeUnretainedValue()
+    let now = HostTime.now()
+    link.calls.add(1, ordering: .relaxed)
+    link.lastCall.store(now, ordering: .relaxed)
+    let format = link.feed.format
+    let bytesPerFrame = MemoryLayout<Float>.size * format.channels
     let frames = Int(length) / bytesPerFrame
-    let latency = UInt64(frames) * 1_000_000_000 / UInt64(mixer.format.sampleRate)
+    let latency = UInt64(frames) * 1_000_000_000 / UInt64(format.sampleRate)
     let out = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: Float.self)
-    mixer.render(into: out, frames: frames, playbackHost: HostTime.now() + latency)
+    if !link.feed.render(as: link.owner, into: out, frames: frames, playbackHost: now + latency) {
+        out.update(repeating: 0, count: frames * format.channels)
+    }
 }
