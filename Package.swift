@@ -51,7 +51,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
+        ),
+        // Writes BuildInfo.swift at each build: the version (from
+        // packaging/debian/changelog) and the commit, for --version.
+        .plugin(
+            name: "BuildInfo",
+            capability: .buildTool()
         ),
         .testTarget(
             name: "DeskPlayerTests",
