@@ -34,7 +34,7 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 TILE_SECONDS ?= 60
 TILE_FINE_SECONDS ?= 20
 
-.PHONY: run test build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb sanitize \
+.PHONY: run test build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check sanitize \
 	sanitize-thread sanitize-address fuzz soak
 
 # Every release build links the Swift runtime statically, so the binary runs
@@ -242,5 +242,11 @@ deb: deb-deps build dist-files
 	packaging/build-deb.sh $(DEB_ROOT) dist
 	lintian --fail-on error --info dist/deskplayer_*.deb
 
+# Installs the package on this machine, checks its files and that the binary
+# runs with /opt/swift hidden, purges it and checks nothing is left
+# (packaging/test-deb.sh; it refuses where deskplayer is installed already).
+deb-check: deb
+	$(SUDO) packaging/test-deb.sh dist/deskplayer_*.deb
+
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz
+	rm -rf .build .build-tsan .build-asan .build-fuzz dist

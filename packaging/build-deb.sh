@@ -12,12 +12,13 @@ doc=$root/usr/share/doc/deskplayer
 
 # Debian's layout on top of make install's: the binary stripped (its debug
 # information is most of its size), man page and changelog compressed with
-# no timestamp, the copyright file.
+# no timestamp, the copyright file, the lintian override (its file says why).
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/deskplayer"
 gzip -9n "$root/usr/share/man/man1/deskplayer.1"
 install -Dm644 packaging/debian/copyright "$doc/copyright"
 gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
 chmod 644 "$doc/changelog.gz"
+install -Dm644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/deskplayer"
 
 # dpkg-shlibdeps and dpkg-gencontrol look for debian/control in the folder they run in.
 rm -rf "$root/DEBIAN" && mkdir -p "$root/DEBIAN"

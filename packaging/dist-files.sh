@@ -28,7 +28,8 @@ if grep -q 'subcommand' "$out/deskplayer.1"; then
     exit 1
 fi
 
-"$binary" --generate-completion-script bash > "$out/deskplayer.bash"
+# bash-completion sources its scripts: no #! line (lintian's bash-completion-with-hashbang).
+"$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$out/deskplayer.bash"
 "$binary" --generate-completion-script zsh > "$out/_deskplayer"
 "$binary" --generate-completion-script fish > "$out/deskplayer.fish"
 
