@@ -22,9 +22,11 @@ install -Dm644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overr
 
 # dpkg-shlibdeps and dpkg-gencontrol look for debian/control in the folder they run in.
 rm -rf "$root/DEBIAN" && mkdir -p "$root/DEBIAN"
-substvars=$(mktemp) && trap 'rm -f "$substvars"' EXIT
-(cd packaging && dpkg-shlibdeps -T"$substvars" -e"$root/usr/bin/deskplayer" \
-    && dpkg-gencontrol -pdeskplayer -T"$substvars" -P"$root")
+# Their side files (substvars, dpkg-gencontrol's debian/files list) go to a
+# scratch folder, not into the sources.
+scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
+(cd packaging && dpkg-shlibdeps -T"$scratch/substvars" -e"$root/usr/bin/deskplayer" \
+    && dpkg-gencontrol -pdeskplayer -T"$scratch/substvars" -f"$scratch/files" -P"$root")
 (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) \
     > "$root/DEBIAN/md5sums"
 chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
