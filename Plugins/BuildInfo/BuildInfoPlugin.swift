@@ -36,7 +36,11 @@ struct BuildInfoPlugin: BuildToolPlugin {
         set -eu
         version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$2" 2>/dev/null | tr -cd 'A-Za-z0-9.+~:_-')
         [ -n "$version" ] || version=unknown
-        commit=$(git -C "$1" rev-parse --short=12 HEAD 2>/dev/null | tr -cd '0-9a-f') || true
+        commit=
+        # Only the package's own clone: sources unpacked inside some other repository are not its commit.
+        if [ "$(git -C "$1" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$1" && pwd -P)" ]; then
+            commit=$(git -C "$1" rev-parse --short=12 HEAD 2>/dev/null | tr -cd '0-9a-f') || true
+        fi
         if [ -z "$commit" ]; then commit=unknown
         elif [ -n "$(git -C "$1" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
             commit="$commit-dirty"
