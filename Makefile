@@ -14,11 +14,20 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # the GPU path forced under Xvfb; mpv, which the mpv client tests run their
 # clients against too, to tell a client's quirk from a gap of DeskPlayer's;
 # PulseAudio and its clients (pactl, parec): a real audio server to kill and
-# restart under the player.
+# restart under the player; desktop-file-validate and appstreamcli for
+# the desktop entry and the AppStream metainfo, zsh and fish to load the
+# completion scripts (PackagingTests).
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
-	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils
+	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
+# What `make install` rasterises the icon with (FFmpeg's librsvg decoder).
+INSTALL_PACKAGES := ffmpeg
+# What `make deb` builds and checks the package with (dpkg-deb,
+# dpkg-shlibdeps, dpkg-gencontrol; lintian) and validates the desktop entry
+# and the AppStream metainfo with. dpkg-deb owns the files by root itself
+# (--root-owner-group): no fakeroot; no debhelper, since no debian/rules.
+DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream
 # What the benchmarks compare against.
 BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool time bc python3-numpy linux-perf
 
@@ -28,8 +37,13 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 TILE_SECONDS ?= 60
 TILE_FINE_SECONDS ?= 20
 
-.PHONY: run test build deps test-deps bench-deps bench clean assets install sanitize sanitize-thread \
-	sanitize-address fuzz soak
+.PHONY: run test build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check sanitize \
+	sanitize-thread sanitize-address fuzz soak
+
+# Every release build links the Swift runtime statically, so the binary runs
+# without the toolchain (installed, packaged, benchmarked: the same binary).
+# All of them use these flags: SwiftPM rebuilds everything when they change.
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 
 # Installs the Debian packages given in PKGS that are missing.
 define apt_install
@@ -50,8 +64,11 @@ test-deps: deps
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
 
+deb-deps: deps
+	$(call apt_install,$(DEB_PACKAGES))
+
 build: deps
-	$(SWIFT) build -c release
+	$(RELEASE_BUILD)
 
 # Plays the bundled demo (in a virtual X server when there is no display).
 run: build
@@ -72,7 +89,7 @@ test: test-deps
 # any, go in too, with the time they were measured.
 BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers scan live_metrics
 bench: bench-deps
-	$(SWIFT) build -c release
+	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
 	$(XVFB) bench/playback.sh
 	$(XVFB) bench/ttff.sh
@@ -181,18 +198,60 @@ fuzz: deps
 # RSS grows past 5 % or fds/threads do not come back (bench/soak.sh).
 SOAK_LOOPS ?= 240
 soak: bench-deps
-	$(SWIFT) build -c release
+	$(RELEASE_BUILD)
 	$(XVFB) bench/soak.sh $(SOAK_LOOPS)
 
 assets:
 	sh assets/make-assets.sh
 
-# The binary, the desktop entry and the icon under PREFIX (DESTDIR for packaging).
+# The files installed beside the binary that are made from it and the assets
+# (packaging/dist-files.sh): the man page (swift-argument-parser's
+# generate-manual tool, built from the package's copy of argument-parser), the
+# bash, zsh and fish completions, the icon's hicolor PNG sizes.
+DIST := .build/dist
+ICON_SIZES := 16 22 24 32 48 64 128 256 512
+dist-files: build
+	$(call apt_install,$(INSTALL_PACKAGES))
+	$(SWIFT) build --product generate-manual
+	packaging/dist-files.sh .build/release/deskplayer $$($(SWIFT) build --show-bin-path)/generate-manual $(DIST)
+
+# The binary, the desktop entry, the AppStream metainfo, the icons, the man
+# page and the completions under PREFIX (DESTDIR for packaging). zsh looks in
+# site-functions under /usr/local, Debian's packages use vendor-completions.
 PREFIX ?= /usr/local
-install: build
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
+METAINFO := org.deskplayer.DeskPlayer.metainfo.xml
+install: build dist-files
 	install -Dm755 .build/release/deskplayer $(DESTDIR)$(PREFIX)/bin/deskplayer
 	install -Dm644 assets/deskplayer.desktop $(DESTDIR)$(PREFIX)/share/applications/deskplayer.desktop
+	install -Dm644 assets/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
 	install -Dm644 assets/deskplayer.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/deskplayer.svg
+	for size in $(ICON_SIZES); do install -Dm644 $(DIST)/icons/$$size.png \
+		$(DESTDIR)$(PREFIX)/share/icons/hicolor/$${size}x$${size}/apps/deskplayer.png || exit 1; done
+	install -Dm644 $(DIST)/deskplayer.1 $(DESTDIR)$(PREFIX)/share/man/man1/deskplayer.1
+	install -Dm644 $(DIST)/deskplayer.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/deskplayer
+	install -Dm644 $(DIST)/_deskplayer $(DESTDIR)$(ZSH_COMPLETIONS)/_deskplayer
+	install -Dm644 $(DIST)/deskplayer.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/deskplayer.fish
+
+# dist/deskplayer_VERSION_ARCH.deb (packaging/build-deb.sh): make install's
+# files under /usr, Depends from dpkg-shlibdeps; then lintian, which fails the
+# target on an error. The version is the first entry of packaging/debian/changelog.
+DEB_ROOT := .build/deb/root
+deb: deb-deps build dist-files
+	rm -rf $(DEB_ROOT)
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr \
+		ZSH_COMPLETIONS=/usr/share/zsh/vendor-completions
+	desktop-file-validate $(DEB_ROOT)/usr/share/applications/deskplayer.desktop
+	appstreamcli validate --no-net $(DEB_ROOT)/usr/share/metainfo/$(METAINFO)
+	rm -f dist/deskplayer_*.deb
+	packaging/build-deb.sh $(DEB_ROOT) dist
+	lintian --fail-on error --info dist/deskplayer_*.deb
+
+# Installs the package on this machine, checks its files and that the binary
+# runs with /opt/swift hidden, purges it and checks nothing is left
+# (packaging/test-deb.sh; it refuses where deskplayer is installed already).
+deb-check: deb
+	$(SUDO) packaging/test-deb.sh dist/deskplayer_*.deb
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz
+	rm -rf .build .build-tsan .build-asan .build-fuzz dist

@@ -88,13 +88,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            path: "Sources/DeskPlayer/App"
+            path: "Sources/DeskPlayer/App",
+            plugins: ["BuildInfo"]
         ),
         // The program: only the entry point.
         .executableTarget(
             name: "DeskPlayer",
             dependencies: ["App"],
             path: "Sources/DeskPlayer/Main"
+        ),
+        // Writes BuildInfo.swift into App at each build: the version (from
+        // packaging/debian/changelog) and the commit, for --version.
+        .plugin(
+            name: "BuildInfo",
+            capability: .buildTool()
         ),
         .testTarget(
             name: "DeskPlayerTests",

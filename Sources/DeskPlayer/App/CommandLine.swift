@@ -8,14 +8,18 @@ import UI
 
 /// `deskplayer [options] FILE...` (mpv's option names where mpv has one).
 struct DeskPlayerCommand: ParsableCommand {
-    static let version = "0.1.0"
+    /// The version's one place is packaging/debian/changelog; the BuildInfo
+    /// plugin (Plugins/BuildInfo) writes it, and the commit, at build time.
+    static let version = BuildInfo.version
+    /// What `--version` prints: the version and the commit it was built from.
+    static let versionLine = "\(BuildInfo.version) (commit \(BuildInfo.commit))"
 
     static let configuration = CommandConfiguration(
         commandName: "deskplayer",
         abstract: "Plays video and audio files in a desktop window.",
         discussion: "Keys (mpv's): SPACE/p pause, LEFT/RIGHT seek 5 s, UP/DOWN seek 60 s, 9/0 volume, m mute, "
             + "f fullscreen (ESC leaves), . step one frame, > or ENTER next file, < previous file, q quit.",
-        version: version
+        version: versionLine
     )
 
     @Argument(help: "Files or URLs to play, one after another, gaplessly.")

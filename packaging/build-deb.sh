@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds dist/deskplayer_VERSION_ARCH.deb from ROOT, a tree `make install
+# DESTDIR=ROOT PREFIX=/usr` filled, with dpkg-dev's own tools: dpkg-shlibdeps
+# finds the Debian packages of the libraries the binary links (Depends),
+# dpkg-gencontrol writes DEBIAN/control from packaging/debian/control and the
+# changelog, dpkg-deb packs the tree (owned by root, without fakeroot).
+# Usage: packaging/build-deb.sh ROOT OUTDIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(realpath "$1") out=$2
+doc=$root/usr/share/doc/deskplayer
+
+# Debian's layout on top of make install's: the binary stripped (its debug
+# information is most of its size), man page and changelog compressed with
+# no timestamp, the copyright file, the lintian override (its file says why).
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/deskplayer"
+gzip -9n "$root/usr/share/man/man1/deskplayer.1"
+install -Dm644 packaging/debian/copyright "$doc/copyright"
+gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
+chmod 644 "$doc/changelog.gz"
+install -Dm644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/deskplayer"
+
+# dpkg-shlibdeps and dpkg-gencontrol look for debian/control in the folder they run in.
+rm -rf "$root/DEBIAN" && mkdir -p "$root/DEBIAN"
+# Their side files (substvars, dpkg-gencontrol's debian/files list) go to a
+# scratch folder, not into the sources.
+scratch=$(mktemp -d) && trap 'rm -rf "$scratch"' EXIT
+(cd packaging && dpkg-shlibdeps -T"$scratch/substvars" -e"$root/usr/bin/deskplayer" \
+    && dpkg-gencontrol -pdeskplayer -T"$scratch/substvars" -f"$scratch/files" -P"$root")
+(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) \
+    > "$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+
+version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+mkdir -p "$out"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$out/deskplayer_${version}_${arch}.deb"
