@@ -127,6 +127,7 @@ final class PlayerApp {
         window.holdsOffScreenSaver = false
         if let path = options.statsJSON {
             (stats.fullPresents, stats.tilePresents) = (window.fullPresents, window.tilePresents)
+            stats.recordThumbnails(waits: window.thumbnailWaits, ready: window.thumbnailsReady)
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
         }
         frameLog?.write()
@@ -168,6 +169,7 @@ final class PlayerApp {
         }
         window.layout = options.layout ?? .grid
         window.wipe = options.compare == .wipe
+        window.showsThumbnails = options.thumbnails == .yes
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] id, event in
             guard let (tile, action) = pips?.handle(windowID: id, event: event) else { return }

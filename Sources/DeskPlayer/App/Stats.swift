@@ -45,8 +45,24 @@ struct StatsReport: Codable {
     /// presents of only the tiles whose picture changed.
     var fullPresents = 0
     var tilePresents = 0
+    /// Seek-bar thumbnails: how many times hovered had to be decoded, and
+    /// how long (ms) from the mouse reaching such a time to its picture
+    /// (mean, largest); how many were ready at once (made on the way to others).
+    var thumbnailsDecoded = 0
+    var thumbnailMeanMs: Double?
+    var thumbnailMaxMs: Double?
+    var thumbnailsReady = 0
 
     init(renderer: String) { self.renderer = renderer }
+
+    /// The seek-bar thumbnails' figures, from the seconds each waited.
+    mutating func recordThumbnails(waits: [Double], ready: Int) {
+        thumbnailsDecoded = waits.count
+        thumbnailsReady = ready
+        guard !waits.isEmpty else { return }
+        thumbnailMeanMs = (waits.reduce(0, +) / Double(waits.count) * 10_000).rounded() / 10
+        thumbnailMaxMs = ((waits.max() ?? 0) * 10_000).rounded() / 10
+    }
 
     mutating func record(_ item: PlayerItem, _ s: PlayerStats) {
         let status: String

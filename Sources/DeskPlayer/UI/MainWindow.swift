@@ -62,6 +62,13 @@ final class MainWindow: PlayerScreen {
     /// The key bindings overlay (F1 or ?).
     var showsHelp = false { didSet { needsRedraw = true } }
     private var pointerAutohide = PointerAutohide()
+    /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
+    var showsThumbnails = true { didSet { needsRedraw = true } }
+    /// How the seek-bar thumbnails came: seconds from the mouse reaching a
+    /// time to its picture, for each time not made before, and how many
+    /// times were ready at once (for `--stats-json`).
+    private(set) var thumbnailWaits: [Double] = []
+    private(set) var thumbnailsReady = 0
     /// Presents of the whole window, and of only the tiles that changed.
     private(set) var fullPresents = 0
     private(set) var tilePresents = 0
@@ -312,6 +319,22 @@ final class MainWindow: PlayerScreen {
                         volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1)
     }
 
+    /// Asks the hovered tile's thumbnail for the time under the mouse on its
+    /// seek bar; every other tile's stops making pictures.
+    private func updateThumbnails(_ areas: [Rect], at now: UInt64) {
+        var active: Int?
+        if showsThumbnails, let hover, let (x, y) = pointer, dragging?.volume != true, list == nil, !showsHelp,
+           let bar = shownControlBar(hover.index, in: areas), bar.seekTrack.contains(x: x, y: y),
+           let item = views[hover.index].player.currentItem, let duration = item.duration?.seconds, duration > 0 {
+            active = hover.index
+            let outcome = views[hover.index].seekThumbnail.hover(item, seconds: ControlBar.fraction(x: x, along: bar.seekTrack) * duration,
+                                                                 now: now)
+            if let waited = outcome.waitedSeconds { thumbnailWaits.append(waited) } else if outcome.changed { thumbnailsReady += 1 }
+            if outcome.changed { needsRedraw = true }
+        }
+        for (index, view) in views.enumerated() where index != active { view.seekThumbnail.leave() }
+    }
+
     private func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
         showControls(index)
         if bar.playButton.contains(x: x, y: y) {
@@ -375,6 +398,7 @@ final class MainWindow: PlayerScreen {
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
+        updateThumbnails(areas, at: now)
         pointerAutohide.update(at: now, overVideo: pointerOverVideo(areas))
         let before = messages.count
         messages.removeAll { $0.until <= now }
@@ -440,7 +464,8 @@ final class MainWindow: PlayerScreen {
         }
         drawnBar = barSignature(areas)
         if let hover, let bar = shownControlBar(hover.index, in: areas) {
-            bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer)
+            bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer,
+                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil)
         }
         if showsHelp { drawHelp() }
         list?.draw(in: bounds, renderer: r, text: text)
