@@ -26,6 +26,10 @@ final class ThumbnailDecoder {
     /// (nil: none yet, or the decoder was drained: seek before going on).
     private var position: Double?
     private var hasLast = false
+    /// Something since the last keyframe could not be decoded or was
+    /// patched up: frames until the next keyframe show damage (they refer
+    /// to what is missing), though the decoder may not mark them.
+    private var damaged = false
     private var lastSeconds = 0.0
 
     init(location: MediaLocation, settings: VideoFilterSettings, maxWidth: Int, maxHeight: Int) throws(MediaError) {
@@ -85,11 +89,21 @@ final class ThumbnailDecoder {
             do throws(MediaError) { more = try asset.input.read(into: packet) } catch { more = false }
             if more && Int(packet.streamIndex) != streamIndex { continue }
             var done = false
-            decoder.decode(more ? packet : nil, until: { done }) {
+            func receive() {
                 while !done, (try? decoder.receive(into: frame)) == .frame {
                     done = take(frame, target: target, progress: progress)
                 }
             }
+            while !done {
+                let accepted: Bool
+                do throws(MediaError) { accepted = try decoder.send(more ? packet : nil) } catch {
+                    damaged = true  // a packet it could not decode: what follows refers to what is missing
+                    break
+                }
+                receive()
+                if accepted { break }
+            }
+            receive()
             if done { return }
             if !more {
                 position = nil  // drained: only a seek starts it again
@@ -120,7 +134,9 @@ final class ThumbnailDecoder {
         guard pts != DP_AV_NOPTS_VALUE else { return false }
         let seconds = (MediaTime(pts, stream.pointee.time_base) - startOffset).seconds
         position = seconds
-        let damaged = frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0
+        let marked = frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0
+        if frame.pointer.pointee.key_frame != 0 { damaged = false }
+        if marked { damaged = true }
         let targetBucket = ThumbnailCache.bucket(target)
         if damaged {
             // A damaged picture is never shown: past the bucket asked, that bucket has none.
@@ -171,6 +187,7 @@ final class ThumbnailDecoder {
         decoder.flush()
         position = nil
         hasLast = false
+        damaged = false
     }
 
     /// `frame` scaled to the thumbnail's size and turned upright (nil when it cannot be converted).
