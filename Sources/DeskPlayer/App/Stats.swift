@@ -45,13 +45,16 @@ struct StatsReport: Codable {
     /// presents of only the tiles whose picture changed.
     var fullPresents = 0
     var tilePresents = 0
-    /// Seek-bar thumbnails: how many times hovered had to be decoded, and
-    /// how long (ms) from the mouse reaching such a time to its picture
-    /// (mean, largest); how many were ready at once (made on the way to others).
+    /// Seek-bar thumbnails: how many times hovered had to be decoded (and
+    /// were still under the mouse when their picture came), and how long
+    /// (ms) from the mouse reaching such a time to its picture (mean,
+    /// largest); how many were ready at once (made on the way to others);
+    /// how many pictures the thumbnail decoders made in all.
     var thumbnailsDecoded = 0
     var thumbnailMeanMs: Double?
     var thumbnailMaxMs: Double?
     var thumbnailsReady = 0
+    var thumbnailsMade = 0
 
     init(renderer: String) { self.renderer = renderer }
 
@@ -59,6 +62,7 @@ struct StatsReport: Codable {
     mutating func recordThumbnails(waits: [Double], ready: Int) {
         thumbnailsDecoded = waits.count
         thumbnailsReady = ready
+        thumbnailsMade = ThumbnailSource.picturesMadeInAll
         guard !waits.isEmpty else { return }
         thumbnailMeanMs = (waits.reduce(0, +) / Double(waits.count) * 10_000).rounded() / 10
         thumbnailMaxMs = ((waits.max() ?? 0) * 10_000).rounded() / 10

@@ -11,6 +11,10 @@ import CFFmpeg
 /// than seeking again, and each half-second bucket passed on the way is
 /// kept. Used by the thumbnail worker thread only.
 final class ThumbnailDecoder {
+    /// How long a picture the mouse has moved away from is still worth
+    /// finishing (seconds): past that, the time now under the mouse goes first.
+    static let patience = 0.25
+
     private let asset: MediaAsset
     private let streamIndex: Int
     private let stream: UnsafeMutablePointer<AVStream>
@@ -72,6 +76,7 @@ final class ThumbnailDecoder {
     /// wanted moves somewhere a seek is needed, or to nothing.
     func make(_ target: Double, progress: ThumbnailSource.Progress) {
         var target = target
+        let started = HostTime.now()
         if !canContinue(to: target) { seek(to: target) }
         var backOff = 2.0
         var seekedTo = target
@@ -79,9 +84,14 @@ final class ThumbnailDecoder {
         while true {
             guard let wanted = progress.wanted else { return }
             if ThumbnailCache.bucket(wanted) != ThumbnailCache.bucket(target) {
-                // Forward within this run of frames: go on; anywhere else: a seek, from the worker's loop.
-                guard canContinue(to: wanted) else { return }
-                target = wanted
+                if canContinue(to: wanted) {
+                    target = wanted  // forward within this run of frames: on to it
+                } else if Double(HostTime.now() &- started) / 1e9 > ThumbnailDecoder.patience {
+                    return  // anywhere else: a seek, from the worker's loop
+                }
+                // Else this picture is nearly made: finishing it shows
+                // something while the mouse sweeps, rather than nothing
+                // until it rests, and fills the buckets on the way.
             }
             if progress.has(ThumbnailCache.bucket(target)) { return }
             packet.unref()

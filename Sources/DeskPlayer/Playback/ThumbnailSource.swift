@@ -61,6 +61,10 @@ final class ThumbnailSource: Sendable {
     /// Pictures made so far (for the statistics).
     var picturesMade: Int { shared.state.withLock { $0.made } }
 
+    /// Pictures made by every source of the process (for `--stats-json`).
+    static var picturesMadeInAll: Int { madeInAll.load(ordering: .relaxed) }
+    fileprivate static let madeInAll = Atomic<Int>(0)
+
     /// The picture for `seconds` if it is made: the entry of its bucket (a
     /// nil picture in it: none can be made there), or a short file's last picture.
     func entry(at seconds: Double) -> ThumbnailCache.Entry? {
@@ -168,7 +172,10 @@ final class ThumbnailSource: Sendable {
 
         func store(_ entry: ThumbnailCache.Entry, for bucket: Int) {
             shared.state.withLock { s in
-                if entry.picture != nil { s.made += 1 }
+                if entry.picture != nil {
+                    s.made += 1
+                    ThumbnailSource.madeInAll.add(1, ordering: .relaxed)
+                }
                 s.cache.insert(entry, for: bucket)
             }
         }
@@ -177,6 +184,7 @@ final class ThumbnailSource: Sendable {
         func storeTail(_ entry: ThumbnailCache.Entry, from seconds: Double) {
             shared.state.withLock { s in
                 s.made += 1
+                ThumbnailSource.madeInAll.add(1, ordering: .relaxed)
                 s.tail = (seconds, entry)
             }
         }

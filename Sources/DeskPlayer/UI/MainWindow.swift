@@ -392,7 +392,9 @@ final class MainWindow: PlayerScreen {
         where view.refresh(at: now, area: area, renderer: window.renderer) {
             changed.append(index)
         }
-        if let h = hover, h.until <= now, dragging == nil {
+        // The controls stay while the mouse is on them (looking at a thumbnail).
+        if let h = hover, h.until <= now, dragging == nil,
+           !(pointer.map { shownControlBar(h.index, in: areas)?.bar.contains(x: $0.x, y: $0.y) == true } ?? false) {
             hover = nil
             needsRedraw = true
         }
