@@ -67,7 +67,8 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers
+BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers \
+	thumbnails
 bench: bench-deps
 	$(SWIFT) build -c release
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -82,6 +83,7 @@ bench: bench-deps
 	bench/streams.sh
 	$(XVFB) bench/speed.sh
 	python3 bench/stretchers.py --json bench/out/stretchers.json
+	$(XVFB) python3 bench/thumbnails.py --json bench/out/thumbnails.json
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in
