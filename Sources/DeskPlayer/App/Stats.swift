@@ -49,12 +49,14 @@ struct StatsReport: Codable {
     /// were still under the mouse when their picture came), and how long
     /// (ms) from the mouse reaching such a time to its picture (mean,
     /// largest); how many were ready at once (made on the way to others);
-    /// how many pictures the thumbnail decoders made in all.
+    /// how many pictures the thumbnail decoders made in all, and the CPU
+    /// seconds their threads spent.
     var thumbnailsDecoded = 0
     var thumbnailMeanMs: Double?
     var thumbnailMaxMs: Double?
     var thumbnailsReady = 0
     var thumbnailsMade = 0
+    var thumbnailCpuSeconds = 0.0
 
     init(renderer: String) { self.renderer = renderer }
 
@@ -63,6 +65,7 @@ struct StatsReport: Codable {
         thumbnailsDecoded = waits.count
         thumbnailsReady = ready
         thumbnailsMade = ThumbnailSource.picturesMadeInAll
+        thumbnailCpuSeconds = (ThumbnailSource.cpuSecondsInAll * 1000).rounded() / 1000
         guard !waits.isEmpty else { return }
         thumbnailMeanMs = (waits.reduce(0, +) / Double(waits.count) * 10_000).rounded() / 10
         thumbnailMaxMs = ((waits.max() ?? 0) * 10_000).rounded() / 10

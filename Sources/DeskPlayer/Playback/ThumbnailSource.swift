@@ -61,9 +61,12 @@ final class ThumbnailSource: Sendable {
     /// Pictures made so far (for the statistics).
     var picturesMade: Int { shared.state.withLock { $0.made } }
 
-    /// Pictures made by every source of the process (for `--stats-json`).
+    /// Pictures made by every source of the process, and the CPU time
+    /// their threads spent (for `--stats-json`).
     static var picturesMadeInAll: Int { madeInAll.load(ordering: .relaxed) }
+    static var cpuSecondsInAll: Double { Double(cpuMicrosecondsInAll.load(ordering: .relaxed)) / 1e6 }
     fileprivate static let madeInAll = Atomic<Int>(0)
+    fileprivate static let cpuMicrosecondsInAll = Atomic<Int>(0)
 
     /// The picture for `seconds` if it is made: the entry of its bucket (a
     /// nil picture in it: none can be made there), or a short file's last picture.
@@ -127,7 +130,9 @@ final class ThumbnailSource: Sendable {
                     continue
                 }
             }
+            let cpu = LowPriority.threadCPUMicroseconds()
             decoder?.make(target, progress: Progress(shared))
+            cpuMicrosecondsInAll.add(LowPriority.threadCPUMicroseconds() - cpu, ordering: .relaxed)
         }
     }
 
@@ -197,5 +202,12 @@ final class ThumbnailSource: Sendable {
 enum LowPriority {
     static func apply() {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+    }
+
+    /// The CPU time the calling thread has used, in µs.
+    static func threadCPUMicroseconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return ts.tv_sec * 1_000_000 + ts.tv_nsec / 1000
     }
 }
