@@ -77,6 +77,15 @@ final class ThumbnailSource: Sendable {
         }
     }
 
+    /// A picture of the bucket before or after that of `seconds`, if made:
+    /// within a second of it, to show while its own is made.
+    func neighbour(of seconds: Double) -> PictureBuffer? {
+        let bucket = ThumbnailCache.bucket(seconds)
+        return shared.state.withLock { s in
+            s.cache.entry(bucket - 1)?.picture ?? s.cache.entry(bucket + 1)?.picture
+        }
+    }
+
     /// Asks for the picture at `seconds` (replacing any time asked before);
     /// the worker starts if it is not running.
     func request(_ seconds: Double) {

@@ -329,7 +329,8 @@ final class MainWindow: PlayerScreen {
             active = hover.index
             let outcome = views[hover.index].seekThumbnail.hover(item, seconds: ControlBar.fraction(x: x, along: bar.seekTrack) * duration,
                                                                  now: now)
-            if let waited = outcome.waitedSeconds { thumbnailWaits.append(waited) } else if outcome.changed { thumbnailsReady += 1 }
+            if let waited = outcome.waitedSeconds { thumbnailWaits.append(waited) }
+            if outcome.wasReady { thumbnailsReady += 1 }
             if outcome.changed { needsRedraw = true }
         }
         for (index, view) in views.enumerated() where index != active { view.seekThumbnail.leave() }

@@ -2,9 +2,10 @@ import CSDL2
 
 /// The picture of the time under the mouse, drawn over a tile's seek bar
 /// while the mouse is on it. Asks the item's `ThumbnailSource` for that
-/// time every refresh and shows the newest picture that is ready (the one
-/// before stays until the next is made, so moving along the bar updates it
-/// smoothly); a time with no picture (a damaged region) shows none. Owns the
+/// time every refresh and shows its picture once made; until then that of
+/// the half second before or after if made, else the one before stays (so
+/// moving along the bar updates it smoothly). A time with no picture (a
+/// damaged region) shows none. Owns the
 /// texture on its view's renderer. Main thread only.
 final class SeekThumbnail {
     /// What a hover changed, for the window: whether to redraw, and how long
@@ -12,6 +13,8 @@ final class SeekThumbnail {
     struct Outcome {
         var changed = false
         var waitedSeconds: Double?
+        /// The picture of a new time was there already (made on the way to others).
+        var wasReady = false
     }
 
     private var source: ThumbnailSource?
@@ -46,10 +49,15 @@ final class SeekThumbnail {
         if let entry = source.entry(at: seconds) {
             if let pending, pending.bucket == bucket { outcome.waitedSeconds = Double(now &- pending.since) / 1e9 }
             pending = nil
-            outcome.changed = show(entry.picture) || outcome.changed
+            let changed = show(entry.picture)
+            outcome.wasReady = changed && outcome.waitedSeconds == nil
+            outcome.changed = changed || outcome.changed
         } else {
             source.request(seconds)
             if pending?.bucket != bucket { pending = (bucket, now) }
+            // Meanwhile a picture of the half second before or after, if
+            // made (within a second of the time), rather than one further off.
+            if let near = source.neighbour(of: seconds) { outcome.changed = show(near) || outcome.changed }
         }
         return outcome
     }
