@@ -96,7 +96,12 @@ final class ThumbnailDecoder {
             if progress.has(ThumbnailCache.bucket(target)) { return }
             packet.unref()
             let more: Bool
-            do throws(MediaError) { more = try asset.input.read(into: packet) } catch { more = false }
+            do throws(MediaError) { more = try asset.input.read(into: packet) } catch {
+                // Unreadable here (not the end): no picture for this time; the next is sought afresh.
+                progress.store(ThumbnailCache.Entry(picture: nil, frameSeconds: target), for: ThumbnailCache.bucket(target))
+                position = nil
+                return
+            }
             if more && Int(packet.streamIndex) != streamIndex { continue }
             var done = false
             func receive() {
