@@ -118,6 +118,10 @@ def hover_run(clip, d, text_height):
     time.sleep(0.5)
     errors, seen = [], []
     tip_top = BAR_Y - text_height - 10
+    # What one grab takes on its own (the on-screen figure includes at least one).
+    start = time.perf_counter()
+    grab(0, 0, THUMB_W, THUMB_H, os.path.join(d, "thumb.rgb"))
+    grab_seconds = time.perf_counter() - start
     for fraction in walk(20):
         x = track_x(fraction)
         asked = time_at(x)
@@ -134,7 +138,7 @@ def hover_run(clip, d, text_height):
     xdotool("key", "q")
     finish(proc)
     report = json.load(open(stats))
-    return report, errors, seen
+    return report, errors, seen, grab_seconds
 
 
 def play_run(clip, d, name, scrub, thumbnails=True):
@@ -186,7 +190,7 @@ def main():
         # DejaVu Sans at the app's size: the time label's line height (TextRenderer.lineHeight).
         text_height = a.text_height or 21
         load = os.getloadavg()[0]
-        report, errors, seen = hover_run(clip, d, text_height)
+        report, errors, seen, grab_seconds = hover_run(clip, d, text_height)
         runs = {name: play_run(clip, d, name, scrub, thumbs)
                 for name, scrub, thumbs in [("still", False, True), ("scrubbing", True, True),
                                             ("scrubbingWithoutThumbnails", True, False)]}
@@ -200,6 +204,7 @@ def main():
                                                / max(report.get("thumbnailsDecoded") or 1, 1), 1),
         "onScreenWithinMeanMs": round(sum(seen) / len(seen) * 1000, 1),
         "onScreenWithinMaxMs": round(max(seen) * 1000, 1),
+        "oneX11GrabMs": round(grab_seconds * 1000, 1),
         "loadAverageAtStart": round(load, 2),
         "accuracyMeanSeconds": round(sum(errors) / len(errors), 3),
         "accuracyMaxSeconds": round(max(errors), 3),
