@@ -87,7 +87,8 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers scan live_metrics
+BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers scan \
+	live_metrics thumbnails
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -104,6 +105,7 @@ bench: bench-deps
 	python3 bench/stretchers.py --json bench/out/stretchers.json
 	bench/scan.sh
 	$(XVFB) bench/live_metrics.sh
+	$(XVFB) python3 bench/thumbnails.py --json bench/out/thumbnails.json
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in

@@ -21,6 +21,7 @@ import Testing
         var title = ""
         var pointerVisible = true
         var holdsOffScreenSaver = false
+        var showsThumbnails = true
         func show(_ views: [PlayerView], focused: Int) { shown = (views.count, focused) }
         func showMessage(_ message: String, seconds: Double, topic: String?) {
             if let topic { messages.removeAll { $0.topic == topic } }

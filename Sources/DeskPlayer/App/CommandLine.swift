@@ -190,6 +190,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("vo"), help: ArgumentHelp("How pictures reach the screen: gpu uploads each video's YUV at its own size and lets SDL's accelerated renderer convert and scale it; x11 scales and converts on the CPU and draws with SDL's software renderer (cheapest without a GPU: Xvfb, llvmpipe); auto takes gpu when the OpenGL renderer is a real GPU.", valueName: "auto|gpu|x11"))
     var videoOutput: VideoOutputChoice = .auto
 
+    @Option(help: ArgumentHelp("Hovering a seek bar shows the picture at that time, made by a decoder of its own at low priority; no shows only the time.", valueName: "yes|no"))
+    var thumbnails: YesNo = .yes
+
     @Option(name: .customLong("small-video-decode"), help: ArgumentHelp("Video shown at half its size or less (small tiles, Picture in Picture): fast skips the H.264/HEVC loop filter (mpv's --vd-lavc-skiploopfilter=all), full decodes every detail.", valueName: "fast|full"))
     var smallVideoDecode: SmallVideoDecode = .fast
 

@@ -148,6 +148,7 @@ final class PlayerApp {
         window.holdsOffScreenSaver = false
         if let path = options.statsJSON {
             (stats.fullPresents, stats.tilePresents) = (window.fullPresents, window.tilePresents)
+            stats.recordThumbnails(waits: window.thumbnailWaits, ready: window.thumbnailsReady)
             do { try stats.write(to: path) } catch { PlayerApp.printError("cannot write \(path): \(error)") }
         }
         frameLog?.write()
@@ -195,6 +196,7 @@ final class PlayerApp {
             controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
                                                        csvPath: options.compareMetricsOut, window: window)
         }
+        window.showsThumbnails = options.thumbnails == .yes
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] event in
             guard let (tile, action) = pips?.handle(event) else { return }

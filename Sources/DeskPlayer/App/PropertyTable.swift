@@ -322,6 +322,14 @@ enum PropertyTable {
                          t.controller.pips?.restore(tile)
                      }
                  }),
+        // Seek-bar thumbnails (--thumbnails).
+        Property("thumbnails", .flag, scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .bool(screen.showsThumbnails)
+        }, set: { t, v throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            screen.showsThumbnails = try PropertyValue.flag(v)
+        }, osd: { t in t.controller.screen?.showsThumbnails == false ? "Thumbnails: off" : "Thumbnails: on" }),
         Property("cursor-visible", scope: .app, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.pointerVisible)

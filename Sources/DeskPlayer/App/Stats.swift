@@ -47,8 +47,31 @@ struct StatsReport: Codable {
     /// presents of only the tiles whose picture changed.
     var fullPresents = 0
     var tilePresents = 0
+    /// Seek-bar thumbnails: how many times hovered had to be decoded (and
+    /// were still under the mouse when their picture came), and how long
+    /// (ms) from the mouse reaching such a time to its picture (mean,
+    /// largest); how many were ready at once (made on the way to others);
+    /// how many pictures the thumbnail decoders made in all, and the CPU
+    /// seconds their threads spent.
+    var thumbnailsDecoded = 0
+    var thumbnailMeanMs: Double?
+    var thumbnailMaxMs: Double?
+    var thumbnailsReady = 0
+    var thumbnailsMade = 0
+    var thumbnailCpuSeconds = 0.0
 
     init(renderer: String) { self.renderer = renderer }
+
+    /// The seek-bar thumbnails' figures, from the seconds each waited.
+    mutating func recordThumbnails(waits: [Double], ready: Int) {
+        thumbnailsDecoded = waits.count
+        thumbnailsReady = ready
+        thumbnailsMade = ThumbnailSource.picturesMadeInAll
+        thumbnailCpuSeconds = (ThumbnailSource.cpuSecondsInAll * 1000).rounded() / 1000
+        guard !waits.isEmpty else { return }
+        thumbnailMeanMs = (waits.reduce(0, +) / Double(waits.count) * 10_000).rounded() / 10
+        thumbnailMaxMs = ((waits.max() ?? 0) * 10_000).rounded() / 10
+    }
 
     mutating func record(_ item: PlayerItem, _ s: PlayerStats) {
         let status: String

@@ -51,7 +51,7 @@ package struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertibl
     package var microseconds: Int64 { converted(to: 1_000_000).value }
 
     /// The nearest whole number of ticks of an FFmpeg time base.
-    func ticks(in timeBase: AVRational) -> Int64 {
+    package func ticks(in timeBase: AVRational) -> Int64 {
         let numerator = Int128(value) * Int128(max(timeBase.den, 1))
         let divisor = Int128(timescale) * Int128(max(timeBase.num, 1))
         let rounded = numerator >= 0 ? (numerator + divisor / 2) / divisor : (numerator - divisor / 2) / divisor

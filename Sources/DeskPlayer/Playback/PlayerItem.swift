@@ -29,7 +29,7 @@ package final class PlayerItem: Sendable {
         var info: MediaInfo?
     }
 
-    let location: MediaLocation
+    package let location: MediaLocation
     /// The name the user gave (for messages).
     package let name: String
     let outputFormat: AudioFormat

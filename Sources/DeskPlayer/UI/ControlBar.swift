@@ -5,11 +5,13 @@ import Playback
 
 /// The on-screen controls at the bottom of a tile, shown while the mouse
 /// moves over it or after a key: play/pause, time / duration, a seek bar to
-/// click or drag (with the time under the mouse above it, and its chapter),
-/// chapter ticks, volume and loop.
+/// click or drag (with the time under the mouse above it, and its chapter,
+/// and the picture at that time over them), chapter ticks, volume and loop.
 struct ControlBar {
     static let height = 40
 
+    /// The tile's area (the thumbnail over the bar stays inside it).
+    let area: Rect
     let bar: Rect
     let playButton: Rect
     let seekTrack: Rect
@@ -19,6 +21,7 @@ struct ControlBar {
 
     /// The parts inside a tile's `area`; the seek track takes what the others leave.
     init(in area: Rect) {
+        self.area = area
         bar = Rect(x: area.x, y: area.y + area.height - ControlBar.height, width: area.width, height: ControlBar.height)
         let midY = bar.y + ControlBar.height / 2
         playButton = Rect(x: bar.x + 8, y: bar.y + 6, width: 28, height: 28)
@@ -40,8 +43,10 @@ struct ControlBar {
     }
 
     /// Draws the bar for `player`; `pointerX` puts the time under the mouse
-    /// above the seek bar when it is over it.
-    func draw(_ player: Player, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)?) {
+    /// above the seek bar when it is over it, and `thumbnail`'s picture of
+    /// that time above the time.
+    func draw(_ player: Player, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)?,
+              thumbnail: SeekThumbnail? = nil) {
         func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) { UI.fill(rect, c, renderer: r) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(bar, (0, 0, 0, 170))
@@ -77,6 +82,7 @@ struct ControlBar {
                                width: w, height: text.lineHeight + 6)
                 fill(tip, (0, 0, 0, 200))
                 text.drawLine(label, renderer: r, x: tip.x + 6, y: tip.y + 3)
+                thumbnail?.draw(pointerX: pointer.x, bottom: tip.y - 4, bounds: area, renderer: r)
             }
         }
 

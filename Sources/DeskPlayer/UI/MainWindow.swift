@@ -70,6 +70,13 @@ package final class MainWindow: PlayerScreen {
     /// The key bindings overlay (F1 or ?).
     package var showsHelp = false { didSet { needsRedraw = true } }
     private var pointerAutohide = PointerAutohide()
+    /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
+    package var showsThumbnails = true { didSet { needsRedraw = true } }
+    /// How the seek-bar thumbnails came: seconds from the mouse reaching a
+    /// time to its picture, for each time not made before, and how many
+    /// times were ready at once (for `--stats-json`).
+    package private(set) var thumbnailWaits: [Double] = []
+    package private(set) var thumbnailsReady = 0
     /// Presents of the whole window, and of only the tiles that changed.
     package private(set) var fullPresents = 0
     package private(set) var tilePresents = 0
@@ -324,6 +331,23 @@ package final class MainWindow: PlayerScreen {
                         volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1)
     }
 
+    /// Asks the hovered tile's thumbnail for the time under the mouse on its
+    /// seek bar; every other tile's stops making pictures.
+    private func updateThumbnails(_ areas: [Rect], at now: UInt64) {
+        var active: Int?
+        if showsThumbnails, let hover, let (x, y) = pointer, dragging?.volume != true, list == nil, !showsHelp,
+           let bar = shownControlBar(hover.index, in: areas), bar.seekTrack.contains(x: x, y: y),
+           let item = views[hover.index].player.currentItem, let duration = item.duration?.seconds, duration > 0 {
+            active = hover.index
+            let outcome = views[hover.index].seekThumbnail.hover(item, seconds: ControlBar.fraction(x: x, along: bar.seekTrack) * duration,
+                                                                 now: now)
+            if let waited = outcome.waitedSeconds { thumbnailWaits.append(waited) }
+            if outcome.wasReady { thumbnailsReady += 1 }
+            if outcome.changed { needsRedraw = true }
+        }
+        for (index, view) in views.enumerated() where index != active { view.seekThumbnail.leave() }
+    }
+
     private func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
         showControls(index)
         if bar.playButton.contains(x: x, y: y) {
@@ -381,13 +405,16 @@ package final class MainWindow: PlayerScreen {
         where view.refresh(at: now, area: area, renderer: window.renderer) {
             changed.append(index)
         }
-        if let h = hover, h.until <= now, dragging == nil {
+        // The controls stay while the mouse is on them (looking at a thumbnail).
+        if let h = hover, h.until <= now, dragging == nil,
+           !(pointer.map { shownControlBar(h.index, in: areas)?.bar.contains(x: $0.x, y: $0.y) == true } ?? false) {
             hover = nil
             needsRedraw = true
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
         if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
+        updateThumbnails(areas, at: now)
         pointerAutohide.update(at: now, overVideo: pointerOverVideo(areas))
         let before = messages.count
         messages.removeAll { $0.until <= now }
@@ -453,7 +480,8 @@ package final class MainWindow: PlayerScreen {
         }
         drawnBar = barSignature(areas)
         if let hover, let bar = shownControlBar(hover.index, in: areas) {
-            bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer)
+            bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer,
+                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil)
         }
         metricsGraph?.draw(in: bounds, renderer: r, text: text)
         scopePanel?.draw(in: bounds, renderer: r, text: text)

@@ -16,6 +16,8 @@ package protocol PlayerScreen: AnyObject {
     /// A list to pick from (file browser, recent files); nil hides it.
     var list: ListOverlay? { get set }
     func setTitle(_ title: String)
+    /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
+    var showsThumbnails: Bool { get set }
     /// The mouse pointer shows (it hides over video after a second at rest).
     var pointerVisible: Bool { get }
     /// The screen saver is held off (while a video plays in sight).

@@ -26,6 +26,8 @@ package final class PlayerView {
     private var drawnPlayHead: Int?
     /// An audio item's cover and title, drawn in place of a picture.
     private let face = AudioFaceView()
+    /// The picture over the seek bar at the time under the mouse.
+    let seekThumbnail = SeekThumbnail()
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player

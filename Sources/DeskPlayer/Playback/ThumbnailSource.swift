@@ -1,0 +1,223 @@
+import Media
+import Foundation
+import Synchronization
+
+/// Pictures of a file at the times the mouse hovers on its seek bar. A
+/// decoder of its own (its own input, one thread at the lowest priority,
+/// small pictures, see `ThumbnailDecoder`) makes them on a thread that
+/// runs only while there is something to make, so the playing video never
+/// waits for it; they are kept in a bounded cache per file.
+///
+/// The UI asks for the time under the mouse every refresh (`request`), and
+/// takes what is ready (`entry`); `cancel` when the mouse leaves stops the
+/// decoding. Only the latest time asked for is made. Thread-safe (Mutex).
+package final class ThumbnailSource: Sendable {
+    /// The largest picture made: wide enough to recognise a scene, small
+    /// enough to scale and keep cheaply (192x108 for 16:9).
+    package static let maxWidth = 192, maxHeight = 144
+    /// Bytes of pictures kept per file (about 190 at 192x108).
+    package static let cacheBytes = 16 << 20
+    /// A worker with nothing to do keeps its input open this long (the
+    /// mouse often comes back), then ends and closes it.
+    package static let idleSeconds = 5.0
+
+    fileprivate struct State {
+        package var wanted: Double?
+        package var cache = ThumbnailCache(byteLimit: ThumbnailSource.cacheBytes)
+        /// A file that ends before its stated duration: from this time on,
+        /// its last picture.
+        package var tail: (from: Double, entry: ThumbnailCache.Entry)?
+        package var workerRunning = false
+        package var closed = false
+        /// Nothing can be made (no video, cannot open): asked once, then quiet.
+        package var unavailable = false
+        package var made = 0
+    }
+
+    /// What the worker thread shares with the owner (the worker holds this,
+    /// not the source, so dropping the source ends the worker).
+    fileprivate final class Shared: Sendable {
+        package let state = Mutex(State())
+        package let wake = DispatchSemaphore(value: 0)
+    }
+
+    package let location: MediaLocation
+    private let settings: VideoFilterSettings
+    private let shared = Shared()
+
+    /// `settings`: the item's video settings (its rotation is followed).
+    package init(location: MediaLocation, settings: VideoFilterSettings) {
+        self.location = location
+        self.settings = settings
+    }
+
+    deinit {
+        shared.state.withLock { $0.closed = true }
+        shared.wake.signal()
+    }
+
+    /// Whether this source can never make a picture (no video in the file, or it cannot be opened).
+    package var isUnavailable: Bool { shared.state.withLock { $0.unavailable } }
+
+    /// Pictures made so far (for the statistics).
+    package var picturesMade: Int { shared.state.withLock { $0.made } }
+
+    /// Pictures made by every source of the process, and the CPU time
+    /// their threads spent (for `--stats-json`).
+    package static var picturesMadeInAll: Int { madeInAll.load(ordering: .relaxed) }
+    package static var cpuSecondsInAll: Double { Double(cpuMicrosecondsInAll.load(ordering: .relaxed)) / 1e6 }
+    fileprivate static let madeInAll = Atomic<Int>(0)
+    fileprivate static let cpuMicrosecondsInAll = Atomic<Int>(0)
+
+    /// The picture for `seconds` if it is made: the entry of its bucket (a
+    /// nil picture in it: none can be made there), or a short file's last picture.
+    package func entry(at seconds: Double) -> ThumbnailCache.Entry? {
+        shared.state.withLock { s in
+            if let tail = s.tail, seconds >= tail.from { return tail.entry }
+            return s.cache.entry(ThumbnailCache.bucket(seconds))
+        }
+    }
+
+    /// A picture of the bucket before or after that of `seconds`, if made:
+    /// within a second of it, to show while its own is made.
+    package func neighbour(of seconds: Double) -> PictureBuffer? {
+        let bucket = ThumbnailCache.bucket(seconds)
+        return shared.state.withLock { s in
+            s.cache.entry(bucket - 1)?.picture ?? s.cache.entry(bucket + 1)?.picture
+        }
+    }
+
+    /// Asks for the picture at `seconds` (replacing any time asked before);
+    /// the worker starts if it is not running.
+    package func request(_ seconds: Double) {
+        let start = shared.state.withLock { s -> Bool in
+            guard !s.closed, !s.unavailable else { return false }
+            if let tail = s.tail, seconds >= tail.from { return false }
+            if s.cache.contains(ThumbnailCache.bucket(seconds)) { return false }
+            if s.wanted == seconds && s.workerRunning { return false }
+            s.wanted = seconds
+            if s.workerRunning { return false }
+            s.workerRunning = true
+            return true
+        }
+        if start {
+            let shared = self.shared, location = self.location, settings = self.settings
+            let thread = Thread { ThumbnailSource.work(shared, location: location, settings: settings) }
+            thread.name = "deskplayer.thumbnails"
+            thread.stackSize = 1 << 20
+            thread.start()
+        } else {
+            shared.wake.signal()
+        }
+    }
+
+    /// The mouse left the seek bar: whatever is being decoded stops.
+    package func cancel() {
+        let running = shared.state.withLock { s -> Bool in
+            s.wanted = nil
+            return s.workerRunning
+        }
+        if running { shared.wake.signal() }
+    }
+
+    // MARK: The worker
+
+    private static func work(_ shared: Shared, location: MediaLocation, settings: VideoFilterSettings) {
+        LowPriority.apply()
+        var decoder: ThumbnailDecoder?
+        while let target = nextWanted(shared) {
+            if decoder == nil {
+                do throws(MediaError) {
+                    decoder = try ThumbnailDecoder(location: location, settings: settings,
+                                                   maxWidth: maxWidth, maxHeight: maxHeight)
+                } catch {
+                    // Said nowhere: the seek bar still shows the time, and
+                    // the player says what is wrong with the file.
+                    shared.state.withLock { s in
+                        s.unavailable = true
+                        s.wanted = nil
+                    }
+                    continue
+                }
+            }
+            let cpu = LowPriority.threadCPUMicroseconds()
+            decoder?.make(target, progress: Progress(shared))
+            cpuMicrosecondsInAll.add(LowPriority.threadCPUMicroseconds() - cpu, ordering: .relaxed)
+        }
+    }
+
+    /// The time to make next, waiting for one; nil once closed or idle for
+    /// `idleSeconds` (the worker then ends; a later request starts another).
+    private static func nextWanted(_ shared: Shared) -> Double? {
+        var waited = false
+        while true {
+            let next = shared.state.withLock { s -> Double?? in
+                if s.closed || s.unavailable {
+                    s.workerRunning = false
+                    return .some(nil)
+                }
+                if let wanted = s.wanted {
+                    if s.cache.contains(ThumbnailCache.bucket(wanted)) || s.tail.map({ wanted >= $0.from }) == true {
+                        s.wanted = nil
+                    } else {
+                        return .some(wanted)
+                    }
+                }
+                if waited {
+                    s.workerRunning = false
+                    return .some(nil)
+                }
+                return .none
+            }
+            if let next { return next }
+            waited = shared.wake.wait(timeout: .now() + idleSeconds) == .timedOut
+        }
+    }
+
+    /// What the decoder asks between packets, and where it puts what it made.
+    package struct Progress {
+        fileprivate let shared: Shared
+
+        fileprivate init(_ shared: Shared) { self.shared = shared }
+
+        /// The time wanted now (nil: nothing, stop).
+        package var wanted: Double? { shared.state.withLock { s in s.closed ? nil : s.wanted } }
+
+        package func has(_ bucket: Int) -> Bool { shared.state.withLock { $0.cache.contains(bucket) } }
+
+        package func store(_ entry: ThumbnailCache.Entry, for bucket: Int) {
+            shared.state.withLock { s in
+                if entry.picture != nil {
+                    s.made += 1
+                    ThumbnailSource.madeInAll.add(1, ordering: .relaxed)
+                }
+                s.cache.insert(entry, for: bucket)
+            }
+        }
+
+        /// The file ends early: from `seconds` on, `entry` (its last picture) stands for every time.
+        package func storeTail(_ entry: ThumbnailCache.Entry, from seconds: Double) {
+            shared.state.withLock { s in
+                s.made += 1
+                ThumbnailSource.madeInAll.add(1, ordering: .relaxed)
+                s.tail = (seconds, entry)
+            }
+        }
+    }
+}
+
+/// The calling thread runs at the lowest priority (nice 19) so that any
+/// playing thread wins the cores from it. Linux nices threads one by one:
+/// `who` 0 is the calling thread, not the whole process (setpriority(2), BUGS).
+package enum LowPriority {
+    package static func apply() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+    }
+
+    /// The CPU time the calling thread has used, in µs.
+    package static func threadCPUMicroseconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return ts.tv_sec * 1_000_000 + ts.tv_nsec / 1000
+    }
+}
