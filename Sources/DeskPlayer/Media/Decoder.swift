@@ -32,9 +32,25 @@ final class Decoder: @unchecked Sendable {  // made on the loading thread, then 
         ctx.pointee.pkt_timebase = stream.pointee.time_base
         ctx.pointee.thread_count = threads
         var dictionary: OpaquePointer? = nil
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        for (key, value) in Decoder.deterministic(codec).merging(options, uniquingKeysWith: { $1 }) {
+            av_dict_set(&dictionary, key, value, 0)
+        }
         defer { av_dict_free(&dictionary) }
         try MediaError.check(avcodec_open2(ctx, codec, &dictionary), "cannot open \(codecName) decoder")
+    }
+
+    /// Options that make a decoder give the same samples for the same
+    /// packets every time. FFmpeg's AC-3 and E-AC-3 decoders fill the
+    /// mantissas the bit stream leaves out with dither from one random
+    /// generator that runs on across a loop seam, so every pass (and a
+    /// seek back) sounded different; `cons_noisegen` seeds the dither
+    /// from each frame's own data instead. Asked of any decoder that has it.
+    private static func deterministic(_ codec: UnsafePointer<AVCodec>) -> [String: String] {
+        guard var privateClass = codec.pointee.priv_class else { return [:] }
+        let found = withUnsafeMutablePointer(to: &privateClass) { pointer in
+            av_opt_find(UnsafeMutableRawPointer(pointer), "cons_noisegen", nil, 0, AV_OPT_SEARCH_FAKE_OBJ)
+        }
+        return found != nil ? ["cons_noisegen": "1"] : [:]
     }
 
     deinit {
