@@ -33,6 +33,11 @@ import Testing
             video + noise + h264 + audio("ac3") + hls + [folder("ac3") + "/index.m3u8"],
             video + noise + h264 + audio("eac3") + hls + [folder("eac3") + "/index.m3u8"],
             video + noise + h264 + audio("aac") + hls + ["-hls_segment_type", "fmp4", folder("fmp4") + "/index.m3u8"],
+            // An audio-only rendition (EXT-X-MEDIA) beside the video, and audio alone.
+            video + noise + ["-map", "0:v", "-map", "1:a"] + h264 + audio("aac") + hls
+                + ["-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes",
+                   folder("rendition") + "/stream_%v.m3u8"],
+            noise + audio("aac") + hls + [folder("audio") + "/index.m3u8"],
         ]
         for arguments in runs {
             guard (try? runTool("ffmpeg", ["-v", "error", "-y"] + arguments))?.status == 0 else { return nil }
@@ -84,5 +89,46 @@ import Testing
         // of the frame before (its overlap) is the seam's business, not the dither's.
         let differing = zip(first, second).dropFirst(1536).filter { $0 != $1 }.count
         #expect(differing == 0, "\(differing) of \(first.count) samples of \(name) differ the second time")
+    }
+
+    /// The left channel's samples of each pass (`length` frames each).
+    static func passes(_ samples: [Float], count: Int, length: Int) -> [ArraySlice<Float>] {
+        (0..<count).map { k in
+            let start = min(samples.count, k * length * 2), end = min(samples.count, (k + 1) * length * 2)
+            return samples[start..<end]
+        }
+    }
+
+    /// The largest difference between two passes' samples (infinity when their lengths differ).
+    static func largestDifference(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Float {
+        guard a.count == b.count else { return .infinity }
+        return zip(a, b).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    /// Every pass plays the first one's samples, bit for bit, and those of
+    /// the item played once: the decoder is made afresh at each seam (a
+    /// flushed AAC decoder kept its window shape and decoded the first
+    /// frame of every later pass differently whenever the pass began on a
+    /// frame boundary: fMP4 segments, an audio rendition, audio alone), and
+    /// AC-3's dither is repeatable.
+    @Test(arguments: ["fmp4/index.m3u8", "rendition/master.m3u8", "audio/index.m3u8", "ac3/index.m3u8",
+                      "eac3/index.m3u8", "ac3.ts"])
+    func everyPassPlaysTheFirstPassesSamples(_ name: String) throws {
+        let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
+        let server = try StreamTests.Server(serving: dir)
+        let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
+        func play(_ passes: Int) throws -> PipelineTests.DrainedAudio {
+            let (item, pipeline) = try StreamSeamTests().open(location, passes: passes)
+            defer { withExtendedLifetime(item) {} }
+            return pipelines.drain(pipeline, keepSamples: true).1
+        }
+        let once = try play(1), looped = try play(3)
+        let length = once.frames
+        #expect(length >= PassIdentityTests.passLength, "\(name): one pass of \(length) samples")
+        #expect(looped.frames == 3 * length, "\(name): \(looped.frames) samples in 3 passes")
+        let passes = PassIdentityTests.passes(looped.samples, count: 3, length: length)
+        let alone = once.samples[...]
+        let differences = passes.map { PassIdentityTests.largestDifference($0, alone) }
+        #expect(differences.allSatisfy { $0 == 0 }, "\(name): each pass against one play, largest difference \(differences)")
     }
 }

@@ -122,7 +122,9 @@ final class AudioDecodeLoop {
         if let index = start?.streamIndex, index != stream.index, let other = streams[index] {
             stream = other
         }
-        stream.decoder.flush()
+        // A fresh decoder (not a flushed one, which keeps state): a seek
+        // back to zero plays what the first pass played.
+        stream.decoder.renew()
         resampler.reset()
         tempo.reset()
         current.reset(serial: serial, start: start, fadeLength: fadeLength, interval: control.activeLoopInterval)
@@ -275,10 +277,11 @@ final class AudioDecodeLoop {
     /// they end. The resampler is not reset: the signal runs through it
     /// continuously, as it would through a gapless album. A pass bounded by
     /// its video ends exactly at the video's end, made up with silence
-    /// where the audio stopped short of it.
+    /// where the audio stopped short of it. The decoder is made afresh, so
+    /// the next pass decodes exactly as the first did.
     private func endPass() {
         decode(nil)
-        stream.decoder.flush()
+        stream.decoder.renew()
         if let end = current.passEnd.map({ $0 + current.passOffset }) {
             let rate = Int64(max(stream.decoder.context.pointee.sample_rate, 1))
             let short = (end - (current.inputEnd ?? current.passOffset)).converted(to: rate).value
