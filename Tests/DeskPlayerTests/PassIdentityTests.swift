@@ -38,6 +38,9 @@ import Testing
                 + ["-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes",
                    folder("rendition") + "/stream_%v.m3u8"],
             noise + audio("aac") + hls + [folder("audio") + "/index.m3u8"],
+            // Opus in MPEG-TS: over HLS only the first of every five packets has a timestamp.
+            video + noise + h264 + audio("libopus") + hls + [folder("opus") + "/index.m3u8"],
+            video + noise + h264 + audio("libopus") + [dir.appendingPathComponent("opus.ts").path],
         ]
         for arguments in runs {
             guard (try? runTool("ffmpeg", ["-v", "error", "-y"] + arguments))?.status == 0 else { return nil }
@@ -130,5 +133,28 @@ import Testing
         let alone = once.samples[...]
         let differences = passes.map { PassIdentityTests.largestDifference($0, alone) }
         #expect(differences.allSatisfy { $0 == 0 }, "\(name): each pass against one play, largest difference \(differences)")
+    }
+
+    /// Opus in MPEG-TS loops on its video's interval (pre-skip and the
+    /// audio past the last frame cut) over HLS as from the file. Over HLS,
+    /// FFmpeg gives the Opus packets after the first of each PES neither a
+    /// timestamp nor a duration: they went to the decoder before the pass's
+    /// end was known, and what runs past the video played.
+    @Test(arguments: ["opus/index.m3u8", "opus.ts"])
+    func opusInTransportStreamsLoopsOnTheVideosInterval(_ name: String) throws {
+        let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
+        let server = try StreamTests.Server(serving: dir)
+        let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
+        let (item, pipeline) = try StreamSeamTests().open(location, passes: 3)
+        defer { withExtendedLifetime(item) {} }
+        let (video, audio) = pipelines.drain(pipeline, keepSamples: true)
+        #expect(audio.firstTime == .zero && audio.continuous, "\(name): from \(String(describing: audio.firstTime))")
+        #expect(abs(audio.frames - 3 * PassIdentityTests.passLength) <= 1,
+                "\(name): \(audio.frames - 3 * PassIdentityTests.passLength) samples more than 3 passes of 2 s")
+        #expect(pipeline.passStarts == [.zero, MediaTime(value: 2, timescale: 1), MediaTime(value: 4, timescale: 1)])
+        let passes = PassIdentityTests.passes(audio.samples, count: 3, length: PassIdentityTests.passLength)
+        let differences = passes.map { PassIdentityTests.largestDifference($0, passes[0]) }
+        #expect(differences.allSatisfy { $0 == 0 }, "\(name): each pass against the first, largest difference \(differences)")
+        StreamSeamTests().expectEveryFrameOnce(video, count: 180, name)
     }
 }
