@@ -45,8 +45,33 @@ import Testing
         for arguments in runs {
             guard (try? runTool("ffmpeg", ["-v", "error", "-y"] + arguments))?.status == 0 else { return nil }
         }
+        // x264's own defaults (B-frames: every video PES carries a DTS), then
+        // the first keyframe's DTS taken out, as some packagers write it.
+        let bframes = dir.appendingPathComponent("bframes.ts")
+        let withBFrames = video + noise + ["-c:v", "libx264", "-g", "30"] + audio("aac") + [bframes.path]
+        guard (try? runTool("ffmpeg", ["-v", "error", "-y"] + withBFrames))?.status == 0,
+              let ts = try? Data(contentsOf: bframes), let stripped = stripFirstVideoDTS(ts) else { return nil }
+        try? stripped.write(to: dir.appendingPathComponent("nodts.ts"))
         return dir
     }()
+
+    /// `ts` with the DTS of its first video PES header made stuffing (its
+    /// PTS_DTS_flags say PTS only); nil when there is no such header.
+    static func stripFirstVideoDTS(_ ts: Data) -> Data? {
+        var bytes = [UInt8](ts)
+        for start in stride(from: 0, to: bytes.count - 187, by: 188) where bytes[start + 1] & 0x40 != 0 {
+            var o = start + 4
+            if (bytes[start + 3] >> 4) & 2 != 0 { o += 1 + Int(bytes[start + 4]) }
+            guard o + 19 < start + 188, bytes[o] == 0, bytes[o + 1] == 0, bytes[o + 2] == 1,
+                  bytes[o + 3] & 0xF0 == 0xE0 else { continue }
+            guard bytes[o + 7] & 0xC0 == 0xC0 else { return nil }
+            bytes[o + 7] = bytes[o + 7] & 0x3F | 0x80  // PTS only
+            bytes[o + 9] = bytes[o + 9] & 0x0F | 0x20  // the PTS's own prefix for that
+            for k in 14..<19 { bytes[o + k] = 0xFF }  // the DTS's five bytes: stuffing
+            return Data(bytes)
+        }
+        return nil
+    }
 
     /// Every sample the decoder gives for the audio of `path`, left channel,
     /// decoded twice by the one decoder, flushed between (as a loop seam or
@@ -156,5 +181,25 @@ import Testing
         let differences = passes.map { PassIdentityTests.largestDifference($0, passes[0]) }
         #expect(differences.allSatisfy { $0 == 0 }, "\(name): each pass against the first, largest difference \(differences)")
         StreamSeamTests().expectEveryFrameOnce(video, count: 180, name)
+    }
+
+    /// A .ts whose first keyframe carries no DTS (its PES header has a PTS
+    /// only): FFmpeg's MPEG-TS seek finds keyframes by their DTS, so a loop's
+    /// seek back landed on the second keyframe, a second in: 30 frames and
+    /// their sound lost each pass. It loops from its first frame, as its
+    /// first pass played, with nothing said.
+    @Test func aTransportStreamWhoseFirstKeyframeHasNoDTSLoopsFromItsFirstFrame() throws {
+        let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
+        let (item, pipeline) = try StreamSeamTests().open(dir.appendingPathComponent("nodts.ts").path, passes: 3)
+        defer { withExtendedLifetime(item) {} }
+        let (video, audio) = pipelines.drain(pipeline, keepSamples: true)
+        #expect(item.takeWarnings().isEmpty)
+        #expect(audio.firstTime == .zero && audio.continuous)
+        #expect(abs(audio.frames - 3 * PassIdentityTests.passLength) <= 1,
+                "\(audio.frames - 3 * PassIdentityTests.passLength) samples more than 3 passes of 2 s")
+        let passes = PassIdentityTests.passes(audio.samples, count: 3, length: PassIdentityTests.passLength)
+        let differences = passes.map { PassIdentityTests.largestDifference($0, passes[0]) }
+        #expect(differences.allSatisfy { $0 == 0 }, "each pass against the first, largest difference \(differences)")
+        StreamSeamTests().expectEveryFrameOnce(video, count: 180, "nodts.ts")
     }
 }

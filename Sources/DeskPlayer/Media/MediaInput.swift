@@ -137,7 +137,16 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
     /// is not a whole microsecond (FFmpeg's fMP4 segments: video at
     /// 353/15360 s). HLS is opened again instead: its playlist is read
     /// again, its segments come from the segment cache.
+    ///
+    /// An MPEG-TS file goes back to its first byte, where its first pass
+    /// was read from: FFmpeg seeks it by decode timestamps, which a
+    /// packager may leave out of the first keyframe's header (a PTS alone),
+    /// and a seek by time then lands on a later keyframe.
     func rewind(toMicroseconds start: Int64) throws(MediaError) {
+        if formatName == "mpegts" {
+            try MediaError.check(av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE), "seek failed")
+            return
+        }
         guard formatName == "hls" else { return try seek(toMicroseconds: start) }
         let reopened = try MediaInput.open(location, playlist: playlist, cache: cache, interrupt: interrupt)
         var fresh: UnsafeMutablePointer<AVFormatContext>? = reopened
