@@ -38,6 +38,11 @@ import Testing
                 + ["-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes",
                    folder("rendition") + "/stream_%v.m3u8"],
             noise + audio("aac") + hls + [folder("audio") + "/index.m3u8"],
+            // Two pieces for a discontinuity, the second's sound starting 0.12 s after its picture.
+            video + noise + h264 + audio("aac") + hls + [folder("piece1") + "/index.m3u8"],
+            ["-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-itsoffset", "0.12", "-f", "lavfi", "-i",
+             "anoisesrc=color=pink:amplitude=0.3:sample_rate=48000:duration=1.88:seed=9"] + h264 + audio("aac") + hls
+                + [folder("piece2") + "/index.m3u8"],
             // Opus in MPEG-TS: over HLS only the first of every five packets has a timestamp.
             video + noise + h264 + audio("libopus") + hls + [folder("opus") + "/index.m3u8"],
             video + noise + h264 + audio("libopus") + [dir.appendingPathComponent("opus.ts").path],
@@ -45,6 +50,10 @@ import Testing
         for arguments in runs {
             guard (try? runTool("ffmpeg", ["-v", "error", "-y"] + arguments))?.status == 0 else { return nil }
         }
+        let discontinuity = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + "#EXTINF:1.0,\npiece1/index0.ts\n#EXTINF:1.0,\npiece1/index1.ts\n#EXT-X-DISCONTINUITY\n"
+            + "#EXTINF:1.0,\npiece2/index0.ts\n#EXTINF:1.0,\npiece2/index1.ts\n#EXT-X-ENDLIST\n"
+        try? discontinuity.write(to: dir.appendingPathComponent("hole.m3u8"), atomically: true, encoding: .utf8)
         // x264's own defaults (B-frames: every video PES carries a DTS), then
         // the first keyframe's DTS taken out, as some packagers write it.
         let bframes = dir.appendingPathComponent("bframes.ts")
@@ -201,5 +210,31 @@ import Testing
         let differences = passes.map { PassIdentityTests.largestDifference($0, passes[0]) }
         #expect(differences.allSatisfy { $0 == 0 }, "each pass against the first, largest difference \(differences)")
         StreamSeamTests().expectEveryFrameOnce(video, count: 180, "nodts.ts")
+    }
+
+    /// A discontinuity after which the sound starts 0.12 s after the
+    /// picture: the hole is silence, so the audio clock runs on through it
+    /// (it skipped the hole, and the frames in it were dropped as late).
+    @Test func aHoleInTheAudioAtADiscontinuityIsSilence() throws {
+        let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
+        let server = try StreamTests.Server(serving: dir)
+        let (item, pipeline) = try StreamSeamTests().open(server.url("hole.m3u8"), passes: 2)
+        defer { withExtendedLifetime(item) {} }
+        let (video, audio) = pipelines.drain(pipeline, keepSamples: true)
+        let pass = 2 * PassIdentityTests.passLength
+        #expect(audio.firstTime == .zero && audio.continuous, "the sound's timeline has a hole")
+        #expect(abs(audio.frames - 2 * pass) <= 1, "\(audio.frames - 2 * pass) samples more than 2 passes of 4 s")
+        // Silence where the second piece's sound is missing (from where the
+        // first piece's sound ends, 2.005 s, to where the second's priming
+        // starts, 0.12 s less a 1024-sample AAC frame after its picture), sound either side.
+        let left = stride(from: 0, to: audio.samples.count, by: 2).map { abs(audio.samples[$0]) }
+        if left.count >= pass {
+            let hole = left[96_300..<100_700].max() ?? 1
+            let before = left[90_000..<96_000].max() ?? 0, after = left[101_000..<110_000].max() ?? 0
+            #expect(hole == 0 && before > 0.05 && after > 0.05, "hole \(hole), before \(before), after \(after)")
+        }
+        let passes = PassIdentityTests.passes(audio.samples, count: 2, length: pass)
+        #expect(PassIdentityTests.largestDifference(passes[1], passes[0]) == 0, "the second pass differs")
+        StreamSeamTests().expectEveryFrameOnce(video, count: 240, "hole.m3u8")
     }
 }

@@ -71,6 +71,9 @@ final class AudioDecodeLoop {
     /// A switched-to track fades in over its first 5 ms.
     private let fadeLength: Int
     private var current: SerialState
+    /// Holes in the sound up to this long are silence; a longer jump is
+    /// a timeline that moves on (`TimestampContinuity` leaves those).
+    private static let longestHole = MediaTime(value: 10, timescale: 1)
 
     init(stream: OpenedStream, streams: [Int: OpenedStream], packets: PacketQueue, ring: AudioRing,
          control: PipelineControl, passes: LoopPasses, startOffset: MediaTime, bounds: PassBounds = .streams,
@@ -180,6 +183,13 @@ final class AudioDecodeLoop {
                     guard frame.dropLeadingSamples(Int(overlap)) else { return nil }
                     pts = e
                 }
+            } else if pts - e <= AudioDecodeLoop.longestHole {
+                // A hole in the sound (a discontinuity whose audio starts
+                // after its picture, a lost packet): silence, so the clock,
+                // which is the audio played, runs on through it and the
+                // pictures in it are shown, not dropped as late.
+                writeSilence(from: e, to: pts)
+                pts = current.inputEnd ?? pts
             }
         }
         current.inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)
