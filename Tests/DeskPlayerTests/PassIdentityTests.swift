@@ -237,4 +237,30 @@ import Testing
         #expect(PassIdentityTests.largestDifference(passes[1], passes[0]) == 0, "the second pass differs")
         StreamSeamTests().expectEveryFrameOnce(video, count: 240, "hole.m3u8")
     }
+
+    /// A master playlist whose best variant's segments are missing (404):
+    /// the reason is the missing segment (it was "format not recognised"),
+    /// and the next best variant plays and loops instead, said once.
+    @Test func aVariantWithMissingSegmentsFallsBackToTheNextBest() throws {
+        let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
+        let server = try StreamTests.Server(serving: dir, faults: "/variants/v0/index0.ts=404,/variants/v0/index1.ts=404")
+        let stats = dir.appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let environment = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
+        let r = try runProcess(Fixtures.binary, [server.url("variants/master.m3u8"), "--loop", "2", "--stats-json", stats.path],
+                               environment: environment, timeout: 60)
+        #expect(r.status == 0 && !r.timedOut, "\(r.stderr)")
+        let said = r.stderr.split(separator: "\n").filter { $0.contains("variant") }
+        #expect(said.count == 1 && said.first?.contains("variant 320x180 0.90 Mbit/s cannot play: segment index0.ts is missing") == true
+                && said.first?.contains("playing 160x90") == true, "\(r.stderr)")
+        #expect(!r.stderr.contains("not recognised"), "\(r.stderr)")
+        #expect(server.requests.contains("/variants/v1/index1.ts"), "\(server.requests)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect(report.players.first?.loopCount == 1, "\(String(describing: report.players.first))")
+        // The variant alone: nothing to fall back to, and the reason is the segment.
+        let alone = try runProcess(Fixtures.binary, [server.url("variants/v0/index.m3u8")], environment: environment, timeout: 60)
+        let reason = alone.stderr.split(separator: "\n").filter { $0.contains("v0/index.m3u8:") }
+        #expect(alone.status != 0 && reason.count == 1 && reason.first?.hasSuffix("segment index0.ts is missing (Server returned 404 Not Found)") == true,
+                "\(alone.stderr)")
+    }
 }

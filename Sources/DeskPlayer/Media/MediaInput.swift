@@ -95,6 +95,7 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
         if probe < 0 {
             // Every property is set, so throwing runs deinit, which closes the
             // input: closing it here too freed it twice (found by `make fuzz`).
+            if let failure = cache?.firstFailure, probe != DP_AVERROR_EXIT { throw MediaInput.missingSegment(failure) }
             throw MediaError(code: probe, context: "cannot read stream information")
         }
     }
@@ -120,9 +121,20 @@ final class MediaInput: @unchecked Sendable {  // opened on the loading thread, 
         let ret = avformat_open_input(&ctx, url ?? location.url, nil, &options)
         av_dict_free(&options)
         guard ret >= 0, let opened = ctx else {
+            if let failure = cache?.firstFailure, ret != DP_AVERROR_EXIT { throw MediaInput.missingSegment(failure) }
             throw MediaInput.describeOpenFailure(ret, local: !location.isNetwork)
         }
         return opened
+    }
+
+    /// A stream that failed because a segment could not be read (FFmpeg's
+    /// HLS demuxer then reports data it does not recognise), named as such.
+    private static func missingSegment(_ failure: (url: String, code: Int32)) -> MediaError {
+        let name = failure.url.split(separator: "?").first.flatMap { $0.split(separator: "/").last }.map(String.init)
+            ?? failure.url
+        let what = failure.code == dp_averror(ENOENT) || MediaError.ffmpegText(failure.code).contains("404")
+            ? "is missing" : "cannot be read"
+        return MediaError("segment \(name) \(what) (\(MediaError.ffmpegText(failure.code)))", code: failure.code)
     }
 
     deinit {
