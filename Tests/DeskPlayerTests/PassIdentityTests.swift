@@ -263,4 +263,36 @@ import Testing
         #expect(alone.status != 0 && reason.count == 1 && reason.first?.hasSuffix("segment index0.ts is missing (Server returned 404 Not Found)") == true,
                 "\(alone.stderr)")
     }
+
+    /// As a user plays them, `--loop 3` over HTTP and from the file: what
+    /// SDL's disk driver received is three passes of 2 s, each the first's
+    /// samples exactly, and `--frame-log` has every frame once a pass.
+    @Test(arguments: ["ac3/index.m3u8", "opus/index.m3u8", "ac3.ts"])
+    func theDeviceHearsEveryPassAlike(_ name: String) throws {
+        let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
+        let server = try StreamTests.Server(serving: dir)
+        let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
+        let work = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let raw = work.appendingPathComponent("out.raw"), log = work.appendingPathComponent("frames.csv")
+        let r = try runProcess(Fixtures.binary, [location, "--loop", "3", "--frame-log", log.path],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+                                             "SDL_DISKAUDIOFILE": raw.path], timeout: 60)
+        #expect(r.status == 0 && !r.timedOut, "\(r.stderr)")
+        let left = try CapturedAudio.leftChannel(raw)
+        let length = PassIdentityTests.passLength
+        // The device runs before the sound comes: it starts at the first sample that is not silence.
+        let start = try #require(left.firstIndex { $0 != 0 }, "\(name): nothing heard")
+        let heard = left[start...].lastIndex { $0 != 0 }.map { $0 - start + 1 } ?? 0
+        #expect(abs(heard - 3 * length) <= 1024, "\(name): \(heard) samples heard for 3 passes of \(length)")
+        if left.count >= start + 3 * length {
+            let passes = (0..<3).map { left[(start + $0 * length)..<(start + ($0 + 1) * length)] }
+            let differences = passes.map { zip($0, passes[0]).map { abs($0 - $1) }.max() ?? 0 }
+            #expect(differences.allSatisfy { $0 == 0 }, "\(name): each pass against the first, largest difference \(differences)")
+        }
+        let rows = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").dropFirst()
+        let pts = rows.compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
+        let steps = zip(pts, pts.dropFirst()).map { (($1 - $0) * 30).rounded() }
+        #expect(pts.count == 180 && steps.allSatisfy { $0 == 1 }, "\(name): \(pts.count) frames, steps \(Set(steps))")
+    }
 }
