@@ -24,6 +24,7 @@ import Testing
         }
         let video = ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2"]
         let noise = ["-f", "lavfi", "-i", "anoisesrc=color=white:amplitude=0.3:sample_rate=48000:duration=2:seed=7"]
+        let noise44 = ["-f", "lavfi", "-i", "anoisesrc=color=white:amplitude=0.3:sample_rate=44100:duration=2:seed=7"]
         let h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", "30"]
         let hls = ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod"]
         func audio(_ codec: String) -> [String] { ["-c:a", codec, "-ac", "2"] }
@@ -33,6 +34,9 @@ import Testing
             video + noise + h264 + audio("ac3") + hls + [folder("ac3") + "/index.m3u8"],
             video + noise + h264 + audio("eac3") + hls + [folder("eac3") + "/index.m3u8"],
             video + noise + h264 + audio("aac") + hls + ["-hls_segment_type", "fmp4", folder("fmp4") + "/index.m3u8"],
+            // 44.1 kHz, resampled to the device's 48 kHz.
+            video + noise44 + h264 + audio("aac") + hls + ["-hls_segment_type", "fmp4", folder("fmp4-44") + "/index.m3u8"],
+            video + noise44 + h264 + audio("aac") + hls + [folder("ts-44") + "/index.m3u8"],
             // An audio-only rendition (EXT-X-MEDIA) beside the video, and audio alone.
             video + noise + ["-map", "0:v", "-map", "1:a"] + h264 + audio("aac") + hls
                 + ["-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes",
@@ -147,8 +151,10 @@ import Testing
     /// flushed AAC decoder kept its window shape and decoded the first
     /// frame of every later pass differently whenever the pass began on a
     /// frame boundary: fMP4 segments, an audio rendition, audio alone), and
-    /// AC-3's dither is repeatable.
-    @Test(arguments: ["fmp4/index.m3u8", "rendition/master.m3u8", "audio/index.m3u8", "ac3/index.m3u8",
+    /// AC-3's dither is repeatable. 44.1 kHz streams too: the resampler is
+    /// drained and started afresh at each seam (it ran on through them, so
+    /// each pass was resampled from another filter state).
+    @Test(arguments: ["fmp4/index.m3u8", "fmp4-44/index.m3u8", "ts-44/index.m3u8", "rendition/master.m3u8", "audio/index.m3u8", "ac3/index.m3u8",
                       "eac3/index.m3u8", "ac3.ts"])
     func everyPassPlaysTheFirstPassesSamples(_ name: String) throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")

@@ -284,11 +284,11 @@ final class AudioDecodeLoop {
     }
 
     /// The pass's last samples out, then the next pass starts exactly where
-    /// they end. The resampler is not reset: the signal runs through it
-    /// continuously, as it would through a gapless album. A pass bounded by
-    /// its video ends exactly at the video's end, made up with silence
-    /// where the audio stopped short of it. The decoder is made afresh, so
-    /// the next pass decodes exactly as the first did.
+    /// they end. A pass bounded by its video ends exactly at the video's
+    /// end, made up with silence where the audio stopped short of it. The
+    /// decoder is made afresh and the resampler drained (its last samples
+    /// out) and started afresh, so the next pass decodes and resamples
+    /// exactly as the first did: every pass plays the same samples.
     private func endPass() {
         decode(nil)
         stream.decoder.renew()
@@ -300,6 +300,8 @@ final class AudioDecodeLoop {
             // so every pass is the video's length.
             if short >= -1 { current.inputEnd = end }
         }
+        drainResampler()
+        resampler.reset()
         current.pass += 1
         current.passOffset = current.inputEnd ?? current.passOffset
         current.passEnd = nil
@@ -345,17 +347,20 @@ final class AudioDecodeLoop {
         current.inputEnd = time
     }
 
+    /// What the resampler still holds, out: it follows on from the last write.
+    private func drainResampler() {
+        guard let t = current.nextTime else { return }
+        do {
+            let (count, _) = try resampler.convert(nil)
+            if count > 0 { write(count, at: t) }
+        } catch {
+            warning("audio: \(error)")
+        }
+    }
+
     private func endStream() {
         decode(nil)
-        if let t = current.nextTime {
-            // Drain what the resampler still holds; it follows on from the last write.
-            do {
-                let (count, _) = try resampler.convert(nil)
-                if count > 0 { write(count, at: t) }
-            } catch {
-                warning("audio: \(error)")
-            }
-        }
+        drainResampler()
         tempo.finish(into: store)
         ring.markEnded(serial: current.serial)
         stream.decoder.flush()
