@@ -301,4 +301,21 @@ import Testing
         let steps = zip(pts, pts.dropFirst()).map { (($1 - $0) * 30).rounded() }
         #expect(pts.count == 180 && steps.allSatisfy { $0 == 1 }, "\(name): \(pts.count) frames, steps \(Set(steps))")
     }
+
+    /// Audio-only HLS (TS segments): FFmpeg's HLS demuxer gives the first
+    /// packet no duration and stamps the next ones a frame early until the
+    /// next PES. The second frame was dropped as an overlap and a frame's
+    /// hole left after the seventh; every decoded sample now plays on one
+    /// timeline (FFmpeg's encoder: 1024 priming and 256 padding for 2 s at 48 kHz).
+    @Test func audioOnlyHLSPlaysEveryDecodedSampleOnOneTimeline() throws {
+        let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
+        let server = try StreamTests.Server(serving: dir)
+        let (item, pipeline) = try StreamSeamTests().open(server.url("audio/index.m3u8"), passes: 2)
+        defer { withExtendedLifetime(item) {} }
+        let (_, audio) = pipelines.drain(pipeline, keepSamples: true)
+        #expect(audio.firstTime == .zero && audio.continuous, "the timeline has a hole")
+        #expect(audio.frames == 2 * (PassIdentityTests.passLength + 1024 + 256), "\(audio.frames) samples")
+        let left = stride(from: 0, to: audio.samples.count, by: 2).map { audio.samples[$0] }
+        #expect(CapturedAudio.longestSilence(left) < 8, "\(CapturedAudio.longestSilence(left)) samples of silence")
+    }
 }

@@ -59,6 +59,8 @@ final class AudioDecodeLoop {
     private let passes: LoopPasses
     private let startOffset: MediaTime
     private let bounds: PassBounds
+    /// The container's timestamps are interpolated between stamps (MPEG-TS, HLS).
+    private let stampsAreInterpolated: Bool
     private let warning: @Sendable (String) -> Void
     private let resampler: Resampler
     /// The player's speed: passes samples through at 1x, stretches them otherwise.
@@ -77,7 +79,7 @@ final class AudioDecodeLoop {
 
     init(stream: OpenedStream, streams: [Int: OpenedStream], packets: PacketQueue, ring: AudioRing,
          control: PipelineControl, passes: LoopPasses, startOffset: MediaTime, bounds: PassBounds = .streams,
-         warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
+         stampsAreInterpolated: Bool = false, warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
         self.streams = streams
         self.packets = packets
@@ -86,6 +88,7 @@ final class AudioDecodeLoop {
         self.passes = passes
         self.startOffset = startOffset
         self.bounds = bounds
+        self.stampsAreInterpolated = stampsAreInterpolated
         self.warning = warning
         resampler = Resampler(output: ring.format)
         tempo = try AudioTempo(format: ring.format, warning: warning)
@@ -174,6 +177,13 @@ final class AudioDecodeLoop {
             if abs((pts - e).seconds) <= timestampPrecision + 1 / Double(rate) {
                 // Within what the container's clock can say (Matroska
                 // counts milliseconds): the samples simply follow on.
+                pts = e
+            } else if pts < e, stampsAreInterpolated, (e - pts).converted(to: rate).value <= Int64(frame.sampleCount) {
+                // MPEG-TS stamps a PES once; FFmpeg counts the packets after
+                // it from the one before, and where that one's length was
+                // not known (the first packet of audio-only HLS) they come a
+                // whole frame early until the next PES. Nothing in MPEG-TS
+                // is trimmed, so the samples are real: they follow on.
                 pts = e
             } else if pts < e {
                 // Overlaps what was already written (a start trim the
