@@ -213,9 +213,12 @@ def seam_errors(capture, ref, rate, seconds=SECONDS):
 
 
 def pass_differences(capture, ref, rate, seconds=SECONDS):
-    """The largest difference of each later pass from the first, sample for sample (0: identical)."""
+    """The largest difference of each later pass from the first, sample for sample (0: identical).
+    The passes are found against the source, which may sit a few samples off the player's own pass
+    start (fMP4's priming cut: 15 samples), so the last 256 samples of each pass are left out: the
+    last pass's would reach past the end of what was played."""
     starts = pass_starts(capture, ref, rate, seconds)
-    n = seconds * rate
+    n = seconds * rate - 256
     first = capture[starts[0]:starts[0] + n] if starts else []
     out = []
     for s in starts[1:]:
