@@ -222,8 +222,12 @@ def pass_differences(capture, ref, rate, seconds=SECONDS):
     first = capture[starts[0]:starts[0] + n] if starts else []
     out = []
     for s in starts[1:]:
-        later = capture[s:s + n]
-        out.append(float(np.max(np.abs(later - first))) if len(later) == len(first) == n else None)
+        # Found against the source, a start can sit a sample off where the
+        # pass really starts (resampled content lies between the source's
+        # samples): the closest of the neighbouring alignments counts.
+        diffs = [float(np.max(np.abs(capture[t:t + n] - first))) for t in range(s - 2, s + 3)
+                 if t >= 0 and len(capture[t:t + n]) == len(first) == n]
+        out.append(min(diffs) if diffs else None)
     return out
 
 

@@ -42,6 +42,7 @@ import Testing
                 + ["-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes",
                    folder("rendition") + "/stream_%v.m3u8"],
             noise + audio("aac") + hls + [folder("audio") + "/index.m3u8"],
+            noise44 + audio("aac") + [dir.appendingPathComponent("audio-44.ts").path],
             // Two pieces for a discontinuity, the second's sound starting 0.12 s after its picture.
             video + noise + h264 + audio("aac") + hls + [folder("piece1") + "/index.m3u8"],
             ["-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-itsoffset", "0.12", "-f", "lavfi", "-i",
@@ -154,7 +155,7 @@ import Testing
     /// AC-3's dither is repeatable. 44.1 kHz streams too: the resampler is
     /// drained and started afresh at each seam (it ran on through them, so
     /// each pass was resampled from another filter state).
-    @Test(arguments: ["fmp4/index.m3u8", "fmp4-44/index.m3u8", "ts-44/index.m3u8", "rendition/master.m3u8", "audio/index.m3u8", "ac3/index.m3u8",
+    @Test(arguments: ["fmp4/index.m3u8", "fmp4-44/index.m3u8", "ts-44/index.m3u8", "rendition/master.m3u8", "audio/index.m3u8", "audio-44.ts", "ac3/index.m3u8",
                       "eac3/index.m3u8", "ac3.ts"])
     func everyPassPlaysTheFirstPassesSamples(_ name: String) throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
