@@ -3,9 +3,15 @@ import CFFmpeg
 /// Owns one opened AVCodecContext for one stream. Created on the loading
 /// thread, then used only by that stream's decode thread.
 package final class Decoder: @unchecked Sendable {  // made on the loading thread, then used by its one decode thread only
-    package let context: UnsafeMutablePointer<AVCodecContext>
+    /// The opened codec context; a new one after `renew`.
+    package private(set) var context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
     package let codecName: String
+    private let codec: UnsafePointer<AVCodec>
+    /// The stream's parameters, kept to make the context again (`renew`).
+    private let parameters: CodecParameters
+    private let threads: Int32
+    private let options: [String: String]
 
     package enum Output {
         case frame
@@ -24,17 +30,65 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
                 : "'\(avcodec_get_name(id).map { String(cString: $0) } ?? "?")', no decoder installed"
             throw MediaError("unsupported \(kind) codec (\(name))", code: DP_AVERROR_DECODER_NOT_FOUND)
         }
-        guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("out of memory (decoder)") }
-        context = ctx
+        self.codec = codec
+        self.parameters = try CodecParameters(copying: parameters)
         timeBase = stream.pointee.time_base
         codecName = String(cString: codec.pointee.name)
-        try MediaError.check(avcodec_parameters_to_context(ctx, parameters), "cannot configure \(codecName) decoder")
-        ctx.pointee.pkt_timebase = stream.pointee.time_base
-        ctx.pointee.thread_count = threads
+        self.threads = threads
+        self.options = Decoder.deterministic(codec).merging(options, uniquingKeysWith: { $1 })
+        context = try Decoder.open(codec, self.parameters, timeBase: timeBase, threads: threads, options: self.options)
+    }
+
+    /// An opened context of `codec` configured from `parameters`.
+    private static func open(_ codec: UnsafePointer<AVCodec>, _ parameters: CodecParameters, timeBase: AVRational,
+                             threads: Int32, options: [String: String]) throws(MediaError)
+        -> UnsafeMutablePointer<AVCodecContext> {
+        let name = String(cString: codec.pointee.name)
+        guard let allocated = avcodec_alloc_context3(codec) else { throw MediaError("out of memory (decoder)") }
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = allocated
         var dictionary: OpaquePointer? = nil
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
-        try MediaError.check(avcodec_open2(ctx, codec, &dictionary), "cannot open \(codecName) decoder")
+        var ret = avcodec_parameters_to_context(allocated, parameters.pointer)
+        if ret >= 0 {
+            allocated.pointee.pkt_timebase = timeBase
+            allocated.pointee.thread_count = threads
+            ret = avcodec_open2(allocated, codec, &dictionary)
+        }
+        guard ret >= 0 else {
+            avcodec_free_context(&ctx)
+            throw MediaError(code: ret, context: "cannot open \(name) decoder")
+        }
+        return allocated
+    }
+
+    /// Makes the decoder afresh, as it was when opened: what `flush` keeps
+    /// goes too. FFmpeg's AAC decoder keeps the last frame's window shape
+    /// through a flush (and others their own state), so the first frame of
+    /// a loop pass decoded differently from the first pass's (up to 5e-2
+    /// of full scale); a new context decodes every pass as the first.
+    /// Should it fail (it did not when first opened), a flush does.
+    package func renew() {
+        guard let fresh = try? Decoder.open(codec, parameters, timeBase: timeBase, threads: threads, options: options)
+        else { return flush() }
+        var old: UnsafeMutablePointer<AVCodecContext>? = context
+        context = fresh
+        avcodec_free_context(&old)
+        if decodesFast { applyFastDecoding() }
+    }
+
+    /// Options that make a decoder give the same samples for the same
+    /// packets every time. FFmpeg's AC-3 and E-AC-3 decoders fill the
+    /// mantissas the bit stream leaves out with dither from one random
+    /// generator that runs on across a loop seam, so every pass (and a
+    /// seek back) sounded different; `cons_noisegen` seeds the dither
+    /// from each frame's own data instead. Asked of any decoder that has it.
+    private static func deterministic(_ codec: UnsafePointer<AVCodec>) -> [String: String] {
+        guard var privateClass = codec.pointee.priv_class else { return [:] }
+        let found = withUnsafeMutablePointer(to: &privateClass) { pointer in
+            av_opt_find(UnsafeMutableRawPointer(pointer), "cons_noisegen", nil, 0, AV_OPT_SEARCH_FAKE_OBJ)
+        }
+        return found != nil ? ["cons_noisegen": "1"] : [:]
     }
 
     deinit {
@@ -69,10 +123,14 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     package var decodesFast = false {
         didSet {
             guard decodesFast != oldValue else { return }
-            context.pointee.skip_loop_filter = decodesFast ? AVDISCARD_ALL : AVDISCARD_DEFAULT
-            let fast = DP_AV_CODEC_FLAG2_FAST
-            context.pointee.flags2 = decodesFast ? context.pointee.flags2 | fast : context.pointee.flags2 & ~fast
+            applyFastDecoding()
         }
+    }
+
+    private func applyFastDecoding() {
+        context.pointee.skip_loop_filter = decodesFast ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+        let fast = DP_AV_CODEC_FLAG2_FAST
+        context.pointee.flags2 = decodesFast ? context.pointee.flags2 | fast : context.pointee.flags2 & ~fast
     }
 
     /// Forgets buffered data (after a seek) so the next packet starts afresh.

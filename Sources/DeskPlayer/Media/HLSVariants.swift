@@ -114,12 +114,20 @@ package enum HLSMaster {
     /// The best variant within the limits: the highest bandwidth that fits;
     /// when none fits, the smallest there is. Without limits, the highest.
     package static func choose(_ variants: [HLSVariant], maxWidth: Int?, maxHeight: Int?, maxBitrate: Int?) -> HLSVariant? {
-        let fitting = variants.filter { v in
+        ranked(variants, maxWidth: maxWidth, maxHeight: maxHeight, maxBitrate: maxBitrate).first
+    }
+
+    /// Every variant, best first: those within the limits from the highest
+    /// bandwidth down, then the others from the smallest up (the next best
+    /// to fall back to when one does not play).
+    package static func ranked(_ variants: [HLSVariant], maxWidth: Int?, maxHeight: Int?, maxBitrate: Int?) -> [HLSVariant] {
+        func fits(_ v: HLSVariant) -> Bool {
             (maxWidth.map { w in (v.width ?? 0) <= w } ?? true) && (maxHeight.map { h in (v.height ?? 0) <= h } ?? true)
                 && (maxBitrate.map { v.bandwidth <= $0 } ?? true)
         }
-        if let best = fitting.max(by: { $0.bandwidth < $1.bandwidth }) { return best }
-        return variants.min { ($0.width ?? 0, $0.bandwidth) < ($1.width ?? 0, $1.bandwidth) }
+        let fitting = variants.filter(fits).sorted { $0.bandwidth > $1.bandwidth }
+        let others = variants.filter { !fits($0) }.sorted { ($0.width ?? 0, $0.bandwidth) < ($1.width ?? 0, $1.bandwidth) }
+        return fitting + others
     }
 }
 

@@ -8,7 +8,7 @@ package final class InterruptFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     package init() {}
     package func set() { flag.store(true, ordering: .relaxed) }
-    var isSet: Bool { flag.load(ordering: .relaxed) }
+    package var isSet: Bool { flag.load(ordering: .relaxed) }
 }
 
 let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
@@ -96,6 +96,7 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
         if probe < 0 {
             // Every property is set, so throwing runs deinit, which closes the
             // input: closing it here too freed it twice (found by `make fuzz`).
+            if let failure = cache?.firstFailure, probe != DP_AVERROR_EXIT { throw MediaInput.missingSegment(failure) }
             throw MediaError(code: probe, context: "cannot read stream information")
         }
     }
@@ -121,9 +122,20 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
         let ret = avformat_open_input(&ctx, url ?? location.url, nil, &options)
         av_dict_free(&options)
         guard ret >= 0, let opened = ctx else {
+            if let failure = cache?.firstFailure, ret != DP_AVERROR_EXIT { throw MediaInput.missingSegment(failure) }
             throw MediaInput.describeOpenFailure(ret, local: !location.isNetwork)
         }
         return opened
+    }
+
+    /// A stream that failed because a segment could not be read (FFmpeg's
+    /// HLS demuxer then reports data it does not recognise), named as such.
+    private static func missingSegment(_ failure: (url: String, code: Int32)) -> MediaError {
+        let name = failure.url.split(separator: "?").first.flatMap { $0.split(separator: "/").last }.map(String.init)
+            ?? failure.url
+        let what = failure.code == dp_averror(ENOENT) || MediaError.ffmpegText(failure.code).contains("404")
+            ? "is missing" : "cannot be read"
+        return MediaError("segment \(name) \(what) (\(MediaError.ffmpegText(failure.code)))", code: failure.code)
     }
 
     deinit {
@@ -138,7 +150,16 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
     /// is not a whole microsecond (FFmpeg's fMP4 segments: video at
     /// 353/15360 s). HLS is opened again instead: its playlist is read
     /// again, its segments come from the segment cache.
+    ///
+    /// An MPEG-TS file goes back to its first byte, where its first pass
+    /// was read from: FFmpeg seeks it by decode timestamps, which a
+    /// packager may leave out of the first keyframe's header (a PTS alone),
+    /// and a seek by time then lands on a later keyframe.
     package func rewind(toMicroseconds start: Int64) throws(MediaError) {
+        if formatName == "mpegts" {
+            try MediaError.check(av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE), "seek failed")
+            return
+        }
         guard formatName == "hls" else { return try seek(toMicroseconds: start) }
         let reopened = try MediaInput.open(location, playlist: playlist, cache: cache, interrupt: interrupt)
         var fresh: UnsafeMutablePointer<AVFormatContext>? = reopened

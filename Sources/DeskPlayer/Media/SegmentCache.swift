@@ -22,6 +22,8 @@ package final class SegmentCache: Sendable {
         var misses = 0
         var folder: URL?
         var spillFailed = false
+        /// The first segment that could not be opened, and FFmpeg's error.
+        var firstFailure: (url: String, code: Int32)?
         /// The AVIOContexts this cache opened (their opaque's address), to
         /// tell them from FFmpeg's own at close.
         var readers: Set<UInt> = []
@@ -103,6 +105,15 @@ package final class SegmentCache: Sendable {
     }
 
     fileprivate func missed() { state.withLock { $0.misses += 1 } }
+
+    /// The first segment that could not be opened (a 404, a refused
+    /// connection) and FFmpeg's error: what to name when the stream then
+    /// fails to open, which FFmpeg reports as data it does not recognise.
+    var firstFailure: (url: String, code: Int32)? { state.withLock { $0.firstFailure } }
+
+    fileprivate func failed(_ url: String, code: Int32) {
+        state.withLock { s in if s.firstFailure == nil { s.firstFailure = (url, code) } }
+    }
 
     fileprivate func addReader(_ opaque: UnsafeMutableRawPointer) {
         let address = UInt(bitPattern: opaque)
@@ -226,7 +237,10 @@ private let cachedOpen: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, 
         cache.missed()
         var inner: UnsafeMutablePointer<AVIOContext>?
         let ret = avio_open2(&inner, url, flags, &s.pointee.interrupt_callback, options)
-        guard ret >= 0 else { return ret }
+        guard ret >= 0 else {
+            if ret != DP_AVERROR_EXIT { cache.failed(name, code: ret) }
+            return ret
+        }
         reader = CachedReader(url: name, cache: cache, memory: nil, inner: inner)
     }
     let size: Int32 = 32768

@@ -50,19 +50,19 @@ final class MediaAsset {
 
     // MARK: HLS
 
-    /// For an HLS master playlist, the variant that fits the preferred
-    /// resolution and bit rate and the audio rendition it plays with
-    /// (`--alang`, else the default); nil for any other location.
-    static func chooseVariant(of location: MediaLocation, preferences p: ItemPreferences,
-                              interrupt: InterruptFlag) throws(MediaError) -> HLSChoice? {
-        guard location.isNetworkPlaylist else { return nil }
+    /// For an HLS master playlist, every variant with the audio rendition
+    /// it plays with (`--alang`, else the default), best first: the one
+    /// that fits the preferred resolution and bit rate, then those to fall
+    /// back to; empty for any other location.
+    static func variantChoices(of location: MediaLocation, preferences p: ItemPreferences,
+                               interrupt: InterruptFlag) throws(MediaError) -> [HLSChoice] {
+        guard location.isNetworkPlaylist else { return [] }
         let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
         let variants = HLSMaster.variants(in: text, base: location.url)
-        guard let chosen = HLSMaster.choose(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight,
-                                            maxBitrate: p.maxBitrate) else { return nil }
-        let audio = HLSMaster.chooseAudio(HLSMaster.audioRenditions(in: text, base: location.url),
-                                          group: chosen.audioGroup, languages: p.audioLanguages)
-        return HLSChoice(variant: chosen, audio: audio)
+        let renditions = HLSMaster.audioRenditions(in: text, base: location.url)
+        return HLSMaster.ranked(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight, maxBitrate: p.maxBitrate).map {
+            HLSChoice(variant: $0, audio: HLSMaster.chooseAudio(renditions, group: $0.audioGroup, languages: p.audioLanguages))
+        }
     }
 
     /// What to open for `location` and its HLS choice. A variant whose audio

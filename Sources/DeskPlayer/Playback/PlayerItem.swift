@@ -176,15 +176,7 @@ package final class PlayerItem: Sendable {
                 pipeline = CompositionPipeline(composition, format: outputFormat,
                                                warning: { [weak self] text in self?.addWarning(text) })
             } else {
-                // The variant and the cache are kept as soon as they are known:
-                // a stream that then fails still reports them.
-                let choice = try MediaAsset.chooseVariant(of: location, preferences: preferences, interrupt: interrupt)
-                state.withLock { $0.variant = choice?.variant }
-                let source = try MediaAsset.source(for: location, choice: choice, preferences: preferences)
-                state.withLock { $0.cache = source.cache }
-                let asset = try MediaAsset(source, of: location, interrupt: interrupt)
-                pipeline = try asset.makePipeline(preferences: preferences, outputFormat: outputFormat,
-                                                  warning: { [weak self] text in self?.addWarning(text) })
+                pipeline = try openMedia()
             }
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
@@ -203,6 +195,45 @@ package final class PlayerItem: Sendable {
         } catch {
             state.withLock { $0.status = .failed(error) }
         }
+    }
+
+    /// The media's pipeline. An HLS master playlist's variants are tried
+    /// best first: one that fails (a missing segment, a codec not
+    /// installed) gives way to the next, said once; when none plays, the
+    /// first one's error is the item's.
+    private func openMedia() throws(MediaError) -> any ItemSource {
+        let choices = try MediaAsset.variantChoices(of: location, preferences: preferences, interrupt: interrupt)
+        var firstFailure: (variant: HLSVariant, error: MediaError)?
+        for choice in choices.isEmpty ? [nil] : choices.map(Optional.some) {
+            do {
+                let pipeline = try openMedia(choice)
+                if let firstFailure, let choice {
+                    addWarning("variant \(firstFailure.variant.label) cannot play: \(firstFailure.error); "
+                               + "playing \(choice.variant.label)")
+                }
+                return pipeline
+            } catch {
+                if interrupt.isSet { throw error }
+                if firstFailure == nil, let choice { firstFailure = (choice.variant, error) } else if choice == nil { throw error }
+            }
+        }
+        if let firstFailure {
+            state.withLock { $0.variant = firstFailure.variant }
+            throw firstFailure.error
+        }
+        throw MediaError("the playlist has no variant")
+    }
+
+    /// The pipeline of `choice` (nil: the location itself). The variant and
+    /// the cache are kept as soon as they are known: a stream that then
+    /// fails still reports them.
+    private func openMedia(_ choice: MediaAsset.HLSChoice?) throws(MediaError) -> any ItemSource {
+        state.withLock { $0.variant = choice?.variant }
+        let source = try MediaAsset.source(for: location, choice: choice, preferences: preferences)
+        state.withLock { $0.cache = source.cache }
+        let asset = try MediaAsset(source, of: location, interrupt: interrupt)
+        return try asset.makePipeline(preferences: preferences, outputFormat: outputFormat,
+                                      warning: { [weak self] text in self?.addWarning(text) })
     }
 
     /// The cover picture of an audio item, once decoded (nil: none, not

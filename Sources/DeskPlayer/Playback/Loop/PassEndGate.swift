@@ -14,6 +14,12 @@ import Media
 /// samples before its audio does: the gate then holds the audio within that
 /// much of the latest audio read.
 ///
+/// A packet that does not say where it ends (FFmpeg's HLS demuxer stamps
+/// only the first Opus packet of each MPEG-TS PES, and gives none a
+/// duration) ends, at the latest, where the next packet with a timestamp
+/// starts: it waits for that one (or the pass's end), as one that reaches
+/// past the video does.
+///
 /// Audio never waits more than `limit` past the video read (a stream whose
 /// video stops early would otherwise starve the sound): beyond that it goes
 /// on, the pass then ends where the audio does, and `isOverrun` says so.
@@ -32,6 +38,9 @@ final class PassEndGate {
     /// (container time): the video's furthest end, or the audio's less the trim.
     private var covered: MediaTime?
     private let limit: MediaTime
+    /// However long it is, no more packets than this wait (a stream that
+    /// never says where its packets end must not wait for its whole pass).
+    private let packetLimit = 512
     /// Audio had to go on past the video read in this pass.
     private(set) var isOverrun = false
 
@@ -53,12 +62,20 @@ final class PassEndGate {
         releaseCovered(release)
     }
 
-    /// An audio packet ending at `end` (nil: unknown, it never waits on its own).
-    func audio(_ packet: Packet, endingAt end: MediaTime?, release: (Packet) -> Void) {
-        if case .audioEnd(let less) = anchor, let end { reach(end - less) }
+    /// An audio packet starting at `start` and ending at `end` (each nil
+    /// when it does not say): the packets waiting without an end end where it starts.
+    func audio(_ packet: Packet, startingAt start: MediaTime?, endingAt end: MediaTime?, release: (Packet) -> Void) {
+        if let start {
+            for i in held.indices.reversed() {
+                guard held[i].end == nil else { break }
+                held[i].end = start
+            }
+        }
+        if case .audioEnd(let less) = anchor, let reached = end ?? start { reach(reached - less) }
         held.append((packet, end))
         releaseCovered(release)
-        while let first = held.first?.end, let last = held.last?.end, last - first > limit {
+        while let first = held.first, (first.end.flatMap { e in (end ?? start).map { $0 - e > limit } } ?? false)
+                || held.count > packetLimit {
             isOverrun = true
             release(held.removeFirst().packet)
         }
@@ -78,7 +95,7 @@ final class PassEndGate {
     }
 
     private func releaseCovered(_ release: (Packet) -> Void) {
-        while let first = held.first, first.end.map({ e in covered.map { e <= $0 } ?? false }) ?? true {
+        while let first = held.first, let end = first.end, let covered, end <= covered {
             release(held.removeFirst().packet)
         }
     }

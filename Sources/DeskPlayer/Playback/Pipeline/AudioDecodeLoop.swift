@@ -60,6 +60,8 @@ final class AudioDecodeLoop {
     private let passes: LoopPasses
     private let startOffset: MediaTime
     private let bounds: PassBounds
+    /// The container's timestamps are interpolated between stamps (MPEG-TS, HLS).
+    private let stampsAreInterpolated: Bool
     private let warning: @Sendable (String) -> Void
     private let resampler: Resampler
     /// The player's speed: passes samples through at 1x, stretches them otherwise.
@@ -72,10 +74,13 @@ final class AudioDecodeLoop {
     /// A switched-to track fades in over its first 5 ms.
     private let fadeLength: Int
     private var current: SerialState
+    /// Holes in the sound up to this long are silence; a longer jump is
+    /// a timeline that moves on (`TimestampContinuity` leaves those).
+    private static let longestHole = MediaTime(value: 10, timescale: 1)
 
     init(stream: OpenedStream, streams: [Int: OpenedStream], packets: PacketQueue, ring: AudioRing,
          control: PipelineControl, passes: LoopPasses, startOffset: MediaTime, bounds: PassBounds = .streams,
-         warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
+         stampsAreInterpolated: Bool = false, warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
         self.streams = streams
         self.packets = packets
@@ -84,6 +89,7 @@ final class AudioDecodeLoop {
         self.passes = passes
         self.startOffset = startOffset
         self.bounds = bounds
+        self.stampsAreInterpolated = stampsAreInterpolated
         self.warning = warning
         resampler = Resampler(output: ring.format)
         tempo = try AudioTempo(format: ring.format, warning: warning)
@@ -123,7 +129,9 @@ final class AudioDecodeLoop {
         if let index = start?.streamIndex, index != stream.index, let other = streams[index] {
             stream = other
         }
-        stream.decoder.flush()
+        // A fresh decoder (not a flushed one, which keeps state): a seek
+        // back to zero plays what the first pass played.
+        stream.decoder.renew()
         resampler.reset()
         tempo.reset()
         current.reset(serial: serial, start: start, fadeLength: fadeLength, interval: control.activeLoopInterval)
@@ -171,6 +179,13 @@ final class AudioDecodeLoop {
                 // Within what the container's clock can say (Matroska
                 // counts milliseconds): the samples simply follow on.
                 pts = e
+            } else if pts < e, stampsAreInterpolated, (e - pts).converted(to: rate).value <= Int64(frame.sampleCount) {
+                // MPEG-TS stamps a PES once; FFmpeg counts the packets after
+                // it from the one before, and where that one's length was
+                // not known (the first packet of audio-only HLS) they come a
+                // whole frame early until the next PES. Nothing in MPEG-TS
+                // is trimmed, so the samples are real: they follow on.
+                pts = e
             } else if pts < e {
                 // Overlaps what was already written (a start trim the
                 // decoder did not apply): drop the overlap, keep the seam exact.
@@ -179,6 +194,13 @@ final class AudioDecodeLoop {
                     guard frame.dropLeadingSamples(Int(overlap)) else { return nil }
                     pts = e
                 }
+            } else if pts - e <= AudioDecodeLoop.longestHole {
+                // A hole in the sound (a discontinuity whose audio starts
+                // after its picture, a lost packet): silence, so the clock,
+                // which is the audio played, runs on through it and the
+                // pictures in it are shown, not dropped as late.
+                writeSilence(from: e, to: pts)
+                pts = current.inputEnd ?? pts
             }
         }
         current.inputEnd = pts + MediaTime(value: Int64(frame.sampleCount), timescale: rate)
@@ -273,13 +295,14 @@ final class AudioDecodeLoop {
     }
 
     /// The pass's last samples out, then the next pass starts exactly where
-    /// they end. The resampler is not reset: the signal runs through it
-    /// continuously, as it would through a gapless album. A pass bounded by
-    /// its video ends exactly at the video's end, made up with silence
-    /// where the audio stopped short of it.
+    /// they end. A pass bounded by its video ends exactly at the video's
+    /// end, made up with silence where the audio stopped short of it. The
+    /// decoder is made afresh and the resampler drained (its last samples
+    /// out) and started afresh, so the next pass decodes and resamples
+    /// exactly as the first did: every pass plays the same samples.
     private func endPass() {
         decode(nil)
-        stream.decoder.flush()
+        stream.decoder.renew()
         if let end = current.passEnd.map({ $0 + current.passOffset }) {
             let rate = Int64(max(stream.decoder.context.pointee.sample_rate, 1))
             let short = (end - (current.inputEnd ?? current.passOffset)).converted(to: rate).value
@@ -288,6 +311,8 @@ final class AudioDecodeLoop {
             // so every pass is the video's length.
             if short >= -1 { current.inputEnd = end }
         }
+        drainResampler()
+        resampler.reset()
         current.pass += 1
         current.passOffset = current.inputEnd ?? current.passOffset
         current.passEnd = nil
@@ -333,17 +358,20 @@ final class AudioDecodeLoop {
         current.inputEnd = time
     }
 
+    /// What the resampler still holds, out: it follows on from the last write.
+    private func drainResampler() {
+        guard let t = current.nextTime else { return }
+        do {
+            let (count, _) = try resampler.convert(nil)
+            if count > 0 { write(count, at: t) }
+        } catch {
+            warning("audio: \(error)")
+        }
+    }
+
     private func endStream() {
         decode(nil)
-        if let t = current.nextTime {
-            // Drain what the resampler still holds; it follows on from the last write.
-            do {
-                let (count, _) = try resampler.convert(nil)
-                if count > 0 { write(count, at: t) }
-            } catch {
-                warning("audio: \(error)")
-            }
-        }
+        drainResampler()
         tempo.finish(into: store)
         ring.markEnded(serial: current.serial)
         stream.decoder.flush()

@@ -199,9 +199,9 @@ final class Demuxer {
         if index == request.audioIndex {
             replayFirstAudioSkip()
             if let gate {
-                let end = packetEnd(nominal: nil)
+                let (start, end) = (packetStart, packetEnd(nominal: nil))
                 guard let owned = try? packet.take() else { packet.unref(); return }
-                gate.audio(owned, endingAt: end) { audioPackets.put(.packet($0, serial: request.audioSerial)) }
+                gate.audio(owned, startingAt: start, endingAt: end) { audioPackets.put(.packet($0, serial: request.audioSerial)) }
                 warnOfAudioOverrun(gate)
             } else {
                 put(in: audioPackets, serial: request.audioSerial)
@@ -226,13 +226,17 @@ final class Demuxer {
         }
     }
 
-    /// Where the packet read ends in container time (pts, else dts, plus its
-    /// duration, else `nominal`); nil when it does not say.
-    private func packetEnd(nominal: MediaTime?) -> MediaTime? {
+    /// Where the packet read starts in container time (pts, else dts); nil when it does not say.
+    private var packetStart: MediaTime? {
         guard let stream = input.stream(Int(packet.streamIndex)) else { return nil }
         let ts = packet.pts != DP_AV_NOPTS_VALUE ? packet.pts : packet.dts
-        guard ts != DP_AV_NOPTS_VALUE else { return nil }
-        let start = MediaTime(ts, stream.pointee.time_base)
+        return ts != DP_AV_NOPTS_VALUE ? MediaTime(ts, stream.pointee.time_base) : nil
+    }
+
+    /// Where the packet read ends in container time (its start plus its
+    /// duration, else `nominal`); nil when it does not say.
+    private func packetEnd(nominal: MediaTime?) -> MediaTime? {
+        guard let stream = input.stream(Int(packet.streamIndex)), let start = packetStart else { return nil }
         if packet.duration > 0 { return start + MediaTime(packet.duration, stream.pointee.time_base) }
         return nominal.map { start + $0 }
     }

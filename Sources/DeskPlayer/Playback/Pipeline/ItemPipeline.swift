@@ -88,8 +88,9 @@ final class ItemPipeline: ItemSource {
         if let audio {
             spawn("audio") { [self] in
                 try AudioDecodeLoop(stream: audio, streams: audioStreams, packets: audioPackets, ring: audioRing,
-                                    control: control, passes: loopPasses, startOffset: startOffset,
-                                    bounds: bounds, warning: warningSink).run()
+                                    control: control, passes: loopPasses, startOffset: startOffset, bounds: bounds,
+                                    stampsAreInterpolated: PassBounds.timestampsMayJump(format: input.formatName),
+                                    warning: warningSink).run()
             }
         }
     }
