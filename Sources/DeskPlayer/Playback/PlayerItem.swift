@@ -35,6 +35,8 @@ package final class PlayerItem: Sendable {
     let outputFormat: AudioFormat
     let createdAt: UInt64
     private let interrupt = InterruptFlag()
+    /// Signalled when opening ends (ready or failed) or the item is cancelled.
+    let loaded = WakeSignal()
     private let state = Mutex(State())
     package let preferences: ItemPreferences
     /// Where playback begins (`--start`, a resumed position).
@@ -139,8 +141,9 @@ package final class PlayerItem: Sendable {
     func waitUntilLoaded(timeout: Double = 10) -> Status {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            let seen = loaded.generation
             if status != .unknown { return status }
-            Thread.sleep(forTimeInterval: 0.002)
+            loaded.wait(after: seen, timeout: max(0, deadline.timeIntervalSinceNow))
         }
         return status
     }
@@ -154,6 +157,7 @@ package final class PlayerItem: Sendable {
             return s.pipeline
         }
         p?.stop()
+        loaded.signal()
     }
 
     private func addWarning(_ text: String) {
@@ -161,6 +165,7 @@ package final class PlayerItem: Sendable {
     }
 
     private func open() {
+        defer { loaded.signal() }
         do {
             let pipeline: any ItemSource
             if let composition {

@@ -259,12 +259,15 @@ final class AudioDecodeLoop {
         let channels = ring.format.channels
         var offset = 0
         while offset < count && !control.isAborted {
+            let seen = ring.changed.generation
             let n = ring.write(samples + offset * channels, frames: count - offset,
                                time: time + ratio.duration(of: Int64(offset), sampleRate: outputRate),
                                ratio: ratio, serial: current.serial)
             if n == 0 {
                 if ring.serial != current.serial { return false }
-                Thread.sleep(forTimeInterval: 0.004)
+                // Until the device reads (or a seek flushes, or the item
+                // stops: both signal the ring).
+                ring.changed.wait(after: seen, timeout: 1)
                 continue
             }
             offset += n
