@@ -149,6 +149,7 @@ enum PropertyTable {
             }
         }),
         Property("filename", get: { t throws(CommandError) in .string(DisplayText.shortName(try t.item().name)) }),
+        Property("decode-errors", get: { t throws(CommandError) in .number(Double(try t.item().decodeErrors)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
         // The title tag, else the file's name (mpv's media-title).
         Property("media-title", get: { t throws(CommandError) in

@@ -27,6 +27,7 @@ package final class PlayerItem: Sendable {
         /// What the item found when it opened; kept once it is cancelled
         /// (the report describes an item after it played).
         var info: MediaInfo?
+        var decodeErrors: DecodeErrors?
     }
 
     let location: MediaLocation
@@ -84,6 +85,8 @@ package final class PlayerItem: Sendable {
     }
     package var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
     package var info: MediaInfo? { state.withLock { $0.info } }
+    /// Packets FFmpeg refused and frames it concealed, so far (kept after the item ends).
+    package var decodeErrors: Int { state.withLock { $0.decodeErrors?.total } ?? 0 }
     package var duration: MediaTime? { info?.duration }
 
     /// Non-fatal problems met so far (a stream that cannot be decoded, a
@@ -189,6 +192,7 @@ package final class PlayerItem: Sendable {
                 pipeline.setLoopInterval(s.loopInterval)
                 s.pipeline = pipeline
                 s.info = pipeline.info
+                s.decodeErrors = pipeline.decodeErrors
                 s.status = .readyToPlay
                 return true
             }

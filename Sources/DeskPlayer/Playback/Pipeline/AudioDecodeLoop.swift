@@ -131,11 +131,13 @@ final class AudioDecodeLoop {
 
     private func decode(_ packet: Packet?) {
         stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
+        control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
     }
 
     private func receiveAll() {
         while !control.isAborted {
             let result: Decoder.Output
+            // An error is counted by the decoder (`takeErrors`, after the packet).
             do { result = try stream.decoder.receive(into: frame) } catch { return }
             guard result == .frame else { return }
             defer { frame.unref() }

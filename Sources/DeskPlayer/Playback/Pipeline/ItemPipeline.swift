@@ -65,6 +65,8 @@ final class ItemPipeline: ItemSource {
         warningSink = warning
     }
 
+    var decodeErrors: DecodeErrors? { control.decodeErrors }
+
     var hasVideo: Bool { video != nil }
     var hasAudio: Bool { audio != nil }
 

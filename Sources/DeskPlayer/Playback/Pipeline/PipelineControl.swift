@@ -66,6 +66,8 @@ final class PipelineControl: Sendable {
     /// What the demuxer waits on when the buffer is full or the input has
     /// ended: new orders (signalled here) or a packet taken (by the queues).
     let demuxerWake = WakeSignal()
+    /// The decode loops' errors, counted for the whole item.
+    let decodeErrors = DecodeErrors()
 
     init(displaySize: (width: Int, height: Int), audioIndex: Int?) {
         var s = State(displaySize: displaySize)
