@@ -6,7 +6,7 @@ import Playback
 /// The track properties (`track-list`, `aid`, `sid`, `sub-text`) as mpv
 /// numbers tracks: from 1 within each type, so a client's `set aid 2`
 /// means the second audio track whatever its stream index.
-enum IPCTracks {
+enum TrackProperties {
     struct Entry {
         let id: Int
         let type: String
