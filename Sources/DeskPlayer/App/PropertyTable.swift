@@ -221,7 +221,7 @@ enum PropertyTable {
                  set: { t, v throws(CommandError) in
                      let tile = try t.requireTile()
                      if try PropertyValue.flag(v) {
-                         try t.controller.apply(.pipStart(t.controller.tiles.index(of: tile)), from: .socket)
+                         try t.controller.apply(.pipStart(t.controller.tiles.index(of: tile)), from: t.source)
                      } else if tile.isInPiP {
                          t.controller.pips?.restore(tile)
                      }

@@ -77,7 +77,7 @@ enum TrackProperties {
         let player = try target.player(), item = try target.item()
         let tracks = item.tracks.filter { $0.kind == .subtitle }
         guard !tracks.isEmpty else {
-            target.controller.osd("No subtitles", seconds: 1.5)
+            target.osd("No subtitles", seconds: 1.5)
             return
         }
         let choices: [Int?] = tracks.map(\.id) + [nil]
@@ -86,9 +86,9 @@ enum TrackProperties {
         item.selectSubtitleTrack(next)
         player.subtitlesChanged()
         if let i = tracks.firstIndex(where: { $0.id == next }) {
-            target.controller.osd("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2, topic: "Subtitles")
+            target.osd("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2, topic: "Subtitles")
         } else {
-            target.controller.osd("Subtitles: off", seconds: 1.5, topic: "Subtitles")
+            target.osd("Subtitles: off", seconds: 1.5, topic: "Subtitles")
         }
     }
 
@@ -97,14 +97,14 @@ enum TrackProperties {
         let player = try target.player(), item = try target.item()
         let tracks = item.tracks.filter { $0.kind == .audio }
         guard tracks.count > 1, let now = tracks.firstIndex(where: { $0.id == item.selectedAudioTrack }) else {
-            target.controller.osd(tracks.isEmpty ? "No audio" : "Audio: one track only", seconds: 1.5)
+            target.osd(tracks.isEmpty ? "No audio" : "Audio: one track only", seconds: 1.5)
             return
         }
         let next = (now + 1) % tracks.count
         if player.selectAudioTrack(tracks[next].id) {
-            target.controller.osd("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2, topic: "Audio")
+            target.osd("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2, topic: "Audio")
         } else {
-            target.controller.osd("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
+            target.osd("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
             throw .propertyError
         }
     }
