@@ -87,13 +87,14 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers scan \
-	live_metrics thumbnails
+BENCH_JSON := playback ttff wakeups tiles seams video_seams stream_seams video_cases composition streams speed stretchers \
+	scan live_metrics thumbnails
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
 	$(XVFB) bench/playback.sh
 	$(XVFB) bench/ttff.sh
+	$(XVFB) bench/wakeups.sh
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS) $(TILE_FINE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json

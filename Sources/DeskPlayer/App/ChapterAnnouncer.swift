@@ -21,6 +21,6 @@ struct ChapterAnnouncer {
             chapter = index
         }
         guard item === self.item, index != chapter, index >= 0 else { return }
-        controller.osd(IPCChapters.osdLine(index, of: chapters), seconds: 2, topic: "chapter")
+        controller.osd(ChapterProperties.osdLine(index, of: chapters), seconds: 2, topic: "chapter")
     }
 }

@@ -8,7 +8,7 @@ import Playback
 /// to its start; `add chapter -1` more than 5 s into a chapter goes back to
 /// its start rather than the one before (mpv's chapter-seek-threshold), and
 /// before the first chapter to 0; past the last chapter goes to the end.
-enum IPCChapters {
+enum ChapterProperties {
     /// mpv's `--chapter-seek-threshold` default, in seconds.
     static let seekThreshold = 5.0
 

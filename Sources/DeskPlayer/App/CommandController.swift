@@ -264,10 +264,12 @@ final class CommandController {
         guard let property = PropertyTable.named(name) else { throw .propertyNotFound }
         guard let set = property.set else { throw .invalidParameter }  // read-only
         for unit in try units(property, target) {
-            let leader = PropertyTarget(tile: unit.leader, controller: self)
+            let leader = PropertyTarget(tile: unit.leader, controller: self, source: source)
             let current = try property.get(leader)
             let value = try next(property, current, leader)
-            for member in unit.members { try set(PropertyTarget(tile: member, controller: self, leader: unit.leader), value) }
+            for member in unit.members {
+                try set(PropertyTarget(tile: member, controller: self, leader: unit.leader, source: source), value)
+            }
             announce(property, unit.leader, source)
         }
     }
@@ -275,7 +277,9 @@ final class CommandController {
     private func cycle(_ name: String, down: Bool, _ target: CommandTarget, _ source: CommandSource) throws(CommandError) {
         guard let property = PropertyTable.named(name) else { throw .propertyNotFound }
         if let cycle = property.cycle {
-            for unit in try units(property, target) { try cycle(PropertyTarget(tile: unit.leader, controller: self), down) }
+            for unit in try units(property, target) {
+                try cycle(PropertyTarget(tile: unit.leader, controller: self, source: source), down)
+            }
             return
         }
         try change(name, target, source) { property, current, leader throws(CommandError) in

@@ -96,6 +96,16 @@ struct PropertyTarget {
     /// For a change to a sync group: the tile the value was worked out
     /// from (the one the command named), when it is not this one.
     var leader: Tile? = nil
+    /// Who asked (a key, the socket, MPRIS...): what a setter that runs a
+    /// command passes on, and whether what it does is said on the OSD.
+    var source: CommandSource = .socket
+
+    /// Says `text` on the OSD when the source is one a person is looking at
+    /// (keys, mouse, PiP), as `CommandController.announce` does for the rest.
+    func osd(_ text: String, seconds: Double, topic: String? = nil) {
+        guard source.showsOSD else { return }
+        controller.osd(text, seconds: seconds, topic: topic)
+    }
 
     func requireTile() throws(CommandError) -> Tile {
         guard let tile else { throw .propertyUnavailable }

@@ -151,15 +151,15 @@ enum PropertyTable {
     private static let chapters: [Property] = [
         // A seek, so the whole sync group moves (to the leader's chapter start).
         Property("chapter", .number(-1...1e9), format: .integer, scope: .group, get: { t throws(CommandError) in
-            .number(Double(try IPCChapters.current(t)))
-        }, set: { t, v throws(CommandError) in try IPCChapters.seek(t, to: v) },
-           add: { t, delta throws(CommandError) in try IPCChapters.step(t, by: delta) },
-           osd: { t in IPCChapters.osd(t) }),
+            .number(Double(try ChapterProperties.current(t)))
+        }, set: { t, v throws(CommandError) in try ChapterProperties.seek(t, to: v) },
+           add: { t, delta throws(CommandError) in try ChapterProperties.step(t, by: delta) },
+           osd: { t in ChapterProperties.osd(t) }),
         Property("chapters", format: .integer, get: { t throws(CommandError) in
             guard let info = try t.item().info else { throw .propertyUnavailable }
             return .number(Double(info.chapters.count))
         }),
-        Property("chapter-list", get: { t throws(CommandError) in try IPCChapters.list(t) }),
+        Property("chapter-list", get: { t throws(CommandError) in try ChapterProperties.list(t) }),
     ]
 
     private static let sound: [Property] = [
@@ -246,6 +246,8 @@ enum PropertyTable {
             }
             return .number(size.doubleValue)
         }),
+        // Packets the decoders could not decode (FFmpeg conceals them and playback goes on).
+        Property("decode-errors", format: .integer, get: { t throws(CommandError) in .number(Double(try t.item().decodeErrors)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
         // The title tag, else the file's name (mpv's media-title).
         Property("media-title", get: { t throws(CommandError) in
@@ -264,13 +266,13 @@ enum PropertyTable {
     ]
 
     private static let tracks: [Property] = [
-        Property("track-list", get: { t throws(CommandError) in .array(IPCTracks.list(try t.item())) }),
-        Property("aid", .value, get: { t throws(CommandError) in IPCTracks.selected("audio", in: try t.item()) },
-                 set: { t, v throws(CommandError) in try IPCTracks.select("audio", v, player: try t.player()) },
-                 cycle: { t, down throws(CommandError) in try IPCTracks.cycleAudio(t) }),
-        Property("sid", .value, get: { t throws(CommandError) in IPCTracks.selected("sub", in: try t.item()) },
-                 set: { t, v throws(CommandError) in try IPCTracks.select("sub", v, player: try t.player()) },
-                 cycle: { t, down throws(CommandError) in try IPCTracks.cycleSubtitles(t, forward: !down) }),
+        Property("track-list", get: { t throws(CommandError) in .array(TrackProperties.list(try t.item())) }),
+        Property("aid", .value, get: { t throws(CommandError) in TrackProperties.selected("audio", in: try t.item()) },
+                 set: { t, v throws(CommandError) in try TrackProperties.select("audio", v, player: try t.player()) },
+                 cycle: { t, down throws(CommandError) in try TrackProperties.cycleAudio(t) }),
+        Property("sid", .value, get: { t throws(CommandError) in TrackProperties.selected("sub", in: try t.item()) },
+                 set: { t, v throws(CommandError) in try TrackProperties.select("sub", v, player: try t.player()) },
+                 cycle: { t, down throws(CommandError) in try TrackProperties.cycleSubtitles(t, forward: !down) }),
         Property("sub-delay", .number(-36000...36000), format: .milliseconds, get: { t throws(CommandError) in .number(try t.item().subtitleDelay) },
                  set: { t, v throws(CommandError) in
                      let item = try t.item()
@@ -283,7 +285,7 @@ enum PropertyTable {
             try t.item().subtitlesVisible = try PropertyValue.flag(v)
             try t.player().subtitlesChanged()
         }, osd: { t in (try? t.item().subtitlesVisible) == false ? "Subtitles hidden" : "Subtitles visible" }),
-        Property("sub-text", get: { t throws(CommandError) in .string(IPCTracks.shownText(try t.player())) }),
+        Property("sub-text", get: { t throws(CommandError) in .string(TrackProperties.shownText(try t.player())) }),
     ] + MediaProperties.all
 
     private static let window: [Property] = [
@@ -317,7 +319,7 @@ enum PropertyTable {
                  set: { t, v throws(CommandError) in
                      let tile = try t.requireTile()
                      if try PropertyValue.flag(v) {
-                         try t.controller.apply(.pipStart(t.controller.tiles.index(of: tile)), from: .socket)
+                         try t.controller.apply(.pipStart(t.controller.tiles.index(of: tile)), from: t.source)
                      } else if tile.isInPiP {
                          t.controller.pips?.restore(tile)
                      }

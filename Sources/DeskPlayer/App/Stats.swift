@@ -17,6 +17,8 @@ struct StatsReport: Codable {
         var meanAVOffsetMs: Double
         var timeToFirstFrameMs: Double?
         var loopCount: Int
+        /// Packets the decoders refused and frames they concealed (damaged data).
+        var decodeErrors: Int
         /// The HLS variant chosen from a master playlist.
         var variant: String?
         /// The HLS segment cache: bytes held at the end, segments served from it and downloaded.
@@ -86,7 +88,7 @@ struct StatsReport: Codable {
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
                              meanAVOffsetMs: (s.meanAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },
-                             loopCount: s.loopCount, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
+                             loopCount: s.loopCount, decodeErrors: item.decodeErrors, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
                              cacheMemoryBytes: item.cacheCounters?.memoryBytes, cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
                              waitingSeconds: (s.waitingSeconds * 100).rounded() / 100))
         if let info = item.info {

@@ -6,7 +6,7 @@ import Playback
 /// The track properties (`track-list`, `aid`, `sid`, `sub-text`) as mpv
 /// numbers tracks: from 1 within each type, so a client's `set aid 2`
 /// means the second audio track whatever its stream index.
-enum IPCTracks {
+enum TrackProperties {
     struct Entry {
         let id: Int
         let type: String
@@ -77,7 +77,7 @@ enum IPCTracks {
         let player = try target.player(), item = try target.item()
         let tracks = item.tracks.filter { $0.kind == .subtitle }
         guard !tracks.isEmpty else {
-            target.controller.osd("No subtitles", seconds: 1.5)
+            target.osd("No subtitles", seconds: 1.5)
             return
         }
         let choices: [Int?] = tracks.map(\.id) + [nil]
@@ -86,9 +86,9 @@ enum IPCTracks {
         item.selectSubtitleTrack(next)
         player.subtitlesChanged()
         if let i = tracks.firstIndex(where: { $0.id == next }) {
-            target.controller.osd("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2, topic: "Subtitles")
+            target.osd("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2, topic: "Subtitles")
         } else {
-            target.controller.osd("Subtitles: off", seconds: 1.5, topic: "Subtitles")
+            target.osd("Subtitles: off", seconds: 1.5, topic: "Subtitles")
         }
     }
 
@@ -97,14 +97,14 @@ enum IPCTracks {
         let player = try target.player(), item = try target.item()
         let tracks = item.tracks.filter { $0.kind == .audio }
         guard tracks.count > 1, let now = tracks.firstIndex(where: { $0.id == item.selectedAudioTrack }) else {
-            target.controller.osd(tracks.isEmpty ? "No audio" : "Audio: one track only", seconds: 1.5)
+            target.osd(tracks.isEmpty ? "No audio" : "Audio: one track only", seconds: 1.5)
             return
         }
         let next = (now + 1) % tracks.count
         if player.selectAudioTrack(tracks[next].id) {
-            target.controller.osd("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2, topic: "Audio")
+            target.osd("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2, topic: "Audio")
         } else {
-            target.controller.osd("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
+            target.osd("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
             throw .propertyError
         }
     }

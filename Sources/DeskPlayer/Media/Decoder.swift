@@ -110,8 +110,31 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         let ret = avcodec_receive_frame(context, frame.pointer)
         if ret == DP_AVERROR_EAGAIN { return .needsInput }
         if ret == DP_AVERROR_EOF { return .endOfStream }
-        try MediaError.check(ret, "\(codecName) decoding error")
+        do { try MediaError.check(ret, "\(codecName) decoding error") } catch {
+            noteError(error.message)
+            throw error
+        }
+        // A frame made from damaged data, FFmpeg's concealment filling in.
+        if frame.pointer.pointee.decode_error_flags != 0 || frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+            noteError("\(codecName): damaged frame concealed")
+        }
         return .frame
+    }
+
+    /// Decoding errors since the last `takeErrors`: packets refused, frames
+    /// that failed or came out concealed; with the first one's text.
+    private var errorCount = 0
+    private var firstError: String?
+
+    private func noteError(_ text: String) {
+        errorCount += 1
+        if firstError == nil { firstError = text }
+    }
+
+    /// The errors noted since the last call, and the first one's text.
+    package func takeErrors() -> (count: Int, first: String?) {
+        defer { (errorCount, firstError) = (0, nil) }
+        return (errorCount, firstError)
     }
 
     /// Decodes with less care for detail (mpv's `--vd-lavc-skiploopfilter=all`
@@ -137,14 +160,15 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     package func flush() { avcodec_flush_buffers(context) }
 
     /// Sends a packet (nil drains), letting `receive` take frames whenever
-    /// the decoder is full, then once more. A damaged packet is skipped and
-    /// decoding goes on (as ffplay and mpv do).
+    /// the decoder is full, then once more. A damaged packet is counted
+    /// (`takeErrors`), skipped, and decoding goes on (as ffplay and mpv do).
     package func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
         while !isAborted() {
             do {
                 if try send(packet) { break }
                 receive()
             } catch {
+                noteError(error.message)
                 break
             }
         }

@@ -11,11 +11,15 @@ import Foundation
 /// `withLock`) takes its place there, on a pthread mutex, which TSan
 /// intercepts; so a TSan report is a real missing lock. Normal builds never
 /// compile it and use Synchronization's.
-final class Mutex<Value>: @unchecked Sendable {  // `value` is only touched with `mutex` held
+///
+/// `Mutex` below names it in that build: declared in Media, which imports
+/// Synchronization, it shadows Synchronization's `Mutex` in every target
+/// that imports Media, so the lock sites read the same in both builds.
+package final class PthreadMutex<Value>: @unchecked Sendable {  // `value` is only touched with `mutex` held
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    init(_ initialValue: Value) {
+    package init(_ initialValue: Value) {
         value = initialValue
         pthread_mutex_init(mutex, nil)
     }
@@ -25,7 +29,7 @@ final class Mutex<Value>: @unchecked Sendable {  // `value` is only touched with
         mutex.deallocate()
     }
 
-    func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    package func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
@@ -38,4 +42,6 @@ final class Mutex<Value>: @unchecked Sendable {  // `value` is only touched with
         return try body(&value)
     }
 }
+
+package typealias Mutex<Value> = PthreadMutex<Value>
 #endif

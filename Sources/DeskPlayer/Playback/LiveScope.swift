@@ -23,6 +23,9 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
     package let path: String
     private let state: Mutex<State>
     private var thread: Thread?
+    /// Moves when the playhead, the kind or `stopped` change: the worker
+    /// waits on it between pictures instead of polling.
+    private let changed = WakeSignal()
     package static let interval = 1.0 / 15
 
     package init(path: String, kind: ScopeKind) {
@@ -39,15 +42,27 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
         worker.start()
     }
 
-    package func stop() { state.withLock { $0.stopped = true } }
+    package func stop() {
+        state.withLock { $0.stopped = true }
+        changed.signal()
+    }
 
     package var kind: ScopeKind {
         get { state.withLock { $0.kind } }
-        set { state.withLock { $0.kind = newValue } }
+        set {
+            state.withLock { $0.kind = newValue }
+            changed.signal()
+        }
     }
 
     /// The tile's time on screen, each refresh.
-    package func follow(playhead seconds: Double) { state.withLock { $0.playhead = seconds } }
+    package func follow(playhead seconds: Double) {
+        let moved = state.withLock { state in
+            defer { state.playhead = seconds }
+            return state.playhead != seconds
+        }
+        if moved { changed.signal() }
+    }
 
     /// The latest scope picture and its version (a new one each time it is drawn again).
     package var latest: (picture: PictureBuffer?, version: Int, problem: String?) {
@@ -82,6 +97,7 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
         var lastDrawn: UInt64 = 0
         func time(_ frame: Frame) -> Double { Double(frame.pointer.pointee.pts) * av_q2d(timeBase) }
         while true {
+            let seen = changed.generation
             let (playhead, kind, stopped) = state.withLock { ($0.playhead, $0.kind, $0.stopped) }
             if stopped { return }
             // Frames due by now: the last of them is on screen.
@@ -119,7 +135,9 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
                 drawn = (currentTime, kind)
                 lastDrawn = now
             } else {
-                Thread.sleep(forTimeInterval: 0.01)
+                // Until the playhead or the kind moves; bounded by the
+                // drawing interval, which a picture skipped for it waits out.
+                changed.wait(after: seen, timeout: LiveScope.interval)
             }
         }
     }

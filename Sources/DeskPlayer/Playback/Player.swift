@@ -146,8 +146,6 @@ package final class Player {
         clock.freeze(at: HostTime.now())
     }
 
-    func togglePause() { isPaused ? play() : pause() }
-
     package var isPaused: Bool { !wantsToPlay }
 
     /// Accurate seek: the frame on screen at `time` and the sample at `time`.
@@ -172,10 +170,6 @@ package final class Player {
         if let loop = LoopInterval(abLoop.a, abLoop.b), target >= loop.b { target = loop.a }
         steppedWhilePaused = false
         seekPipeline(pipeline, to: target)
-    }
-
-    func seek(by seconds: Double) {
-        seek(to: MediaTime(seconds: max(0, currentTime.seconds + seconds)))
     }
 
     private func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime, anchorClock: Bool = false) {

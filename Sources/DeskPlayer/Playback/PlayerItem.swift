@@ -27,6 +27,7 @@ package final class PlayerItem: Sendable {
         /// What the item found when it opened; kept once it is cancelled
         /// (the report describes an item after it played).
         var info: MediaInfo?
+        var decodeErrors: DecodeErrors?
     }
 
     package let location: MediaLocation
@@ -35,6 +36,8 @@ package final class PlayerItem: Sendable {
     let outputFormat: AudioFormat
     let createdAt: UInt64
     private let interrupt = InterruptFlag()
+    /// Signalled when opening ends (ready or failed) or the item is cancelled.
+    let loaded = WakeSignal()
     private let state = Mutex(State())
     package let preferences: ItemPreferences
     /// Where playback begins (`--start`, a resumed position); with
@@ -91,6 +94,8 @@ package final class PlayerItem: Sendable {
     }
     package var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
     package var info: MediaInfo? { state.withLock { $0.info } }
+    /// Packets FFmpeg refused and frames it concealed, so far (kept after the item ends).
+    package var decodeErrors: Int { state.withLock { $0.decodeErrors?.total } ?? 0 }
     package var duration: MediaTime? { info?.duration }
 
     /// Non-fatal problems met so far (a stream that cannot be decoded, a
@@ -148,8 +153,9 @@ package final class PlayerItem: Sendable {
     func waitUntilLoaded(timeout: Double = 10) -> Status {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            let seen = loaded.generation
             if status != .unknown { return status }
-            Thread.sleep(forTimeInterval: 0.002)
+            loaded.wait(after: seen, timeout: max(0, deadline.timeIntervalSinceNow))
         }
         return status
     }
@@ -163,6 +169,7 @@ package final class PlayerItem: Sendable {
             return s.pipeline
         }
         p?.stop()
+        loaded.signal()
     }
 
     private func addWarning(_ text: String) {
@@ -170,6 +177,7 @@ package final class PlayerItem: Sendable {
     }
 
     private func open() {
+        defer { loaded.signal() }
         do {
             let pipeline: any ItemSource
             if let composition {
@@ -185,6 +193,7 @@ package final class PlayerItem: Sendable {
                 pipeline.setLoopInterval(s.loopInterval)
                 s.pipeline = pipeline
                 s.info = pipeline.info
+                s.decodeErrors = pipeline.decodeErrors
                 s.status = .readyToPlay
                 return true
             }

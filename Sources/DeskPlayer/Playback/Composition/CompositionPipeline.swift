@@ -57,6 +57,7 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
 
     func stop() {
         guard !aborted.exchange(true, ordering: .relaxed) else { return }
+        audioRing.changed.signal()
         done.wait()
     }
 
@@ -98,15 +99,18 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
         let store: AudioTempo.Sink = { [self] samples, count, time, ratio in
             var written = 0
             while written < count && !stale() {
+                let seen = audioRing.changed.generation
                 let n = audioRing.write(samples + written * format.channels, frames: count - written,
                                         time: time + ratio.duration(of: Int64(written), sampleRate: rate),
                                         ratio: ratio, serial: serial)
-                if n == 0 { Thread.sleep(forTimeInterval: 0.004) }
+                // Until the device reads, a seek flushes or `stop`: each signals the ring.
+                if n == 0 { audioRing.changed.wait(after: seen, timeout: 1) }
                 written += n
             }
             return !stale()
         }
         while !isAborted {
+            let seen = audioRing.changed.generation
             let (current, seekTo, passes, speed) = control.withLock { c in
                 defer { c.pendingSeek = nil }
                 return (c.serial, c.pendingSeek, c.passes, c.speed)
@@ -120,7 +124,8 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
                 ended = false
             }
             if ended {
-                Thread.sleep(forTimeInterval: 0.005)
+                // Until a seek (it flushes the ring) or `stop`.
+                audioRing.changed.wait(after: seen, timeout: 1)
                 continue
             }
             if renderer.isAtEnd {

@@ -46,10 +46,12 @@ final class SegmentReader {
     func read(into out: UnsafeMutablePointer<Float>, frames: Int, abort: () -> Bool) -> Bool {
         // It was opened ahead of time; wait for it only if it is not ready yet.
         while ring == nil && failure == nil {
+            let seen = item.loaded.generation
             switch item.status {
             case .unknown:
                 if abort() { return false }
-                Thread.sleep(forTimeInterval: 0.001)
+                // `abort` is not signalled: look at it every 0.1 s.
+                item.loaded.wait(after: seen, timeout: 0.1)
             case .failed(let error):
                 failure = MediaError("\(segment.source): \(error)")
             case .readyToPlay:
@@ -73,11 +75,12 @@ final class SegmentReader {
                 done += n
                 continue
             }
+            let seen = ring.changed.generation
             if !checkedStart {
                 // The first sample's time says where the source really begins.
                 guard ring.availableFrames > 0 || ring.isEnded else {
                     if abort() { return false }
-                    Thread.sleep(forTimeInterval: 0.001)
+                    ring.changed.wait(after: seen, timeout: 0.1)
                     continue
                 }
                 checkedStart = true
@@ -94,7 +97,7 @@ final class SegmentReader {
                     done = frames
                 } else {
                     if abort() { return false }
-                    Thread.sleep(forTimeInterval: 0.001)
+                    ring.changed.wait(after: seen, timeout: 0.1)
                 }
             }
         }

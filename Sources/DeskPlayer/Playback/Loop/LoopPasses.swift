@@ -23,6 +23,9 @@ final class LoopPasses: Sendable {
 
     private let state = Mutex(State())
     private let hasAudio: Bool
+    /// Signalled when a pass start is published or a seek resets them: what
+    /// the video thread's wait for audio's figure waits on.
+    let wake = WakeSignal()
 
     init(hasAudio: Bool) { self.hasAudio = hasAudio }
 
@@ -37,6 +40,7 @@ final class LoopPasses: Sendable {
             s.starts = [.zero]
             s.interval = interval
         }
+        wake.signal()
     }
 
     /// Where in the item pass `index` starts (its zero, or an A-B loop's A).
@@ -59,7 +63,8 @@ final class LoopPasses: Sendable {
     /// of `serial` found it; returns the start to use. Audio's figure wins
     /// over video's; video's counts only when there is no audio.
     func publish(_ index: Int, at time: MediaTime, fromAudio: Bool, serial: Int) -> MediaTime {
-        state.withLock { s in
+        defer { wake.signal() }
+        return state.withLock { s in
             guard (fromAudio ? s.audioSerial : s.serial) == serial else { return time }
             if index < s.starts.count {
                 if fromAudio { s.starts[index] = time }
@@ -82,8 +87,9 @@ final class LoopPasses: Sendable {
         guard hasAudio else { return start(of: index, serial: serial) }
         let deadline = HostTime.now() + 2_000_000_000
         while !isAborted() && HostTime.now() < deadline && state.withLock({ $0.serial }) == serial {
+            let seen = wake.generation
             if let t = start(of: index, serial: serial) { return t }
-            Thread.sleep(forTimeInterval: 0.002)
+            wake.wait(after: seen, timeout: 0.1)
         }
         return start(of: index, serial: serial)
     }

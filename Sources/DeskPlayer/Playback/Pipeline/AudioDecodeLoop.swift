@@ -139,11 +139,13 @@ final class AudioDecodeLoop {
 
     private func decode(_ packet: Packet?) {
         stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
+        control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
     }
 
     private func receiveAll() {
         while !control.isAborted {
             let result: Decoder.Output
+            // An error is counted by the decoder (`takeErrors`, after the packet).
             do { result = try stream.decoder.receive(into: frame) } catch { return }
             guard result == .frame else { return }
             defer { frame.unref() }
@@ -281,12 +283,15 @@ final class AudioDecodeLoop {
         let channels = ring.format.channels
         var offset = 0
         while offset < count && !control.isAborted {
+            let seen = ring.changed.generation
             let n = ring.write(samples + offset * channels, frames: count - offset,
                                time: time + ratio.duration(of: Int64(offset), sampleRate: outputRate),
                                ratio: ratio, serial: current.serial)
             if n == 0 {
                 if ring.serial != current.serial { return false }
-                Thread.sleep(forTimeInterval: 0.004)
+                // Until the device reads (or a seek flushes, or the item
+                // stops: both signal the ring).
+                ring.changed.wait(after: seen, timeout: 1)
                 continue
             }
             offset += n

@@ -62,13 +62,17 @@ package final class AudioRing: Sendable {
         }
     }
 
+    /// Signalled whenever frames go in or out, or the serial or end changes:
+    /// what a writer waiting for room or a reader waiting for frames waits on.
+    let changed = WakeSignal()
+
     /// Appends up to `frames` frames stamped with `time` (of the first frame),
     /// each standing for `ratio` of its period in media time. Returns how
     /// many were taken (fewer when full; 0 when `serial` is stale).
     func write(_ samples: UnsafePointer<Float>, frames: Int, time: MediaTime, ratio: StretchRatio = .one,
                serial: Int) -> Int {
         let channels = format.channels
-        return state.withLock { s in
+        let written = state.withLock { s -> Int in
             guard serial == s.serial, !s.ended else { return 0 }
             let count = min(frames, capacity - Int(s.writeIndex - s.readIndex))
             guard count > 0 else { return 0 }
@@ -85,6 +89,8 @@ package final class AudioRing: Sendable {
             s.writeIndex += Int64(count)
             return count
         }
+        if written > 0 { changed.signal() }
+        return written
     }
 
     /// Time is continuous when the new frames run at the same ratio and start
@@ -103,7 +109,7 @@ package final class AudioRing: Sendable {
     func read(into out: UnsafeMutablePointer<Float>, frames: Int)
         -> (count: Int, time: MediaTime?, ratio: StretchRatio) {
         let channels = format.channels
-        return state.withLock { s in
+        let result = state.withLock { s -> (count: Int, time: MediaTime?, ratio: StretchRatio) in
             var count = min(frames, Int(s.writeIndex - s.readIndex))
             guard count > 0 else { return (0, nil, .one) }
             while s.markers.count > 1, s.markers[1].index <= s.readIndex { s.markers.removeFirst() }
@@ -126,11 +132,14 @@ package final class AudioRing: Sendable {
             s.readIndex += Int64(count)
             return (count, time, ratio)
         }
+        if result.count > 0 { changed.signal() }
+        return result
     }
 
     /// The decoder has written everything for `serial`.
     func markEnded(serial: Int) {
         state.withLock { s in if s.serial == serial { s.ended = true } }
+        changed.signal()
     }
 
     /// Starts a new serial but keeps up to `keep` frames already queued,
@@ -139,6 +148,7 @@ package final class AudioRing: Sendable {
     /// time where the kept frames end; nil when nothing was queued.
     func flush(serial: Int, keeping keep: Int, fadeOut fade: Int) -> MediaTime? {
         let channels = format.channels
+        defer { changed.signal() }
         return state.withLock { s in
             let kept = min(keep, Int(s.writeIndex - s.readIndex))
             s.writeIndex = s.readIndex + Int64(kept)
@@ -162,6 +172,7 @@ package final class AudioRing: Sendable {
 
     /// Drops everything and starts a new serial (after a seek).
     func flush(serial: Int) {
+        defer { changed.signal() }
         state.withLock { s in
             s.readIndex = s.writeIndex
             s.markers.removeAll(keepingCapacity: true)

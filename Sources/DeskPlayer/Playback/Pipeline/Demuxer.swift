@@ -96,6 +96,7 @@ final class Demuxer {
     /// Runs until the pipeline is aborted.
     func run() {
         while !control.isAborted {
+            let seen = control.demuxerWake.generation
             let request = control.takeDemuxRequest()
             if let time = request.seek {
                 handleSeek(to: time, pass: request.seekPass)
@@ -103,7 +104,7 @@ final class Demuxer {
                 handleAudioSwitch(from: audioSwitch.media, pass: request.seekPass + audioSwitch.pass)
             }
             if endedSerial == request.serial || isFull {
-                Thread.sleep(forTimeInterval: 0.005)
+                control.demuxerWake.wait(after: seen, timeout: 1)
                 continue
             }
             do {

@@ -25,8 +25,8 @@ final class ItemPipeline: ItemSource {
     let audioRing: AudioRing
     private let input: MediaInput
     private let preferences: ItemPreferences
-    private let videoPackets = PacketQueue()
-    private let audioPackets = PacketQueue()
+    private let videoPackets: PacketQueue
+    private let audioPackets: PacketQueue
     /// Subtracted from container timestamps so the item starts at zero.
     private let startOffset: MediaTime
     private let bounds: PassBounds
@@ -59,9 +59,13 @@ final class ItemPipeline: ItemSource {
         self.bounds = bounds
         control = PipelineControl(displaySize: (info.displayWidth, info.displayHeight), audioIndex: audio?.index)
         control.deinterlace = preferences.video.deinterlace
+        videoPackets = PacketQueue(taken: control.demuxerWake)
+        audioPackets = PacketQueue(taken: control.demuxerWake)
         loopPasses = LoopPasses(hasAudio: audio != nil)
         warningSink = warning
     }
+
+    var decodeErrors: DecodeErrors? { control.decodeErrors }
 
     var hasVideo: Bool { video != nil }
     var hasAudio: Bool { audio != nil }
@@ -114,6 +118,8 @@ final class ItemPipeline: ItemSource {
         videoPackets.abort()
         audioPackets.abort()
         frames.abort()
+        audioRing.changed.signal()
+        loopPasses.wake.signal()
         threadsDone.wait()
     }
 

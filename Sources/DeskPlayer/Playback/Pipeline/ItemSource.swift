@@ -34,6 +34,8 @@ package protocol ItemSource: AnyObject, Sendable {
     /// Deinterlacing of its video from the next frame on.
     func setDeinterlace(_ mode: DeinterlaceMode)
     var deinterlace: DeinterlaceMode { get }
+    /// Its decoding errors (nil: a composition, whose sources are items of their own).
+    var decodeErrors: DecodeErrors? { get }
 }
 
 /// A source with no tracks to choose from (a composition).
@@ -44,6 +46,7 @@ extension ItemSource {
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
     var subtitles: SubtitleTracks? { nil }
+    var decodeErrors: DecodeErrors? { nil }
     func setDeinterlace(_ mode: DeinterlaceMode) {}
     var deinterlace: DeinterlaceMode { .no }
 }

@@ -32,6 +32,10 @@ final class PacketQueue: @unchecked Sendable {  // guarded by `condition`: a dec
     private(set) var serial = 0
     private var bytes = 0
     private var durationTicks: Int64 = 0
+    /// Told when an entry is taken: room for the demuxer.
+    private let taken: WakeSignal?
+
+    init(taken: WakeSignal? = nil) { self.taken = taken }
 
     /// Adds an entry; stale entries (older serial) are dropped here.
     func put(_ entry: PacketEntry) {
@@ -57,6 +61,7 @@ final class PacketQueue: @unchecked Sendable {  // guarded by `condition`: a dec
             bytes -= p.size
             durationTicks -= max(p.duration, 0)
         }
+        taken?.signal()
         return entry
     }
 

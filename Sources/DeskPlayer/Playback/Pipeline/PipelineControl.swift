@@ -63,6 +63,11 @@ final class PipelineControl: Sendable {
 
     private let state: Mutex<State>
     private let aborted = Atomic<Bool>(false)
+    /// What the demuxer waits on when the buffer is full or the input has
+    /// ended: new orders (signalled here) or a packet taken (by the queues).
+    let demuxerWake = WakeSignal()
+    /// The decode loops' errors, counted for the whole item.
+    let decodeErrors = DecodeErrors()
 
     init(displaySize: (width: Int, height: Int), audioIndex: Int?) {
         var s = State(displaySize: displaySize)
@@ -73,7 +78,10 @@ final class PipelineControl: Sendable {
     var isAborted: Bool { aborted.load(ordering: .relaxed) }
 
     /// Raises the abort flag; false when it was already up.
-    func abort() -> Bool { !aborted.exchange(true, ordering: .relaxed) }
+    func abort() -> Bool {
+        defer { demuxerWake.signal() }
+        return !aborted.exchange(true, ordering: .relaxed)
+    }
 
     /// The seek generation (video's).
     var serial: Int { state.withLock { $0.serial } }
@@ -96,6 +104,7 @@ final class PipelineControl: Sendable {
                                       passOffset: .zero, fadesIn: false)
             c.pendingAudioSwitch = nil
         }
+        demuxerWake.signal()
     }
 
     /// An audio track switch to stream `index` as audio serial `serial`,
@@ -108,6 +117,7 @@ final class PipelineControl: Sendable {
                                       passOffset: passOffset, fadesIn: true)
             c.pendingAudioSwitch = (time - passOffset, pass)
         }
+        demuxerWake.signal()
     }
 
     /// The demuxer's next orders; a seek or switch is handed over once.
@@ -157,6 +167,7 @@ final class PipelineControl: Sendable {
             c.loopInterval = interval
             if now { c.activeInterval = interval }
         }
+        demuxerWake.signal()
     }
 
     /// The A-B loop the next seek's passes will follow.
@@ -167,5 +178,6 @@ final class PipelineControl: Sendable {
 
     func setPasses(_ passes: Int?) {
         state.withLock { $0.passes = passes.map { max($0, 1) } }
+        demuxerWake.signal()
     }
 }

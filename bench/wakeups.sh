@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Wake-ups: voluntary context switches per second of one DeskPlayer
+# process, summed over all its threads (/proc/PID/task/*/status), sampled
+# over SECONDS seconds after a 3 s start, once paused (--pause) and once
+# playing the demo in a loop. A thread that sleeps to poll wakes on every
+# sleep; one that waits on a condition wakes only when there is work.
+# The main thread's own figure (/proc/PID/status) is shown beside it.
+# Usage: bench/wakeups.sh [seconds] [binary]   (from the repository root under xvfb-run; `make bench`)
+set -euo pipefail
+SECONDS_SAMPLED=${1:-10}
+BIN=${2:-.build/release/deskplayer}
+FILE=assets/demo.mp4
+OUTDIR=${BENCH_OUT:-bench/out}
+mkdir -p "$OUTDIR"
+export SDL_AUDIODRIVER=${SDL_AUDIODRIVER:-dummy}
+
+switches() {  # pid: all threads' voluntary switches, then the main thread's
+    local total=0 n
+    for f in /proc/"$1"/task/*/status; do
+        n=$(awk '/^voluntary_ctxt_switches/ {print $2}' "$f" 2>/dev/null || echo 0)
+        total=$((total + ${n:-0}))
+    done
+    echo "$total $(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$1"/status)"
+}
+
+measure() {  # name, extra arguments...
+    local name=$1; shift
+    "$BIN" "$FILE" --loop=inf --geometry 640x360 "$@" >/dev/null 2>&1 &
+    local pid=$!
+    sleep 3
+    read -r a0 m0 < <(switches "$pid")
+    sleep "$SECONDS_SAMPLED"
+    read -r a1 m1 < <(switches "$pid")
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    local all main
+    all=$(echo "scale=1; ($a1 - $a0) / $SECONDS_SAMPLED" | bc)
+    main=$(echo "scale=1; ($m1 - $m0) / $SECONDS_SAMPLED" | bc)
+    printf '%-8s %8s wake-ups/s (all threads) %8s (main thread)\n' "$name" "$all" "$main"
+    echo "\"$name\": {\"allThreadsPerSecond\": $all, \"mainThreadPerSecond\": $main}"  >> "$TMPJSON"
+}
+
+TMPJSON=$(mktemp)
+trap 'rm -f "$TMPJSON"' EXIT
+measure paused --pause
+measure playing
+{ echo "{"; paste -sd, "$TMPJSON"; echo "}"; } > "$OUTDIR/wakeups.json"
