@@ -38,6 +38,8 @@ final class CommandController {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
     let screenshots: Screenshots
+    /// The comparison's settings (`--compare`; nil without one): its properties change them.
+    var compare: CompareState?
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {

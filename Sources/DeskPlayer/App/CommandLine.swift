@@ -70,8 +70,11 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(help: "Keep the tiles in step on one clock (the first tile's); pause, seek and step act on all.")
     var sync = false
 
-    @Option(help: "Compare two videos: wipe shows the left of the first and the right of the second, split where you drag (implies --sync).")
-    var compare: CompareMode?
+    @Option(help: "Compare the first file (the reference) with the others, synced: wipe, diff, flip, hstack or vstack (`x` cycles; Tab picks the other side).")
+    var compare: CompareState.Mode?
+
+    @Option(name: .customLong("compare-diff-gain"), help: "The difference view's gain: each pixel shows min(255, gain·|A−B|).")
+    var compareDiffGain = 1.0
 
     @Flag(help: "Start with the first player in Picture in Picture (Ctrl+p does it later).")
     var pip = false
@@ -182,7 +185,12 @@ struct DeskPlayerCommand: ParsableCommand {
             throw ValidationError("--quit-after must be 0 or more seconds")
         }
         guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
-        if compare != nil && files.count != 2 { throw ValidationError("--compare needs exactly two files") }
+        if compare != nil && files.count < 2 {
+            throw ValidationError("--compare needs two files or more: the reference, then what to compare with it")
+        }
+        guard CompareState.gainRange.contains(compareDiffGain) else {
+            throw ValidationError("--compare-diff-gain must be between 0 and \(Int(CompareState.gainRange.upperBound))")
+        }
         if let clip, !(clip > 0) || !clip.isFinite { throw ValidationError("--clip must be more than 0 seconds") }
         if let crossfade, !(crossfade >= 0) || !crossfade.isFinite { throw ValidationError("--crossfade must be 0 or more seconds") }
         if composition != nil && !files.isEmpty { throw ValidationError("--composition takes no files: the JSON file names its sources") }
@@ -282,9 +290,7 @@ enum OperationMode: String, ExpressibleByArgument {
     case pseudoGUI = "pseudo-gui"
 }
 
-enum CompareMode: String, ExpressibleByArgument {
-    case wipe
-}
+extension CompareState.Mode: ExpressibleByArgument {}
 
 enum AudibleTiles: String, ExpressibleByArgument {
     case focused

@@ -158,6 +158,8 @@ final class PlayerApp {
         }
         controller.pips = pips
         if options.pipAuto { autoPiP = AutoPiP(controller: controller) }
+        // Before input.conf: its lines rebind the comparison's keys too.
+        if let mode = options.compare { CompareSession.start(mode, options, window: window, controller: controller, factory: factory) }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: controller.bindings)
             controller.bindings = table
@@ -167,7 +169,6 @@ final class PlayerApp {
             }
         }
         window.layout = options.layout ?? .grid
-        window.wipe = options.compare == .wipe
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] id, event in
             guard let (tile, action) = pips?.handle(windowID: id, event: event) else { return }

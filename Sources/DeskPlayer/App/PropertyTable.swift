@@ -19,7 +19,7 @@ enum PropertyTable {
         return MediaTime(seconds: seconds)
     }
 
-    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app
+    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + CompareProperties.all
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },

@@ -281,6 +281,15 @@ final class Player {
         return (start, end)
     }
 
+    /// Where the frame on screen is in the item (within its loop pass): a
+    /// comparison's labels name each side's own frame. Nil before the first.
+    var shownItemTime: MediaTime? {
+        guard let shown = presenter.lastPresentedTime else { return nil }
+        let (index, start) = pass(at: shown.seconds)
+        let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
+        return max(shown - start + origin, .zero)
+    }
+
     /// True once the player has waited more than half a second for data
     /// (mpv's paused-for-cache): the OSD says so. Seeks and starts do not count.
     var isWaitingForData: Bool {

@@ -23,6 +23,16 @@ final class PlayerView {
     private var drawnPlayHead: Int?
     /// An audio item's cover and title, drawn in place of a picture.
     private let face = AudioFaceView()
+    /// A comparison shows this side in the reference's display geometry:
+    /// the picture is scaled to that size and aspect (nil: its own).
+    var displayGeometry: (width: Int, height: Int)? {
+        didSet { if displayGeometry?.width != oldValue?.width || displayGeometry?.height != oldValue?.height { resetPicture() } }
+    }
+    /// Keeps a copy of each BGRA picture shown (the comparison's difference reads it).
+    var keepsPicture = false { didSet { if !keepsPicture { keptPicture = nil } } }
+    /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
+    private(set) var keptPicture: PictureBuffer?
+    private(set) var pictureCount = 0
 
     init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -65,7 +75,9 @@ final class PlayerView {
                                         layout: picture.layout, matrix: picture.matrix)
         }
         texture?.upload(picture)
-        if let info = player.currentItem?.info { shownVideoSize = (info.displayWidth, info.displayHeight) }
+        if keepsPicture, picture.layout == .bgra { keep(picture) }
+        pictureCount &+= 1
+        if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
     }
 
@@ -73,13 +85,32 @@ final class PlayerView {
         texture = nil
         shownVideoSize = nil
         redisplayRequested = nil
+        keptPicture = nil
+    }
+
+    private func keep(_ picture: PictureBuffer) {
+        let copy = keptPicture ?? PictureBuffer(width: picture.width, height: picture.height)
+        copy.resize(width: picture.width, height: picture.height)
+        for y in 0..<picture.height {
+            (copy.pixels + y * copy.pitch).update(from: picture.pixels + y * picture.pitch, count: picture.width * 4)
+        }
+        keptPicture = copy
     }
 
     private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
         guard let info = item.info, info.hasVideo else { return nil }
-        return VideoPlacement(mode: contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
-                              area: area)
+        let (w, h) = displayGeometry ?? (info.displayWidth, info.displayHeight)
+        return VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
     }
+
+    /// Where the picture shown goes in `area` (nil without one).
+    func pictureDestination(in area: Rect) -> Rect? {
+        guard texture != nil, player.currentItem?.error == nil else { return nil }
+        return shownPlacement(in: area)?.destination
+    }
+
+    /// Whether a picture of the video is on screen (not a placeholder).
+    var showsPicture: Bool { texture != nil && player.currentItem?.error == nil && !isDetached }
 
     /// Where the picture on the texture goes: placed by the video it came
     /// from, so a switch to an item still opening keeps the old picture (no flash).

@@ -1,0 +1,14 @@
+/// The keys of a comparison (`--compare`), put before the usual table
+/// while one runs (Tab then picks the other side instead of a tile's focus).
+enum CompareKeys {
+    static let bindings: [KeyBinding] = [
+        ("x", "cycle compare", "compare: wipe, diff, flip, hstack, vstack"),
+        ("X", "cycle compare-diff", "difference: rgb, luma, heat"),
+        ("g", "multiply compare-diff-gain 2", "difference gain x2"),
+        ("G", "multiply compare-diff-gain 0.5", "difference gain / 2"),
+        ("a", "cycle compare-side", "flip: show the other side"),
+        ("TAB", "cycle compare-rendition", "the next rendition on the other side"),
+        ("w", "cycle compare-wipe-orientation", "wipe: vertical / horizontal divider"),
+        ("i", "cycle compare-labels", "labels: show / hide"),
+    ].map { KeyBinding(key: $0.0, command: (try? Command(parsing: $0.1)) ?? .ignore, help: $0.2) }
+}

@@ -1,0 +1,67 @@
+/// What a comparison (`--compare`) shows: the view, which rendition is
+/// the other side, the difference's variant and gain, the flip side, the
+/// wipe's divider, the labels. A plain value holder with no SDL in it, so
+/// the App's properties change it (and tests read it) without a window;
+/// the window redraws when it changes. Main thread only.
+final class CompareState {
+    enum Mode: String, CaseIterable, Sendable {
+        /// The reference on one side of a draggable divider, the other side beyond it.
+        case wipe
+        /// The difference of the two pictures (see `DiffVariant`).
+        case diff
+        /// One side at a time, switched at the same frame.
+        case flip
+        /// Both whole, side by side.
+        case hstack
+        /// Both whole, one above the other.
+        case vstack
+    }
+
+    /// What the difference view shows of |A − B|.
+    enum DiffVariant: String, CaseIterable, Sendable {
+        /// Each RGB channel: min(255, gain·|A − B|); identical pixels are black.
+        case rgb
+        /// The luma (BT.601 weights of the shown RGB) difference, grey.
+        case luma
+        /// The largest channel difference through a heat colour map (black, blue, red, yellow, white).
+        case heat
+    }
+
+    /// Which way the wipe's divider runs.
+    enum WipeOrientation: String, CaseIterable, Sendable {
+        /// A vertical line: the reference on the left.
+        case vertical
+        /// A horizontal line: the reference above.
+        case horizontal
+    }
+
+    var mode: Mode { didSet { changed() } }
+    var diffVariant = DiffVariant.rgb { didSet { changed() } }
+    /// Multiplies the difference (mpv-style number; 1 shows it as it is).
+    var diffGain = 1.0 { didSet { changed() } }
+    static let gainRange = 0.0...1000.0
+    /// Flip: 0 shows the reference, 1 the other side.
+    var side = 0 { didSet { changed() } }
+    /// The rendition shown as the other side: an index of the compared
+    /// files, 1 (the first after the reference) up to `count - 1`.
+    var other = 1 { didSet { changed() } }
+    /// How many files are compared (the reference and its renditions).
+    var count = 2
+    /// The wipe's divider, as a fraction of the window's width (or height).
+    var wipePosition = 0.5 { didSet { changed() } }
+    var wipeOrientation = WipeOrientation.vertical { didSet { changed() } }
+    /// Each side's file name, time and frame number on top of it.
+    var showsLabels = true { didSet { changed() } }
+    /// Called after any change (the window redraws).
+    var onChange: () -> Void = {}
+
+    init(mode: Mode, count: Int) {
+        self.mode = mode
+        self.count = max(count, 2)
+    }
+
+    /// The index (among the compared files) of the side shown now in flip.
+    var flipShown: Int { side == 0 ? 0 : other }
+
+    private func changed() { onChange() }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import Testing
+@testable import DeskPlayer
+
+/// Renditions of one clip made the way real ones differ: the reference
+/// (x264, high quality), another encoder at a lower bit rate (MPEG-4 part
+/// 2), a byte-identical copy, a smaller size at another frame rate, and a
+/// copy that starts half a second late. Made once per run with the ffmpeg CLI.
+enum CompareMedia {
+    static let dir = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-compare-media-2")
+    static let source = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000"]
+    /// HD is BT.709, said in the file as cameras and encoders say it.
+    static let tags = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"]
+
+    static func path(_ name: String) throws -> String {
+        let out = dir.appendingPathComponent(name).path
+        if FileManager.default.fileExists(atPath: out) { return out }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let partial = out + ".part.mp4"
+        var args = ["-v", "error", "-y"]
+        switch name {
+        case "ref.mp4":
+            args += source + ["-t", "6", "-c:v", "libx264", "-crf", "16", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+                              "-c:a", "aac", "-b:a", "128k"] + tags + [partial]
+        case "mpeg4.mp4":
+            args += source + ["-t", "6", "-c:v", "mpeg4", "-q:v", "20", "-c:a", "aac", "-b:a", "64k"] + tags + [partial]
+        case "copy.mp4":
+            args += ["-i", try path("ref.mp4"), "-c", "copy", partial]
+        case "small25.mp4":
+            args += ["-i", try path("ref.mp4"), "-vf", "scale=640:360,fps=25", "-c:v", "libx264", "-crf", "18",
+                     "-preset", "veryfast", "-c:a", "copy"] + tags + [partial]
+        case "late.mp4":
+            args += source + ["-ss", "0.5", "-t", "5.5", "-c:v", "libx264", "-crf", "16", "-preset", "veryfast",
+                              "-pix_fmt", "yuv420p", "-c:a", "aac"] + tags + [partial]
+        default:
+            throw MediaError("no such compare clip: \(name)")
+        }
+        let r = try runTool("ffmpeg", args, timeout: 120)
+        guard r.status == 0 else { throw MediaError("ffmpeg for \(name): \(r.stderr)") }
+        try FileManager.default.moveItem(atPath: partial, toPath: out)
+        return out
+    }
+
+    /// ffmpeg's decode of `file` at `seconds`, scaled to `w`x`h` (bilinear, as the app's scaler).
+    static func frame(_ file: String, at seconds: Double, _ w: Int, _ h: Int, in dir: URL) throws -> PPMImage {
+        let out = dir.appendingPathComponent("ref-\(UUID().uuidString).ppm").path
+        let r = try runTool("ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", file, "-frames:v", "1",
+                                       "-vf", "scale=\(w):\(h):flags=bilinear", out])
+        guard r.status == 0 else { throw MediaError("ffmpeg frame of \(file): \(r.stderr)") }
+        return try PPMImage(path: out)
+    }
+}
+
+extension PPMImage {
+    /// The rectangle (x, y, width, height) of the image.
+    func crop(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> PPMImage {
+        var out: [UInt8] = []
+        out.reserveCapacity(w * h * 3)
+        for row in y..<(y + h) { out += pixels[(row * width + x) * 3..<(row * width + x + w) * 3] }
+        return PPMImage(width: w, height: h, pixels: out)
+    }
+}
+
+extension ScreenTests {
+    /// Waits until the window shows the same picture twice in a row (any
+    /// level: a difference of near-equal videos is nearly black), at least
+    /// `settle` seconds after the window came up.
+    func grabSteady(_ app: RunningApp, _ width: Int, _ height: Int, in dir: URL, settle: Double = 1.5) throws -> PPMImage {
+        app.waitForWindow()
+        Thread.sleep(forTimeInterval: settle)
+        var last: PPMImage?
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            try runTool("xdotool", ["mousemove", "1919", "1079"])
+            let image = try grab(width, height, to: dir.appendingPathComponent("steady.ppm").path)
+            if let last, last.pixels == image.pixels { return image }
+            last = image
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        throw MediaError("the window never showed a steady picture: \(app.errors)")
+    }
+
+    func compareApp(_ files: [String], _ options: [String], socket: String? = nil) throws -> RunningApp {
+        try RunningApp(files + options + ["--start", "2", "--pause", "--geometry", "640x360+0+0", "--no-config"]
+                       + (socket.map { ["--input-ipc-server", $0] } ?? []))
+    }
+
+    /// `--compare diff` of a byte-identical copy: every pixel black.
+    @Test func theDifferenceOfAnIdenticalCopyIsBlack() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try compareApp([try CompareMedia.path("ref.mp4"), try CompareMedia.path("copy.mp4")],
+                                 ["--compare", "diff", "--compare-diff-gain", "64"])
+        defer { app.stop() }
+        let shot = try grabSteady(app, 640, 360, in: dir)
+        // Below the labels, above the caption: the picture's rows.
+        let body = shot.crop(0, 50, 640, 260)
+        let lit = body.pixels.filter { $0 != 0 }.count
+        #expect(lit == 0, "\(lit) channel values not black at gain 64 for identical pictures")
+        #expect(shot.crop(0, 0, 640, 40).meanLevel > 2, "the labels should show at the top")
+    }
+
+    /// Flip shows each side whole (each within 35 dB of ffmpeg's decode,
+    /// and nearer its own than the other's); the difference of the two
+    /// encoders' renditions is then exactly min(255, gain·|A−B|) of those
+    /// two pictures per channel; luma is the same of their BT.601 luma, in
+    /// grey; the heat map is black where they are equal and lit where they differ.
+    @Test func theDifferenceIsGainTimesEachChannelsDifference() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, other) = (try CompareMedia.path("ref.mp4"), try CompareMedia.path("mpeg4.mp4"))
+        let app = try compareApp([ref, other], ["--compare", "flip", "--compare-diff-gain", "4"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        func set(_ name: String, _ value: JSONValue) {
+            #expect(client.error([.string("set_property"), .string(name), value]) == "success", "set \(name)")
+        }
+        set("compare-labels", .bool(false))
+        let a = try grabSteady(app, 640, 360, in: dir)
+        set("compare-side", .number(1))
+        let b = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let (refA, refB) = (try CompareMedia.frame(ref, at: 2, 640, 360, in: dir), try CompareMedia.frame(other, at: 2, 640, 360, in: dir))
+        #expect(refA.psnr(a) > 35 && refB.psnr(b) > 35, "flip: A \(refA.psnr(a)) dB, B \(refB.psnr(b)) dB against ffmpeg's decodes")
+        #expect(refB.psnr(b) > refA.psnr(b) + 3, "side 1 should be the second file: \(refB.psnr(b)) vs \(refA.psnr(b)) dB")
+
+        set("compare", .string("diff"))
+        let diff = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        var mismatched = 0, expectedSum = 0
+        for i in 0..<diff.pixels.count {
+            let expected = min(255, 4 * abs(Int(a.pixels[i]) - Int(b.pixels[i])))
+            expectedSum += expected
+            if Int(diff.pixels[i]) != expected { mismatched += 1 }
+        }
+        print("diff gain 4: mean \(Double(expectedSum) / Double(diff.pixels.count)), \(mismatched) values off")
+        #expect(Double(expectedSum) / Double(diff.pixels.count) > 3, "the two encodings should differ visibly")
+        #expect(mismatched == 0, "\(mismatched) of \(diff.pixels.count) values are not min(255, 4·|A−B|)")
+        #expect(client.get("compare-diff-gain") == .number(4))
+
+        set("compare-diff", .string("luma"))
+        let luma = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        func y(_ p: PPMImage, _ i: Int) -> Int { (77 * Int(p.pixels[i]) + 150 * Int(p.pixels[i + 1]) + 29 * Int(p.pixels[i + 2]) + 128) >> 8 }
+        var lumaOff = 0
+        for i in stride(from: 0, to: luma.pixels.count, by: 3) {
+            let expected = UInt8(min(255, 4 * abs(y(a, i) - y(b, i))))
+            if luma.pixels[i] != expected || luma.pixels[i + 1] != expected || luma.pixels[i + 2] != expected { lumaOff += 1 }
+        }
+        #expect(lumaOff == 0, "\(lumaOff) pixels are not the grey min(255, 4·|Y(A)−Y(B)|)")
+        #expect(luma.meanLevel > 1, "the luma difference should show (mean \(luma.meanLevel))")
+
+        set("compare-diff", .string("heat"))
+        let heat = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        var equalNotBlack = 0, differentDark = 0, differing = 0
+        for i in stride(from: 0, to: heat.pixels.count, by: 3) {
+            let d = (0..<3).map { abs(Int(a.pixels[i + $0]) - Int(b.pixels[i + $0])) }.max() ?? 0
+            let lit = Int(heat.pixels[i]) + Int(heat.pixels[i + 1]) + Int(heat.pixels[i + 2])
+            if d == 0 && lit != 0 { equalNotBlack += 1 }
+            if d >= 8 {
+                differing += 1
+                if lit < 100 { differentDark += 1 }
+            }
+        }
+        #expect(equalNotBlack == 0, "\(equalNotBlack) equal pixels are not black in the heat map")
+        #expect(differing > 100 && differentDark == 0, "\(differentDark) of \(differing) pixels 8 levels apart are dark")
+        #expect(client.error([.string("set_property"), .string("compare-diff"), .string("sepia")]) == "invalid parameter")
+    }
+
+    /// `x` cycles the view (wipe, diff, flip, hstack, vstack); `a` flips to
+    /// the other side at once (its picture was already decoded); `i` hides
+    /// the labels; the stacks show both pictures whole.
+    @Test func keysCycleTheViewsAndTheStacksShowBothWhole() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, other) = (try CompareMedia.path("ref.mp4"), try CompareMedia.path("mpeg4.mp4"))
+        let app = try compareApp([ref, other], ["--compare", "flip"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        let (refA, refB) = (try CompareMedia.frame(ref, at: 2, 640, 360, in: dir), try CompareMedia.frame(other, at: 2, 640, 360, in: dir))
+        let body = (0, 50, 640, 260)
+        let a = try grabSteady(app, 640, 360, in: dir).crop(body.0, body.1, body.2, body.3)
+        #expect(refA.crop(body.0, body.1, body.2, body.3).psnr(a) > 35, "flip starts on the reference")
+        try runTool("xdotool", ["key", "a"])
+        Thread.sleep(forTimeInterval: 0.25)
+        let b = try grab(640, 360, to: dir.appendingPathComponent("b.ppm").path).crop(body.0, body.1, body.2, body.3)
+        #expect(refB.crop(body.0, body.1, body.2, body.3).psnr(b) > 35, "within 250 ms of `a`, the other side")
+        #expect(client.get("compare-side") == .number(1))
+
+        try runTool("xdotool", ["key", "i"])
+        #expect(eventually(seconds: 3) { client.get("compare-labels") == .bool(false) })
+        // flip → hstack → vstack → wipe → diff → flip.
+        try runTool("xdotool", ["key", "x"])
+        #expect(eventually(seconds: 3) { client.get("compare") == .string("hstack") })
+        let h = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let (smallA, smallB) = (try CompareMedia.frame(ref, at: 2, 320, 180, in: dir), try CompareMedia.frame(other, at: 2, 320, 180, in: dir))
+        #expect(smallA.psnr(h.crop(0, 90, 320, 180)) > 35, "hstack: the reference whole on the left")
+        #expect(smallB.psnr(h.crop(320, 90, 320, 180)) > 35, "hstack: the other whole on the right")
+        try runTool("xdotool", ["key", "x"])
+        #expect(eventually(seconds: 3) { client.get("compare") == .string("vstack") })
+        let v = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        #expect(smallA.psnr(v.crop(160, 0, 320, 180)) > 35, "vstack: the reference whole above")
+        // Above the OSD line the key brings.
+        #expect(smallB.crop(0, 0, 320, 130).psnr(v.crop(160, 180, 320, 130)) > 35, "vstack: the other whole below")
+        try runTool("xdotool", ["key", "x", "key", "x", "key", "x"])
+        #expect(eventually(seconds: 3) { client.get("compare") == .string("flip") }, "round to flip after wipe and diff")
+        #expect(client.error([.string("set_property"), .string("compare"), .string("side-by-side")]) == "invalid parameter")
+    }
+
+    /// The wipe: the reference left of the divider and the other right of
+    /// it, where it is dragged; `w` turns it horizontal (the reference
+    /// above) and a drag moves it up and down. Its position is a property.
+    @Test func theWipeDividerDragsBothWays() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, other) = (Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"))
+        let app = try compareApp([ref, other], ["--compare", "wipe"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        _ = try grabSteady(app, 640, 360, in: dir)
+        try runTool("xdotool", ["mousemove", "400", "100", "mousedown", "1", "mousemove", "200", "150", "mouseup", "1"])
+        #expect(eventually(seconds: 3) { abs((client.get("compare-wipe")?.number ?? 0) - 200.0 / 640) < 0.01 })
+        let shot = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        let (refA, refB) = (try CompareMedia.frame(ref, at: 2, 640, 360, in: dir), try CompareMedia.frame(other, at: 2, 640, 360, in: dir))
+        #expect(refA.crop(0, 50, 190, 300).psnr(shot.crop(0, 50, 190, 300)) > 35, "left of the divider: the first")
+        #expect(refB.crop(210, 50, 430, 250).psnr(shot.crop(210, 50, 430, 250)) > 35, "right of the divider: the second")
+        // The divider itself: white, 2 px, at x 199-200.
+        #expect(shot.pixel(199, 60) == (255, 255, 255) && shot.pixel(200, 60) == (255, 255, 255))
+
+        try runTool("xdotool", ["key", "w"])
+        #expect(eventually(seconds: 3) { client.get("compare-wipe-orientation") == .string("horizontal") })
+        try runTool("xdotool", ["mousemove", "300", "300", "mousedown", "1", "mousemove", "320", "120", "mouseup", "1"])
+        #expect(eventually(seconds: 3) { abs((client.get("compare-wipe")?.number ?? 0) - 120.0 / 360) < 0.01 })
+        let h = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        #expect(refA.crop(300, 50, 340, 60).psnr(h.crop(300, 50, 340, 60)) > 35, "above the divider: the first")
+        #expect(refB.crop(0, 140, 640, 170).psnr(h.crop(0, 140, 640, 170)) > 35, "below the divider: the second")
+        #expect(client.error([.string("set_property"), .string("compare-wipe"), .number(0.75)]) == "success")
+        #expect(client.error([.string("set_property"), .string("compare-wipe"), .number(1.5)]) == "error accessing property")
+        let moved = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        #expect(moved.pixel(400, 269) == (255, 255, 255) && moved.pixel(400, 270) == (255, 255, 255), "the divider at 3/4 of the height")
+    }
+
+    /// Three renditions: Tab puts the next one on the other side at the same
+    /// frame; a rendition of another size and frame rate (640x360 at 25
+    /// fps against 1280x720 at 30) shows in the reference's geometry.
+    @Test func tabPicksTheRenditionShownInTheReferencesGeometry() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, other, small) = (try CompareMedia.path("ref.mp4"), try CompareMedia.path("mpeg4.mp4"),
+                                   try CompareMedia.path("small25.mp4"))
+        let app = try compareApp([ref, other, small], ["--compare", "flip"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")
+        #expect(client.error([.string("set_property"), .string("compare-side"), .number(1)]) == "success")
+        let b = try grabSteady(app, 640, 360, in: dir)
+        #expect(try CompareMedia.frame(other, at: 2, 640, 360, in: dir).psnr(b) > 35, "the first rendition")
+        try runTool("xdotool", ["key", "Tab"])
+        #expect(eventually(seconds: 3) { client.get("compare-rendition") == .number(2) })
+        let c = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        let expected = try CompareMedia.frame(small, at: 2, 640, 360, in: dir)
+        // Above the OSD line the key brings (the rendition's name).
+        let psnr = expected.crop(0, 0, 640, 300).psnr(c.crop(0, 0, 640, 300))
+        #expect(psnr > 35, "Tab: the 640x360 25 fps rendition, filling the reference's 640x360 place: \(psnr) dB")
+        try runTool("xdotool", ["key", "Tab"])
+        #expect(eventually(seconds: 3) { client.get("compare-rendition") == .number(1) }, "Tab goes round")
+        #expect(client.error([.string("set_property"), .string("compare-rendition"), .number(3)]) == "error accessing property")
+    }
+
+    /// A side that cannot be opened says why on its side; the reference plays on.
+    @Test func aFailingSideSaysWhyAndTheOtherPlaysOn() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ref = try CompareMedia.path("ref.mp4")
+        let app = try compareApp([ref, "/nonexistent/broken.mp4"], ["--compare", "diff"])
+        defer { app.stop() }
+        let shot = try grabSteady(app, 640, 360, in: dir)
+        let expected = try CompareMedia.frame(ref, at: 2, 640, 360, in: dir)
+        #expect(expected.crop(0, 50, 640, 250).psnr(shot.crop(0, 50, 640, 250)) > 35, "the reference shows")
+        // The reason, in red on a dark panel, at the bottom left.
+        let reds = (300..<340).flatMap { y in (10..<300).map { x in shot.pixel(x, y) } }.filter { $0.r > 200 && $0.g < 160 && $0.b < 160 }
+        #expect(reds.count > 30, "a red line saying why the second side failed")
+        #expect(app.process.isRunning)
+        #expect(app.errors.contains("broken.mp4"), "\(app.errors)")
+    }
+}
+
+/// `--compare`'s command line: what it refuses, one clear line each.
+@Suite struct CompareCommandLineTests {
+    @Test(arguments: [
+        (["--compare", "wipe"], "--compare needs two files or more"),
+        (["--compare", "sideways", "B"], "sideways"),
+        (["--compare", "diff", "--compare-diff-gain=-1", "B"], "--compare-diff-gain must be between 0 and 1000"),
+    ])
+    func badComparisonsAreRefusedWithOneLine(_ options: [String], _ expected: String) throws {
+        let files = options.last == "B" ? [Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4")] : [Fixtures.asset("demo.mp4")]
+        let r = try runProcess(Fixtures.binary, files + options.filter { $0 != "B" }, environment: AppTests.headless, timeout: 20)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(expected), "\(r.stderr)")
+    }
+}
