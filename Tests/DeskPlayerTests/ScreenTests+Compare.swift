@@ -286,6 +286,57 @@ extension ScreenTests {
     }
 }
 
+extension ScreenTests {
+    /// Pixels of the picture's rows (below the labels, above the OSD) where
+    /// the difference shows a channel above 48: where the two pictures
+    /// show different content, not two encodes of the same.
+    func differing(_ image: PPMImage) -> Int {
+        let body = image.crop(0, 50, 640, 250)
+        return stride(from: 0, to: body.pixels.count, by: 3).filter { p in (0..<3).contains { body.pixels[p + $0] > 48 } }.count
+    }
+
+    /// A copy that starts half a second late lines up with the reference at
+    /// `compare-shift` −0.5 (B shows its frame at t − 0.5): Ctrl+arrows move
+    /// the shift a frame (ten with Shift), and it holds through a seek, play
+    /// and pause. A shift beyond B's end is clamped and said.
+    @Test func theTimeShiftLinesUpALateCopyThroughSeeksAndPlay() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try compareApp([try CompareMedia.path("ref.mp4"), try CompareMedia.path("late.mp4")],
+                                 ["--compare", "diff", "--compare-shift=-0.4"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        let off = differing(try grabSteady(app, 640, 360, in: dir))
+        #expect(client.get("compare-shift-frames") == .number(-12))
+        // Three frames back: -15 frames, -0.5 s.
+        try runTool("xdotool", ["key", "ctrl+Left", "key", "ctrl+Left", "key", "ctrl+Left"])
+        #expect(eventually(seconds: 3) { client.get("compare-shift-frames") == .number(-15) }, "\(String(describing: client.get("compare-shift")))")
+        let aligned = differing(try grabSteady(app, 640, 360, in: dir, settle: 0.3))
+        print("time shift: \(off) differing pixels at -0.4 s, \(aligned) at -0.5 s")
+        #expect(off > 2000, "a shift 3 frames off should show moving content: \(off) pixels")
+        #expect(aligned < off / 20, "at -0.5 s the late copy lines up: \(aligned) differing pixels")
+        #expect(abs((client.get("compare-shift")?.number ?? 0) + 0.5) < 1e-9)
+
+        // A seek, then a second of play, then pause: still lined up.
+        #expect(client.error([.string("seek"), .string("1"), .string("absolute")]) == "success")
+        #expect(differing(try grabSteady(app, 640, 360, in: dir, settle: 0.5)) < off / 20, "after a seek")
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
+        #expect(differing(try grabSteady(app, 640, 360, in: dir, settle: 0.5)) < off / 20, "after playing and pausing")
+
+        try runTool("xdotool", ["key", "ctrl+shift+Right"])
+        #expect(eventually(seconds: 3) { client.get("compare-shift-frames") == .number(-5) }, "Ctrl+Shift: ten frames")
+
+        #expect(client.error([.string("set_property"), .string("compare-shift"), .number(100)]) == "success")
+        let clamped = client.get("compare-shift")?.number ?? 0
+        #expect(clamped > 5.4 && clamped <= 5.5, "clamped to B's length, 5.5 s: \(clamped)")
+        #expect(eventually(seconds: 3) { app.errors.contains("beyond the end of B") }, "\(app.errors)")
+        #expect(app.process.isRunning)
+    }
+}
+
 /// `--compare`'s command line: what it refuses, one clear line each.
 @Suite struct CompareCommandLineTests {
     @Test(arguments: [

@@ -60,6 +60,10 @@ final class CommandController {
     /// or the focused one. Ctrl with a tile's key does it for every tile.
     func handleKey(_ key: String, section: KeyBinding.Section = .main, tile: Tile? = nil,
                    from source: CommandSource = .key) throws(CommandError) {
+        if key.contains("Shift+"), KeyBindings.command(forKey: key, in: bindings, section: section) == nil {
+            // Shift on a key bound only without it does what the key does.
+            return try handleKey(key.replacingOccurrences(of: "Shift+", with: ""), section: section, tile: tile, from: source)
+        }
         if let command = KeyBindings.command(forKey: key, in: bindings, section: section) {
             try apply(command, to: tile.map { .tile($0) } ?? .focused, from: source)
         } else if key.hasPrefix("Ctrl+"),

@@ -73,6 +73,12 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: "Compare the first file (the reference) with the others, synced: wipe, diff, flip, hstack or vstack (`x` cycles; Tab picks the other side).")
     var compare: CompareState.Mode?
 
+    @Option(name: .customLong("compare-shift"), help: "Seconds the compared files run ahead of the first: B shows its frame at t + SECONDS beside A's at t.")
+    var compareShift = 0.0
+
+    @Option(name: .customLong("compare-diff"), help: "What the difference view shows: rgb (each channel), luma (grey) or heat (a colour map).")
+    var compareDiff: CompareState.DiffVariant = .rgb
+
     @Option(name: .customLong("compare-diff-gain"), help: "The difference view's gain: each pixel shows min(255, gain·|A−B|).")
     var compareDiffGain = 1.0
 
@@ -188,6 +194,7 @@ struct DeskPlayerCommand: ParsableCommand {
         if compare != nil && files.count < 2 {
             throw ValidationError("--compare needs two files or more: the reference, then what to compare with it")
         }
+        guard CompareState.shiftRange.contains(compareShift) else { throw ValidationError("--compare-shift must be within a day") }
         guard CompareState.gainRange.contains(compareDiffGain) else {
             throw ValidationError("--compare-diff-gain must be between 0 and \(Int(CompareState.gainRange.upperBound))")
         }
@@ -291,6 +298,7 @@ enum OperationMode: String, ExpressibleByArgument {
 }
 
 extension CompareState.Mode: ExpressibleByArgument {}
+extension CompareState.DiffVariant: ExpressibleByArgument {}
 
 enum AudibleTiles: String, ExpressibleByArgument {
     case focused

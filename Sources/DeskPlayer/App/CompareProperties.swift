@@ -52,10 +52,72 @@ enum CompareProperties {
                      guard let o = CompareState.WipeOrientation(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
                      try state(t).wipeOrientation = o
                  }, osd: { t in (try? state(t)).map { "Wipe: \($0.wipeOrientation.rawValue)" } }),
+        // B's frame at t + shift beside A's at t; kept through seeks, loops and pauses.
+        Property("compare-shift", .number(CompareState.shiftRange), scope: .app,
+                 get: { t throws(CommandError) in .number(try state(t).shift) },
+                 set: { t, v throws(CommandError) in try setShift(t, seconds: try PropertyValue.number(v, in: CompareState.shiftRange)) },
+                 osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
+        // The same in frames of B (its frame rate): the keys step it a frame at a time.
+        Property("compare-shift-frames", .number(-1e7...1e7), scope: .app, get: { t throws(CommandError) in
+            let s = try state(t)
+            return .number((s.shift * frameRate(t.controller) * 1000).rounded() / 1000)
+        }, set: { t, v throws(CommandError) in
+            let frames = try PropertyValue.number(v).rounded()
+            try setShift(t, seconds: frames / frameRate(t.controller))
+        }, osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
         Property("compare-labels", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLabels) },
                  set: { t, v throws(CommandError) in try state(t).showsLabels = try PropertyValue.flag(v) },
                  osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),
     ]
+
+    /// Sets the shift: every other side seeks to the group's time plus it
+    /// (the reference does not move). A shift past either end is clamped
+    /// to it, and that is said on the OSD and stderr.
+    static func setShift(_ t: PropertyTarget, seconds: Double) throws(CommandError) {
+        let s = try state(t)
+        let group = t.controller.tiles.syncGroup
+        guard let reference = group.first else { throw .propertyUnavailable }
+        var shift = seconds
+        let referenceDuration = reference.player.currentItem?.duration?.seconds
+        for (index, tile) in group.enumerated().dropFirst() {
+            guard let d = tile.player.currentItem?.duration?.seconds else { continue }
+            let letter = CompareView.letter(index)
+            if shift > d {
+                say("compare-shift \(number(shift)) s is beyond the end of \(letter) (\(number(d)) s): clamped to \(number(d)) s", t)
+                shift = d
+            }
+            if let r = referenceDuration, shift < -r {
+                say("compare-shift \(number(shift)) s is before the start of A (\(number(r)) s long): clamped to -\(number(r)) s", t)
+                shift = -r
+            }
+        }
+        s.shift = shift
+        let now = reference.player.currentTime
+        for tile in group.dropFirst() {
+            tile.player.syncOffset = shift
+            tile.player.seek(to: now)
+        }
+    }
+
+    private static func say(_ line: String, _ t: PropertyTarget) {
+        PlayerApp.printError(line)
+        t.controller.osd(line, seconds: 4)
+    }
+
+    /// The other side's frame rate (the reference's when it has none; 30 before either is known).
+    static func frameRate(_ controller: CommandController) -> Double {
+        let tiles = controller.tiles.syncGroup
+        let other = controller.compare.flatMap { tiles.dropFirst($0.other).first }
+        for tile in [other, tiles.first].compactMap({ $0 }) {
+            if let fps = tile.player.currentItem?.info?.frameRate, fps > 0, fps.isFinite { return fps }
+        }
+        return 30
+    }
+
+    static func shiftText(_ s: CompareState, _ controller: CommandController) -> String {
+        let frames = s.shift * frameRate(controller)
+        return String(format: "B shifted %+.3f s (%+.1f frames)", s.shift, frames)
+    }
 
     /// A whole number within `range` (a side, a rendition).
     static func whole(_ value: JSONValue, in range: ClosedRange<Int>) throws(CommandError) -> Int {

@@ -6,6 +6,7 @@ enum CompareSession {
                       controller: CommandController, factory: TileFactory) {
         let state = CompareState(mode: mode, count: options.files.count)
         state.diffGain = options.compareDiffGain
+        state.diffVariant = options.compareDiff
         controller.compare = state
         let keys = Set(CompareKeys.bindings.map(\.key))
         controller.bindings = CompareKeys.bindings + controller.bindings.filter { $0.section != .main || !keys.contains($0.key) }
@@ -13,5 +14,22 @@ enum CompareSession {
         // The difference is made from BGRA pictures at the size shown; a
         // GPU's YUV textures at the video's size would need a read back.
         factory.picturesForGPU = false
+    }
+
+    /// Once the tiles are made: the shift from the command line.
+    static func tilesMade(_ options: DeskPlayerCommand, controller: CommandController) {
+        guard controller.compare != nil, options.compareShift != 0 else { return }
+        try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: options.compareShift)
+    }
+
+    /// When an item opens: once every side knows its length, the shift is
+    /// set again, clamped (and said) if it is beyond an end.
+    static func itemReady(_ controller: CommandController) {
+        guard let state = controller.compare, !state.shiftChecked else { return }
+        let group = controller.tiles.syncGroup
+        guard !group.isEmpty, group.allSatisfy({ $0.player.currentItem?.duration != nil || $0.player.currentItem?.error != nil })
+        else { return }
+        state.shiftChecked = true
+        if state.shift != 0 { try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: state.shift) }
     }
 }

@@ -119,6 +119,7 @@ final class PlayerApp {
         defer { mpris = nil }  // leaves the bus
         connect(window)
         makeTiles(composition, window: window)
+        CompareSession.tilesMade(options, controller: controller)
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
@@ -368,6 +369,7 @@ final class PlayerApp {
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }
                 fitWindowOnce(to: player.currentItem?.info, window)
+                CompareSession.itemReady(controller)
             case .itemFailed(let item, let error):
                 let line = "\(item.name): \(error)"
                 PlayerApp.printError(line)
@@ -445,7 +447,7 @@ final class PlayerApp {
             // Lateness: a frame still on screen after its interval ended. (The
             // first frame after a start or seek is shown early on purpose,
             // while the audio fills; that is not counted.)
-            let error = max(0, t - shown.end)
+            let error = max(0, t + tile.player.syncOffset - shown.end)
             worst = max(worst, error * 1000)
         }
         stats.maxSyncErrorMs = (worst * 100).rounded() / 100

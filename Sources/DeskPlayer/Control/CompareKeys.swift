@@ -10,5 +10,9 @@ enum CompareKeys {
         ("TAB", "cycle compare-rendition", "the next rendition on the other side"),
         ("w", "cycle compare-wipe-orientation", "wipe: vertical / horizontal divider"),
         ("i", "cycle compare-labels", "labels: show / hide"),
+        ("Ctrl+RIGHT", "add compare-shift-frames 1", "B one frame later (time shift)"),
+        ("Ctrl+LEFT", "add compare-shift-frames -1", "B one frame earlier (time shift)"),
+        ("Ctrl+Shift+RIGHT", "add compare-shift-frames 10", "B ten frames later"),
+        ("Ctrl+Shift+LEFT", "add compare-shift-frames -10", "B ten frames earlier"),
     ].map { KeyBinding(key: $0.0, command: (try? Command(parsing: $0.1)) ?? .ignore, help: $0.2) }
 }

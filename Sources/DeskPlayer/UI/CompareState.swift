@@ -50,6 +50,12 @@ final class CompareState {
     /// The wipe's divider, as a fraction of the window's width (or height).
     var wipePosition = 0.5 { didSet { changed() } }
     var wipeOrientation = WipeOrientation.vertical { didSet { changed() } }
+    /// Seconds the other sides run ahead of the reference: B shows its
+    /// frame at t + shift beside A's at t.
+    var shift = 0.0 { didSet { changed() } }
+    static let shiftRange = -86400.0...86400.0
+    /// The shift was checked against every side's length (the App's once all opened).
+    var shiftChecked = false
     /// Each side's file name, time and frame number on top of it.
     var showsLabels = true { didSet { changed() } }
     /// Called after any change (the window redraws).
