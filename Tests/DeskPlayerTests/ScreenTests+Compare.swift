@@ -29,6 +29,10 @@ enum CompareMedia {
         case "small25.mp4":
             args += ["-i", try path("ref.mp4"), "-vf", "scale=640:360,fps=25", "-c:v", "libx264", "-crf", "18",
                      "-preset", "veryfast", "-c:a", "copy"] + tags + [partial]
+        case "dub.mp4":
+            // The same picture with another sound (a dubbed rendition): 660 Hz.
+            args += ["-i", try path("ref.mp4"), "-f", "lavfi", "-i", "sine=f=660:sample_rate=48000", "-map", "0:v", "-map", "1:a",
+                     "-t", "6", "-c:v", "copy", "-c:a", "aac", "-b:a", "128k", partial]
         case "late.mp4":
             args += source + ["-ss", "0.5", "-t", "5.5", "-c:v", "libx264", "-crf", "16", "-preset", "veryfast",
                               "-pix_fmt", "yuv420p", "-c:a", "aac"] + tags + [partial]
@@ -334,6 +338,56 @@ extension ScreenTests {
         #expect(clamped > 5.4 && clamped <= 5.5, "clamped to B's length, 5.5 s: \(clamped)")
         #expect(eventually(seconds: 3) { app.errors.contains("beyond the end of B") }, "\(app.errors)")
         #expect(app.process.isRunning)
+    }
+}
+
+extension ScreenTests {
+    /// `A` (and `compare-audio`) switches the sound between the sides while
+    /// both play: the device gets no gap (no run of silence) and no click
+    /// (no step between two samples larger than the 660 Hz tone's own
+    /// steepest one, where a cut between the two tones at a random phase
+    /// steps by up to twice their amplitude).
+    @Test func switchingTheHeardSideIsSampleContinuous() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path, raw = dir.appendingPathComponent("out.raw")
+        let app = try RunningApp([try CompareMedia.path("ref.mp4"), try CompareMedia.path("dub.mp4"), "--compare", "flip",
+                                  "--geometry", "640x360+0+0", "--no-config", "--input-ipc-server", socket],
+                                 audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path])
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("duration") != nil)
+        Thread.sleep(forTimeInterval: 0.8)
+        for (i, side) in [1, 0, 1, 0, 1].enumerated() {
+            if i % 2 == 0 {
+                try runTool("xdotool", ["key", "A"])
+                #expect(eventually(seconds: 2) { client.get("compare-audio") == .number(Double(side)) })
+            } else {
+                #expect(client.error([.string("set_property"), .string("compare-audio"), .number(Double(side))]) == "success")
+            }
+            Thread.sleep(forTimeInterval: 0.45)
+        }
+        app.stop()
+        let samples = try CapturedAudio.leftChannel(raw)
+        guard let first = samples.firstIndex(where: { $0 != 0 }), let last = samples.lastIndex(where: { $0 != 0 }) else {
+            Issue.record("no sound captured: \(app.errors)")
+            return
+        }
+        let heard = Array(samples[first...last])
+        let amplitude = heard.map(abs).max() ?? 0
+        var steepest: Float = 0
+        for i in 1..<heard.count { steepest = max(steepest, abs(heard[i] - heard[i - 1])) }
+        let toneSlope = amplitude * Float(2 * Double.pi * 660 / 48000)
+        print("compare-audio switches: \(heard.count) samples, amplitude \(amplitude), steepest step \(steepest) (660 Hz: \(toneSlope))")
+        #expect(heard.count > 48000 * 2, "about 3 s heard")
+        #expect(CapturedAudio.longestSilence(heard) < 4, "a gap of \(CapturedAudio.longestSilence(heard)) silent samples")
+        #expect(steepest < toneSlope * 1.25, "a click: a step of \(steepest) against the tone's \(toneSlope)")
+        // Which tone each 50 ms holds (660 Hz crosses zero 66 times in it,
+        // 440 Hz 44): A, B, A, B, A, B, so five switches were heard.
+        let tones = stride(from: 0, to: heard.count - 2400, by: 2400).map { start in
+            (start + 1..<start + 2400).filter { (heard[$0 - 1] < 0) != (heard[$0] < 0) }.count > 55 ? 660 : 440
+        }
+        let switches = zip(tones, tones.dropFirst()).filter { $0 != $1 }.count
+        #expect(tones.first == 440 && tones.last == 660 && switches == 5, "tones heard, 50 ms each: \(tones)")
     }
 }
 

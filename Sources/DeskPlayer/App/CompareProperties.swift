@@ -35,6 +35,7 @@ enum CompareProperties {
                  set: { t, v throws(CommandError) in
                      let s = try state(t)
                      s.other = try whole(v, in: 1...(s.count - 1))
+                     hear(s, t.controller)
                  },
                  add: { t, delta throws(CommandError) in
                      let s = try state(t)
@@ -43,6 +44,20 @@ enum CompareProperties {
                  osd: { t in
                      guard let s = try? state(t), let tile = t.controller.tiles.tiles.dropFirst(s.other).first else { return nil }
                      return "B: \(DisplayText.shortName(tile.player.currentItem?.name ?? "?")) (\(s.other) of \(s.count - 1))"
+                 }),
+        // The side heard: 0 A, 1 B; the switch crossfades over 5 ms (PlayerAudio's gain ramp).
+        Property("compare-audio", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(Double(try state(t).audio)) },
+                 set: { t, v throws(CommandError) in
+                     let s = try state(t)
+                     s.audio = try whole(v, in: 0...1)
+                     hear(s, t.controller)
+                 },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).audio + Int(delta), 0...1))) },
+                 osd: { t in
+                     guard let s = try? state(t) else { return nil }
+                     let index = s.audio == 0 ? 0 : s.other
+                     let name = t.controller.tiles.tiles.dropFirst(index).first?.player.currentItem?.name ?? "?"
+                     return "Hearing \(CompareView.letter(index)): \(DisplayText.shortName(name))"
                  }),
         Property("compare-wipe", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(try state(t).wipePosition) },
                  set: { t, v throws(CommandError) in try state(t).wipePosition = try PropertyValue.number(v, in: 0...1) }),
@@ -117,6 +132,13 @@ enum CompareProperties {
     static func shiftText(_ s: CompareState, _ controller: CommandController) -> String {
         let frames = s.shift * frameRate(controller)
         return String(format: "B shifted %+.3f s (%+.1f frames)", s.shift, frames)
+    }
+
+    /// The heard side is the focused tile (the one TileSet makes audible),
+    /// so a change of rendition takes the sound along when B is heard.
+    static func hear(_ s: CompareState, _ controller: CommandController) {
+        let index = s.audio == 0 ? 0 : s.other
+        if controller.tiles.tiles.indices.contains(index) { controller.tiles.focus(index) }
     }
 
     /// A whole number within `range` (a side, a rendition).

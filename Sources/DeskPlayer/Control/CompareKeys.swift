@@ -7,6 +7,7 @@ enum CompareKeys {
         ("g", "multiply compare-diff-gain 2", "difference gain x2"),
         ("G", "multiply compare-diff-gain 0.5", "difference gain / 2"),
         ("a", "cycle compare-side", "flip: show the other side"),
+        ("A", "cycle compare-audio", "hear the other side"),
         ("TAB", "cycle compare-rendition", "the next rendition on the other side"),
         ("w", "cycle compare-wipe-orientation", "wipe: vertical / horizontal divider"),
         ("i", "cycle compare-labels", "labels: show / hide"),

@@ -56,6 +56,8 @@ final class CompareState {
     static let shiftRange = -86400.0...86400.0
     /// The shift was checked against every side's length (the App's once all opened).
     var shiftChecked = false
+    /// The side heard: 0 the reference, 1 the other side (whichever rendition that is).
+    var audio = 0 { didSet { changed() } }
     /// Each side's file name, time and frame number on top of it.
     var showsLabels = true { didSet { changed() } }
     /// Called after any change (the window redraws).
