@@ -391,6 +391,45 @@ extension ScreenTests {
     }
 }
 
+extension ScreenTests {
+    /// `compare-save DIR`: A's frame on screen at its full 1280x720, B's
+    /// (the 640x360 rendition) at its own 640x360, and the window, as PNG;
+    /// each frame is ffmpeg's decode of that file at that time. Ctrl+s saves too.
+    @Test func compareSaveWritesEachSidesFrameAtItsOwnSizeAndTheScreen() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path, out = dir.appendingPathComponent("saved")
+        let (ref, small) = (try CompareMedia.path("ref.mp4"), try CompareMedia.path("small25.mp4"))
+        let app = try compareApp([ref, small], ["--compare", "wipe", "--screenshot-dir", dir.appendingPathComponent("keys").path],
+                                 socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        _ = try grabSteady(app, 640, 360, in: dir)
+        let reply = client.command([.string("compare-save"), .string(out.path)])
+        #expect(reply?["error"]?.string == "success", "\(String(describing: reply)) \(app.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files.count == 3, "\(files)")
+        func decoded(_ name: String?, size: String) throws -> PPMImage {
+            let file = try #require(name, "\(files)")
+            let ppm = dir.appendingPathComponent(file + ".ppm").path
+            try runTool("ffmpeg", ["-v", "error", "-y", "-i", out.appendingPathComponent(file).path, ppm])
+            let image = try PPMImage(path: ppm)
+            #expect("\(image.width)x\(image.height)" == size, "\(file)")
+            return image
+        }
+        let a = try decoded(files.first { $0.contains("-A-ref") }, size: "1280x720")
+        let b = try decoded(files.first { $0.contains("-B-small25") }, size: "640x360")
+        let screen = try decoded(files.first { $0.hasSuffix("-screen.png") }, size: "640x360")
+        #expect(try CompareMedia.frame(ref, at: 2, 1280, 720, in: dir).psnr(a) > 35, "A at its own size")
+        #expect(try CompareMedia.frame(small, at: 2, 640, 360, in: dir).psnr(b) > 35, "B at its own size")
+        #expect(screen.meanLevel > 20, "the window")
+        try runTool("xdotool", ["key", "ctrl+s"])
+        #expect(eventually(seconds: 10) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("keys").path)) ?? []).count == 3
+        }, "Ctrl+s saves the three pictures to --screenshot-dir")
+    }
+}
+
 /// `--compare`'s command line: what it refuses, one clear line each.
 @Suite struct CompareCommandLineTests {
     @Test(arguments: [

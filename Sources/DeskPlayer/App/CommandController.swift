@@ -124,6 +124,8 @@ final class CommandController {
             try screenshot(kind, target)
         case .screenshotToFile(let path, let kind):
             try screenshot(kind, target, to: URL(fileURLWithPath: path))
+        case .compareSave(let directory):
+            return try CompareSave.save(to: directory.map { URL(fileURLWithPath: $0) } ?? screenshots.directory, controller: self)
         case .showText(let text, let seconds):
             osd(text, seconds: seconds ?? 3)
         case .keypress(let key):

@@ -11,6 +11,7 @@ enum CompareKeys {
         ("TAB", "cycle compare-rendition", "the next rendition on the other side"),
         ("w", "cycle compare-wipe-orientation", "wipe: vertical / horizontal divider"),
         ("i", "cycle compare-labels", "labels: show / hide"),
+        ("Ctrl+s", "compare-save", "save each side's frame (full size) and the window as PNG"),
         ("Ctrl+RIGHT", "add compare-shift-frames 1", "B one frame later (time shift)"),
         ("Ctrl+LEFT", "add compare-shift-frames -1", "B one frame earlier (time shift)"),
         ("Ctrl+Shift+RIGHT", "add compare-shift-frames 10", "B ten frames later"),
