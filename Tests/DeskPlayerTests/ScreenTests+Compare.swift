@@ -430,6 +430,29 @@ extension ScreenTests {
     }
 }
 
+extension ScreenTests {
+    /// A rendition shorter than the reference (5.5 s against 6): one line
+    /// says so when both have opened, and past its end it shows its last frame.
+    @Test func aShorterRenditionHoldsItsLastFrameAndSaysSo() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, late) = (try CompareMedia.path("ref.mp4"), try CompareMedia.path("late.mp4"))
+        let app = try RunningApp([ref, late, "--compare", "flip", "--start", "5.8", "--pause", "--geometry", "640x360+0+0",
+                                  "--no-config", "--input-ipc-server", socket])
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")
+        #expect(client.error([.string("set_property"), .string("compare-side"), .number(1)]) == "success")
+        let b = try grabSteady(app, 640, 360, in: dir)
+        let last = dir.appendingPathComponent("last.ppm").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-sseof", "-0.2", "-i", late, "-update", "1", "-vf", "scale=640:360:flags=bilinear", last])
+        let psnr = try PPMImage(path: last).crop(0, 0, 640, 300).psnr(b.crop(0, 0, 640, 300))
+        #expect(psnr > 35, "B past its end shows its last frame: \(psnr) dB")
+        #expect(app.errors.contains("compare: B (late.mp4) is 5.50 s, A 6.00 s: B holds its last frame after 5.50 s"), "\(app.errors)")
+    }
+}
+
 /// `--compare`'s command line: what it refuses, one clear line each.
 @Suite struct CompareCommandLineTests {
     @Test(arguments: [

@@ -77,7 +77,11 @@ final class CompareView {
 
     // MARK: Drawing
 
+    /// The reference's position (the shared clock, in its item) while drawing.
+    private var referenceTime: Double?
+
     func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+        referenceTime = views.first.map { $0.player.currentTime.seconds }
         guard views.count >= 2, views.indices.contains(state.other) else {
             views.first?.draw(in: bounds, renderer: r, text: text)
             return
@@ -187,7 +191,10 @@ final class CompareView {
 
     /// "A  name  12.345 s  #370": the side's letter, its file, the time and
     /// frame number of its own picture on screen.
-    static func label(_ view: PlayerView, index: Int) -> String {
+    /// `groupTime`: where this side is due on the shared clock (the
+    /// reference's time, plus the shift for the others): past its end it
+    /// holds its last frame, before its start its first, and says so.
+    static func label(_ view: PlayerView, index: Int, groupTime: Double? = nil) -> String {
         let letter = letter(index)
         guard let item = view.player.currentItem else { return letter }
         var parts = [letter, DisplayText.shortName(item.name)]
@@ -195,12 +202,17 @@ final class CompareView {
             parts.append(String(format: "%.3f s", t))
             if let fps = item.info?.frameRate, fps > 0 { parts.append("#\(Int((t * fps).rounded()))") }
         }
+        if let g = groupTime, let d = item.duration?.seconds, g > d + 0.001 {
+            parts.append("· ended at \(String(format: "%.3f", d)) s: holding its last frame")
+        } else if let g = groupTime, g < -0.001 {
+            parts.append("· starts in \(String(format: "%.3f", -g)) s: holding its first frame")
+        }
         return parts.joined(separator: "  ")
     }
 
     private func drawLabel(_ view: PlayerView, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
                            renderer r: OpaquePointer, alignRight: Bool = false) {
-        let line = CompareView.label(view, index: index)
+        let line = CompareView.label(view, index: index, groupTime: referenceTime.map { index == 0 ? $0 : $0 + state.shift })
         let width = text.width(of: line) + 12
         drawPanel(line, x: alignRight ? corner.x - width : corner.x, y: corner.y, text: text, renderer: r)
     }
