@@ -453,6 +453,76 @@ extension ScreenTests {
     }
 }
 
+extension ScreenTests {
+    /// Shared zoom: `1` shows the 1280x720 reference's pixels 1:1 (the
+    /// window's 640x360 is the video's centre, decoded at full size, not the
+    /// fitted picture enlarged); `8` draws each video pixel as an 8x8 square,
+    /// `n` blends them; a drag pans (mpv's video-pan-x: zoomed widths);
+    /// the wheel zooms a quarter of a doubling a notch; `r` fits again.
+    @Test func zoomShowsVideoPixelsOneToOneAndAsSquares() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let ref = try CompareMedia.path("ref.mp4")
+        let app = try compareApp([ref, try CompareMedia.path("mpeg4.mp4")], ["--compare", "flip"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")
+        _ = try grabSteady(app, 640, 360, in: dir)
+        try runTool("xdotool", ["key", "1"])
+        #expect(eventually(seconds: 3) { client.get("compare-pixel-zoom") == .number(1) })
+        #expect(client.get("video-zoom") == .number(1), "1:1 of 1280 wide in a 640 wide fit is video-zoom 1 (2×)")
+        let one = try grabSteady(app, 640, 360, in: dir, settle: 0.5)
+        let full = try CompareMedia.frame(ref, at: 2, 1280, 720, in: dir)
+        // Above the OSD line the key brings.
+        let psnr = full.crop(320, 180, 640, 300).psnr(one.crop(0, 0, 640, 300))
+        #expect(psnr > 35, "1:1: the video's centre at its own resolution: \(psnr) dB")
+
+        try runTool("xdotool", ["key", "8"])
+        #expect(eventually(seconds: 3) { client.get("compare-pixel-zoom") == .number(8) })
+        let squares = try grabSteady(app, 640, 360, in: dir, settle: 0.5)
+        // Every 8x8 block is one colour: find the grid's phase, then count.
+        func uniformBlocks(_ image: PPMImage, phase: (Int, Int)) -> (Int, Int) {
+            var uniform = 0, total = 0
+            for by in stride(from: phase.1, to: 296, by: 8) {
+                for bx in stride(from: phase.0, to: 632, by: 8) {
+                    let c = image.pixel(bx, by)
+                    total += 1
+                    if (0..<8).allSatisfy({ dy in (0..<8).allSatisfy { dx in image.pixel(bx + dx, by + dy) == c } }) { uniform += 1 }
+                }
+            }
+            return (uniform, total)
+        }
+        let best = (0..<8).flatMap { px in (0..<8).map { py in (px, py) } }
+            .map { ($0, uniformBlocks(squares, phase: $0)) }.max { $0.1.0 < $1.1.0 }
+        let (phase, (uniform, total)) = try #require(best)
+        #expect(uniform == total, "8x: \(uniform) of \(total) 8x8 blocks one colour")
+        try runTool("xdotool", ["key", "n"])
+        #expect(eventually(seconds: 3) { client.get("compare-smooth") == .bool(true) })
+        let smooth = try grabSteady(app, 640, 360, in: dir, settle: 0.5)
+        // Where a square meets one of another colour, smooth blends across the edge.
+        var edges = 0, blended = 0
+        for by in stride(from: phase.1, to: 296, by: 8) {
+            for bx in stride(from: phase.0, to: 624, by: 8) where squares.pixel(bx, by) != squares.pixel(bx + 8, by) {
+                edges += 1
+                if (0..<8).contains(where: { dx in smooth.pixel(bx + dx, by + 4) != smooth.pixel(bx, by + 4) }) { blended += 1 }
+            }
+        }
+        #expect(edges > 20 && blended > edges * 8 / 10, "smooth: \(blended) of \(edges) edges between squares blend")
+
+        #expect(client.error([.string("set_property"), .string("compare-pixel-zoom"), .number(1)]) == "success")
+        try runTool("xdotool", ["mousemove", "300", "200", "mousedown", "1", "mousemove", "364", "200", "mousemove", "428", "200",
+                                "mouseup", "1"])
+        #expect(eventually(seconds: 3) { abs((client.get("video-pan-x")?.number ?? 0) - 0.1) < 0.002 },
+                "a 128 px drag over the 1280 px zoomed picture: pan 0.1, \(String(describing: client.get("video-pan-x")))")
+        try runTool("xdotool", ["key", "r"])
+        #expect(eventually(seconds: 3) { client.get("video-zoom") == .number(0) && client.get("video-pan-x") == .number(0) })
+        try runTool("xdotool", ["mousemove", "320", "180", "click", "4"])
+        #expect(eventually(seconds: 3) { client.get("video-zoom") == .number(0.25) }, "one wheel notch")
+        #expect(abs(client.get("video-pan-x")?.number ?? 1) < 1e-9, "around the centre: no pan")
+    }
+}
+
 /// `--compare`'s command line: what it refuses, one clear line each.
 @Suite struct CompareCommandLineTests {
     @Test(arguments: [

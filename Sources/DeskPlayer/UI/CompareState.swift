@@ -58,6 +58,11 @@ final class CompareState {
     var shiftChecked = false
     /// The side heard: 0 the reference, 1 the other side (whichever rendition that is).
     var audio = 0 { didSet { changed() } }
+    /// The zoom and pan every side shares (mpv's video-zoom, video-pan-x/y).
+    var zoom = VideoZoom() { didSet { if zoom != oldValue { changed() } } }
+    /// Video pixels per screen pixel of the reference fitted in its area
+    /// (kept up to date by the view): video-zoom log2 of it shows 1:1.
+    var fitScale = 1.0
     /// Each side's file name, time and frame number on top of it.
     var showsLabels = true { didSet { changed() } }
     /// Called after any change (the window redraws).

@@ -28,6 +28,7 @@ final class CompareView {
             // core at 720p30): the difference, and a switch to it while
             // paused or to another rendition, read it at once.
             view.keepsPicture = true
+            view.zoom = state.zoom
         }
     }
 
@@ -59,21 +60,70 @@ final class CompareView {
 
     // MARK: Mouse
 
-    /// A press in the window: in the wipe it takes the divider there and drags it.
+    /// Where a drag started that pans (nil: none), and the pan then.
+    private var panning: (x: Int, y: Int, panX: Double, panY: Double)?
+    var isDragging: Bool { draggingDivider || panning != nil }
+
+    /// A press in the window: in the wipe, on or near the divider (or
+    /// anywhere while not zoomed in), it takes the divider there; elsewhere
+    /// a drag pans the zoomed pictures.
     func press(x: Int, y: Int, in bounds: Rect) -> Bool {
-        guard state.mode == .wipe else { return false }
-        draggingDivider = true
-        drag(x: x, y: y, in: bounds)
+        let nearDivider = abs((state.wipeOrientation == .vertical ? x - bounds.x : y - bounds.y) - dividerOffset(in: bounds)) <= 24
+        if state.mode == .wipe && (nearDivider || state.zoom.log2 <= 0) {
+            draggingDivider = true
+            drag(x: x, y: y, in: bounds)
+        } else {
+            panning = (x, y, state.zoom.panX, state.zoom.panY)
+        }
         return true
     }
 
     func drag(x: Int, y: Int, in bounds: Rect) {
+        if let start = panning {
+            // Pan is in zoomed picture sizes: a drag moves the picture with the pointer.
+            let (w, h) = zoomedSize(in: bounds)
+            state.zoom.panX = start.panX + Double(x - start.x) / max(w, 1)
+            state.zoom.panY = start.panY + Double(y - start.y) / max(h, 1)
+            return
+        }
         guard draggingDivider else { return }
         let (along, length) = state.wipeOrientation == .vertical ? (x - bounds.x, bounds.width) : (y - bounds.y, bounds.height)
         state.wipePosition = min(max(Double(along) / Double(max(length, 1)), 0), 1)
     }
 
-    func release() { draggingDivider = false }
+    func release() {
+        draggingDivider = false
+        panning = nil
+    }
+
+    /// The wheel zooms by a quarter of a doubling a notch, around the pointer:
+    /// the video point under it stays under it.
+    func wheel(steps: Double, x: Int, y: Int, in bounds: Rect) {
+        let area = areas(count: 2, in: bounds).first { $0.contains(x: x, y: y) } ?? bounds
+        let (w, h) = zoomedSize(in: bounds)
+        let cx = Double(area.x) + Double(area.width) / 2, cy = Double(area.y) + Double(area.height) / 2
+        // The pointer in zoomed-picture units from its centre.
+        let u = (Double(x) - cx) / max(w, 1) - state.zoom.panX, v = (Double(y) - cy) / max(h, 1) - state.zoom.panY
+        var zoom = state.zoom
+        zoom.log2 = min(max(zoom.log2 + steps * 0.25, VideoZoom.range.lowerBound), VideoZoom.range.upperBound)
+        let k = exp2(zoom.log2 - state.zoom.log2)
+        zoom.panX = (Double(x) - cx) / max(w * k, 1) - u
+        zoom.panY = (Double(y) - cy) / max(h * k, 1) - v
+        state.zoom = zoom
+    }
+
+    /// The reference's zoomed picture size in its area (screen pixels).
+    private func zoomedSize(in bounds: Rect) -> (Double, Double) {
+        let area = areas(count: 2, in: bounds)[0]
+        let f = exp2(state.zoom.log2)
+        let w = Double(area.width), h = Double(area.height)
+        // The fitted size, from the fit scale kept while drawing.
+        guard state.fitScale > 0, let size = fittedSize else { return (w * f, h * f) }
+        return (Double(size.0) * f, Double(size.1) * f)
+    }
+
+    /// The reference's fitted picture size, as last drawn.
+    private var fittedSize: (Int, Int)?
 
     // MARK: Drawing
 
@@ -88,6 +138,12 @@ final class CompareView {
         }
         let reference = views[0], other = views[state.other]
         let areas = areas(count: views.count, in: bounds)
+        if let info = reference.player.currentItem?.info, info.hasVideo {
+            let fitted = VideoPlacement(mode: reference.contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
+                                        area: areas[0])
+            state.fitScale = Double(info.displayWidth) / Double(max(fitted.pictureWidth, 1))
+            fittedSize = (fitted.pictureWidth, fitted.pictureHeight)
+        }
         switch state.mode {
         case .wipe:
             drawWipe(reference, other, in: bounds, renderer: r, text: text)
@@ -147,7 +203,7 @@ final class CompareView {
 
     private func drawDiff(_ reference: PlayerView, _ other: PlayerView, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
         guard let a = reference.keptPicture, let c = other.keptPicture, reference.showsPicture, other.showsPicture,
-              let destination = reference.pictureDestination(in: b) else {
+              let mapping = reference.pictureMapping(in: b) else {
             // One side has no picture (opening, failed): the other plays on, with a line saying why.
             let (shown, missing, index) = reference.showsPicture ? (reference, other, state.other) : (other, reference, 0)
             shown.draw(in: b, renderer: r, text: text)
@@ -168,8 +224,14 @@ final class CompareView {
         }
         fill(b, (0, 0, 0, 255), renderer: r)
         if let texture = diffTexture {
-            var src = SDL_Rect(x: 0, y: 0, w: Int32(texture.width), h: Int32(texture.height))
-            var dst = Rect(x: destination.x, y: destination.y, width: texture.width, height: texture.height).sdl
+            // Drawn as the reference's picture is (its size, zoom and pan).
+            let sx = Double(texture.width) / Double(max(mapping.pictureWidth, 1))
+            let sy = Double(texture.height) / Double(max(mapping.pictureHeight, 1))
+            let s = mapping.source
+            var src = SDL_Rect(x: Int32(Double(s.x) * sx), y: Int32(Double(s.y) * sy), w: Int32(Double(s.width) * sx),
+                               h: Int32(Double(s.height) * sy))
+            var dst = mapping.destination.sdl
+            SDL_SetTextureScaleMode(texture.texture, state.zoom.smooth ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
             SDL_RenderCopy(r, texture.texture, &src, &dst)
         }
         guard state.showsLabels else { return }

@@ -240,6 +240,11 @@ final class MainWindow: PlayerScreen {
             hover = nil
             pointer = nil
             needsRedraw = true
+        case SDL_MOUSEWHEEL where comparing:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
+            compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: bounds)
         case SDL_MOUSEBUTTONUP:
             compare?.release()
         case SDL_MOUSEBUTTONDOWN:
@@ -256,7 +261,7 @@ final class MainWindow: PlayerScreen {
         let x = Int(event.motion.x), y = Int(event.motion.y)
         if let drag = dragging {
             dragBar(drag, x: x, final: false)
-        } else if let compare, compare.draggingDivider {
+        } else if let compare, compare.isDragging {
             compare.drag(x: x, y: y, in: bounds)
         } else if comparing {
             pointer = (x, y)
@@ -272,7 +277,7 @@ final class MainWindow: PlayerScreen {
     /// The pointer rests over a picture, with nothing it is needed for
     /// (a drag, a list, the key overlay, a control bar).
     private func pointerOverVideo(_ areas: [Rect]) -> Bool {
-        guard let (x, y) = pointer, dragging == nil, compare?.draggingDivider != true, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
+        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
               let index = comparing ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
               views.indices.contains(index), !views[index].isDetached else { return false }
         return views[index].player.currentItem?.info?.hasVideo == true

@@ -28,6 +28,14 @@ final class PlayerView {
     var displayGeometry: (width: Int, height: Int)? {
         didSet { if displayGeometry?.width != oldValue?.width || displayGeometry?.height != oldValue?.height { resetPicture() } }
     }
+    /// A comparison's shared zoom and pan (mpv's video-zoom, a log2 scale
+    /// of the fitted picture, and video-pan-x/y, in widths and heights of
+    /// the zoomed picture); nil: the content mode alone. The picture is
+    /// decoded at the zoomed size up to the video's own, and magnified
+    /// beyond that by the renderer (nearest: pixels as squares, unless `smooth`).
+    var zoom: VideoZoom? {
+        didSet { if zoom != oldValue { redisplayRequested = nil } }
+    }
     /// Keeps a copy of each BGRA picture shown (the comparison's difference reads it).
     var keepsPicture = false { didSet { if !keepsPicture { keptPicture = nil } } }
     /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
@@ -100,13 +108,8 @@ final class PlayerView {
     private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
         guard let info = item.info, info.hasVideo else { return nil }
         let (w, h) = displayGeometry ?? (info.displayWidth, info.displayHeight)
-        return VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
-    }
-
-    /// Where the picture shown goes in `area` (nil without one).
-    func pictureDestination(in area: Rect) -> Rect? {
-        guard texture != nil, player.currentItem?.error == nil else { return nil }
-        return shownPlacement(in: area)?.destination
+        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        return zoom.map { $0.placement(fitted, videoWidth: w, videoHeight: h, area: area) } ?? fitted
     }
 
     /// Whether a picture of the video is on screen (not a placeholder).
@@ -116,7 +119,16 @@ final class PlayerView {
     /// from, so a switch to an item still opening keeps the old picture (no flash).
     private func shownPlacement(in area: Rect) -> VideoPlacement? {
         guard let (w, h) = shownVideoSize else { return nil }
-        return VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        return zoom.map { $0.placement(fitted, videoWidth: w, videoHeight: h, area: area) } ?? fitted
+    }
+
+    /// Where the picture is drawn in `area`, in the picture's own
+    /// coordinates and on screen (the difference view draws its own
+    /// picture, of the same size, the same way).
+    func pictureMapping(in area: Rect) -> (source: Rect, destination: Rect, pictureWidth: Int, pictureHeight: Int)? {
+        guard let p = shownPlacement(in: area) else { return nil }
+        return (p.source, p.destination, p.pictureWidth, p.pictureHeight)
     }
 
     func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
@@ -143,6 +155,9 @@ final class PlayerView {
                                w: Int32(Double(placement.source.width) * sx), h: Int32(Double(placement.source.height) * sy))
             var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
+            if texture.layout == .bgra {
+                SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+            }
             SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             if player.isWaitingForData {
                 text.drawLine(PlayerView.waitingText, renderer: renderer, x: area.x + 12, y: area.y + 10,
