@@ -24,6 +24,9 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # the detailed clips the bench makes.
 TILE_SECONDS ?= 60
 TILE_FINE_SECONDS ?= 20
+# Seconds each compare view plays (bench/compare.sh; VIDEO_COMPARE=path
+# puts video-compare beside it, built from its own source).
+COMPARE_SECONDS ?= 15
 
 .PHONY: run test build deps test-deps bench-deps bench clean assets install sanitize sanitize-thread \
 	sanitize-address fuzz soak
@@ -67,13 +70,14 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff tiles seams video_seams stream_seams video_cases composition streams speed stretchers
+BENCH_JSON := playback ttff tiles compare seams video_seams stream_seams video_cases composition streams speed stretchers
 bench: bench-deps
 	$(SWIFT) build -c release
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
 	$(XVFB) bench/playback.sh
 	$(XVFB) bench/ttff.sh
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS) $(TILE_FINE_SECONDS)
+	$(XVFB) bench/compare.sh $(COMPARE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json
 	$(XVFB) python3 bench/stream_seams.py --json bench/out/stream_seams.json
