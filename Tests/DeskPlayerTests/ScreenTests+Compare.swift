@@ -523,6 +523,34 @@ extension ScreenTests {
     }
 }
 
+extension ScreenTests {
+    /// `o` shows the loupe beside the pointer: each side's pixels around it
+    /// at 8x, the pointed one in the middle of A's box in the colour the
+    /// screen shows there without the loupe.
+    @Test func theLoupeMagnifiesThePixelsAtThePointer() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try compareApp([try CompareMedia.path("ref.mp4"), try CompareMedia.path("mpeg4.mp4")], ["--compare", "flip"],
+                                 socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")
+        let plain = try grabSteady(app, 640, 360, in: dir)
+        try runTool("xdotool", ["mousemove", "200", "120", "key", "o"])
+        #expect(eventually(seconds: 3) { client.get("compare-loupe") == .bool(true) })
+        Thread.sleep(forTimeInterval: 0.5)
+        let shot = try grab(640, 360, to: dir.appendingPathComponent("loupe.ppm").path)
+        // The panel starts 24 px right of and below the pointer; A's box 10 px in, 15 pixels of 8.
+        let (bx, by) = (200 + 24 + 10, 120 + 24 + 10)
+        let centre = shot.pixel(bx + 7 * 8 + 4, by + 7 * 8 + 4)
+        #expect(centre == plain.pixel(200, 120), "the pointed pixel at 8x: \(centre) against \(plain.pixel(200, 120))")
+        let left = shot.pixel(bx + 6 * 8 + 4, by + 7 * 8 + 4)
+        #expect(left == plain.pixel(199, 120), "its left neighbour: \(left) against \(plain.pixel(199, 120))")
+        #expect(shot.pixel(bx + 2, by + 2) == shot.pixel(bx + 5, by + 5), "an 8x8 square")
+    }
+}
+
 /// `--compare`'s command line: what it refuses, one clear line each.
 @Suite struct CompareCommandLineTests {
     @Test(arguments: [

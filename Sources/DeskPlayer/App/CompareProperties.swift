@@ -110,6 +110,8 @@ enum CompareProperties {
         Property("compare-smooth", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).zoom.smooth) },
                  set: { t, v throws(CommandError) in try state(t).zoom.smooth = try PropertyValue.flag(v) },
                  osd: { t in (try? state(t)).map { $0.zoom.smooth ? "Magnified pixels: smooth" : "Magnified pixels: squares" } }),
+        Property("compare-loupe", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLoupe) },
+                 set: { t, v throws(CommandError) in try state(t).showsLoupe = try PropertyValue.flag(v) }),
         Property("compare-labels", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLabels) },
                  set: { t, v throws(CommandError) in try state(t).showsLabels = try PropertyValue.flag(v) },
                  osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),

@@ -24,6 +24,7 @@ enum CompareKeys {
         ("Alt+RIGHT", "add video-pan-x -0.1", "pan right"),
         ("Alt+UP", "add video-pan-y 0.1", "pan up"),
         ("Alt+DOWN", "add video-pan-y -0.1", "pan down"),
+        ("o", "cycle compare-loupe", "loupe: each side's pixels at the pointer at 8x, with their values"),
         ("n", "cycle compare-smooth", "magnified pixels: squares / smooth"),
         ("Ctrl+s", "compare-save", "save each side's frame (full size) and the window as PNG"),
         ("Ctrl+RIGHT", "add compare-shift-frames 1", "B one frame later (time shift)"),

@@ -63,6 +63,8 @@ final class CompareState {
     /// Video pixels per screen pixel of the reference fitted in its area
     /// (kept up to date by the view): video-zoom log2 of it shows 1:1.
     var fitScale = 1.0
+    /// A magnifier at the pointer: each side's pixels around it at 8× and their values.
+    var showsLoupe = false { didSet { changed() } }
     /// Each side's file name, time and frame number on top of it.
     var showsLabels = true { didSet { changed() } }
     /// Called after any change (the window redraws).

@@ -130,8 +130,14 @@ final class CompareView {
     /// The reference's position (the shared clock, in its item) while drawing.
     private var referenceTime: Double?
 
-    func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+    func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)? = nil) {
         referenceTime = views.first.map { $0.player.currentTime.seconds }
+        defer {
+            if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
+                CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
+                                  areas: areas(count: views.count, in: bounds), bounds: bounds, renderer: r, text: text)
+            }
+        }
         guard views.count >= 2, views.indices.contains(state.other) else {
             views.first?.draw(in: bounds, renderer: r, text: text)
             return

@@ -265,6 +265,8 @@ final class MainWindow: PlayerScreen {
             compare.drag(x: x, y: y, in: bounds)
         } else if comparing {
             pointer = (x, y)
+            // The loupe follows the pointer.
+            if compare?.state.showsLoupe == true { needsRedraw = true }
         } else {
             pointer = (x, y)
             if let index = tileIndex(x: x, y: y) {
@@ -419,7 +421,7 @@ final class MainWindow: PlayerScreen {
         background?.draw(in: bounds, renderer: r, text: text)
         let areas = areas()
         if let compare, !views.isEmpty {
-            compare.draw(views, in: bounds, renderer: r, text: text)
+            compare.draw(views, in: bounds, renderer: r, text: text, pointer: pointer)
         } else if views.isEmpty {
             IdleScreen.draw(in: bounds, renderer: r, text: text)
         } else {
