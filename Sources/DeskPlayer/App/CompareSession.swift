@@ -31,7 +31,8 @@ enum CompareSession {
         else { return }
         state.shiftChecked = true
         if state.shift != 0 { try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: state.shift) }
-        // Different lengths: the shorter holds its last frame from its end on (its label says so then).
+        // Different lengths: the shorter holds its last frame from its end on
+        // (its label says so then; no OSD line over the pictures compared).
         guard let a = group[0].player.currentItem?.duration?.seconds else { return }
         for (index, tile) in group.enumerated().dropFirst() {
             guard let item = tile.player.currentItem, let d = item.duration?.seconds, abs(d - a) > 0.05 else { continue }
@@ -39,7 +40,6 @@ enum CompareSession {
                 + String(format: "%.2f s, A %.2f s: ", d, a)
                 + (d < a ? "\(CompareView.letter(index)) holds its last frame after \(String(format: "%.2f", d)) s" : "the comparison ends with A")
             PlayerApp.printError(line)
-            controller.osd(line, seconds: 4)
         }
     }
 }
