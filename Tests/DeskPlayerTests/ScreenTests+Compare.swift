@@ -565,3 +565,23 @@ extension ScreenTests {
         #expect(r.stderr.contains(expected), "\(r.stderr)")
     }
 }
+
+/// The comparison's key table: every line a real command on a real property.
+@Suite struct CompareKeyTests {
+    @Test func everyCompareKeyParsesAndNamesAProperty() {
+        for binding in CompareKeys.bindings {
+            #expect(binding.command != .ignore, "\(binding.key): its command does not parse")
+            switch binding.command {
+            case .set(let p, _), .add(let p, _), .multiply(let p, _), .cycle(let p, _):
+                #expect(PropertyTable.named(p) != nil, "\(binding.key): no property \(p)")
+            case .compareSave:
+                break
+            default:
+                Issue.record("\(binding.key): \(binding.command.text) is not a compare command")
+            }
+        }
+        // Tab picks the rendition while comparing; the table has each key once.
+        #expect(KeyBindings.command(forKey: "TAB", in: CompareKeys.bindings) == .cycle(property: "compare-rendition", down: false))
+        #expect(Set(CompareKeys.bindings.map(\.key)).count == CompareKeys.bindings.count)
+    }
+}
