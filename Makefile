@@ -36,6 +36,9 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # the detailed clips the bench makes.
 TILE_SECONDS ?= 60
 TILE_FINE_SECONDS ?= 20
+# Seconds each compare view plays (bench/compare.sh; VIDEO_COMPARE=path
+# puts video-compare beside it, built from its own source).
+COMPARE_SECONDS ?= 15
 
 .PHONY: run test build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check sanitize \
 	sanitize-thread sanitize-address fuzz soak
@@ -87,8 +90,8 @@ test: test-deps
 # merges them, with the commit and date, into bench/results.json (committed,
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
-BENCH_JSON := playback ttff wakeups tiles seams video_seams stream_seams video_cases composition streams speed stretchers \
-	scan live_metrics thumbnails
+BENCH_JSON := playback ttff wakeups tiles compare seams video_seams stream_seams video_cases composition streams speed \
+	stretchers scan live_metrics thumbnails
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -96,6 +99,7 @@ bench: bench-deps
 	$(XVFB) bench/ttff.sh
 	$(XVFB) bench/wakeups.sh
 	$(XVFB) bench/tiles.sh $(TILE_SECONDS) $(TILE_FINE_SECONDS)
+	$(XVFB) bench/compare.sh $(COMPARE_SECONDS)
 	python3 bench/seams.py --json bench/out/seams.json
 	$(XVFB) python3 bench/video_seams.py --json bench/out/video_seams.json
 	$(XVFB) python3 bench/stream_seams.py --json bench/out/stream_seams.json

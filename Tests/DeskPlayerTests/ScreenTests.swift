@@ -201,30 +201,6 @@ struct ScreenTests {
         #expect(half(a, right: false) != half(b, right: false), "the left tile should still play")
     }
 
-    /// `--compare wipe`: the left of the first video and the right of the
-    /// second, split where the divider is dragged.
-    @Test func wipeShowsEachSideOfTheDivider() throws {
-        let dir = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"), "--compare", "wipe",
-                                  "--start", "2", "--pause", "--geometry", "640x360+0+0"])
-        defer { app.stop() }
-        _ = try grabSettled(640, 360, to: dir.appendingPathComponent("first.ppm").path)
-        try runTool("xdotool", ["mousemove", "400", "100", "mousedown", "1", "mousemove", "200", "150", "mouseup", "1"])
-        Thread.sleep(forTimeInterval: 0.5)
-        let shot = try grab(640, 360, to: dir.appendingPathComponent("shot.ppm").path)
-        func reference(_ name: String) throws -> PPMImage {
-            let path = dir.appendingPathComponent("\(name).ppm").path
-            try runTool("ffmpeg", ["-v", "error", "-y", "-ss", "2", "-i", Fixtures.asset(name), "-frames:v", "1",
-                                   "-vf", "scale=640:360:flags=bilinear", path])
-            return try PPMImage(path: path)
-        }
-        let left = try reference("demo.mp4").columns(0, 195).psnr(shot.columns(0, 195))
-        let right = try reference("compare.mp4").columns(205, 640).psnr(shot.columns(205, 640))
-        #expect(left > 35, "left of the divider: PSNR \(left) dB against the first video")
-        #expect(right > 35, "right of the divider: PSNR \(right) dB against the second video")
-    }
-
     /// Ctrl+P moves the player into an always-on-top mini window with the
     /// video's aspect; Esc in it restores it to the main window. Audio and
     /// frames go on through both moves: no gap, no frame lost.

@@ -49,6 +49,8 @@ final class CommandController {
     var compareMetrics: CompareMetrics?
     /// The scope panel (`scope`); nil without a window.
     var scopes: Scopes?
+    /// The comparison's settings (`--compare`; nil without one): its properties change them.
+    var compare: CompareState?
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {
@@ -69,6 +71,10 @@ final class CommandController {
     /// or the focused one. Ctrl with a tile's key does it for every tile.
     func handleKey(_ key: String, section: KeyBinding.Section = .main, tile: Tile? = nil,
                    from source: CommandSource = .key) throws(CommandError) {
+        if key.contains("Shift+"), KeyBindings.command(forKey: key, in: bindings, section: section) == nil {
+            // Shift on a key bound only without it does what the key does.
+            return try handleKey(key.replacingOccurrences(of: "Shift+", with: ""), section: section, tile: tile, from: source)
+        }
         if let command = KeyBindings.command(forKey: key, in: bindings, section: section) {
             try apply(command, to: tile.map { .tile($0) } ?? .focused, from: source)
         } else if key.hasPrefix("Ctrl+"),
@@ -161,6 +167,8 @@ final class CommandController {
             try screenshot(kind, target)
         case .screenshotToFile(let path, let kind):
             try screenshot(kind, target, to: URL(fileURLWithPath: path))
+        case .compareSave(let directory):
+            return try CompareSave.save(to: directory.map { URL(fileURLWithPath: $0) } ?? screenshots.directory, controller: self)
         case .showText(let text, let seconds):
             osd(text, seconds: seconds ?? 3)
         case .keypress(let key):

@@ -79,8 +79,17 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(help: "Keep the tiles in step on one clock (the first tile's); pause, seek and step act on all.")
     var sync = false
 
-    @Option(help: "Compare two videos: wipe shows the left of the first and the right of the second, split where you drag (implies --sync).")
-    var compare: CompareMode?
+    @Option(help: "Compare the first file (the reference) with the others, synced: wipe, diff, flip, hstack or vstack (`x` cycles; Tab picks the other side).")
+    var compare: CompareState.Mode?
+
+    @Option(name: .customLong("compare-shift"), help: "Seconds the compared files run ahead of the first: B shows its frame at t + SECONDS beside A's at t.")
+    var compareShift = 0.0
+
+    @Option(name: .customLong("compare-diff"), help: "What the difference view shows: rgb (each channel), luma (grey) or heat (a colour map).")
+    var compareDiff: CompareState.DiffVariant = .rgb
+
+    @Option(name: .customLong("compare-diff-gain"), help: "The difference view's gain: each pixel shows min(255, gain·|A−B|).")
+    var compareDiffGain = 1.0
 
     @Option(name: .customLong("compare-metrics"), help: ArgumentHelp("With --compare: measure the second video against the first (the reference) frame by frame with FFmpeg's psnr and ssim filters, shown in the OSD and in a graph under the seek bar.", valueName: "psnr,ssim"))
     var compareMetrics: MetricList?
@@ -209,12 +218,18 @@ struct DeskPlayerCommand: ParsableCommand {
             throw ValidationError("--quit-after must be 0 or more seconds")
         }
         guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
-        if compare != nil && files.count != 2 { throw ValidationError("--compare needs exactly two files") }
         if scan && (files.count != 2 || compareMetricsOut == nil) {
             throw ValidationError("--scan needs exactly two files (the reference first) and --compare-metrics-out FILE.csv")
         }
         if !scan && compare == nil && (compareMetrics != nil || compareMetricsOut != nil) {
             throw ValidationError("--compare-metrics and --compare-metrics-out need --compare or --scan")
+        }
+        if compare != nil && files.count < 2 {
+            throw ValidationError("--compare needs two files or more: the reference, then what to compare with it")
+        }
+        guard CompareState.shiftRange.contains(compareShift) else { throw ValidationError("--compare-shift must be within a day") }
+        guard CompareState.gainRange.contains(compareDiffGain) else {
+            throw ValidationError("--compare-diff-gain must be between 0 and \(Int(CompareState.gainRange.upperBound))")
         }
         if let clip, !(clip > 0) || !clip.isFinite { throw ValidationError("--clip must be more than 0 seconds") }
         if let crossfade, !(crossfade >= 0) || !crossfade.isFinite { throw ValidationError("--crossfade must be 0 or more seconds") }
@@ -330,9 +345,8 @@ struct MetricList: ExpressibleByArgument, Equatable {
     }
 }
 
-enum CompareMode: String, ExpressibleByArgument {
-    case wipe
-}
+extension CompareState.Mode: ExpressibleByArgument {}
+extension CompareState.DiffVariant: ExpressibleByArgument {}
 
 enum AudibleTiles: String, ExpressibleByArgument {
     case focused

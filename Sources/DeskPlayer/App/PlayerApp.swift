@@ -139,6 +139,7 @@ final class PlayerApp {
         if options.compareMetrics != nil || options.compareMetricsOut != nil {
             controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
         }
+        CompareSession.tilesMade(options, controller: controller)
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
@@ -180,6 +181,8 @@ final class PlayerApp {
         }
         controller.pips = pips
         if options.pipAuto { autoPiP = AutoPiP(controller: controller) }
+        // Before input.conf: its lines rebind the comparison's keys too.
+        if let mode = options.compare { CompareSession.start(mode, options, window: window, controller: controller, factory: factory) }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: controller.bindings)
             controller.bindings = table
@@ -189,7 +192,6 @@ final class PlayerApp {
             }
         }
         window.layout = options.layout ?? .grid
-        window.wipe = options.compare == .wipe
         controller.scopes = Scopes(window: window)
         // The second file against the first (with more renditions, still the second).
         if options.compare != nil, options.files.count >= 2 {
@@ -403,6 +405,7 @@ final class PlayerApp {
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }
                 fitWindowOnce(to: player.currentItem?.info, window)
+                CompareSession.itemReady(controller)
             case .itemFailed(let item, let error):
                 let line = "\(item.name): \(error)"
                 PlayerApp.printError(line)
@@ -500,7 +503,7 @@ final class PlayerApp {
             // Lateness: a frame still on screen after its interval ended. (The
             // first frame after a start or seek is shown early on purpose,
             // while the audio fills; that is not counted.)
-            let error = max(0, t - shown.end)
+            let error = max(0, t + tile.player.syncOffset - shown.end)
             worst = max(worst, error * 1000)
         }
         stats.maxSyncErrorMs = (worst * 100).rounded() / 100

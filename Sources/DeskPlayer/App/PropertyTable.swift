@@ -49,7 +49,7 @@ enum PropertyTable {
         tile.ended = false
     }
 
-    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + scopeProperties
+    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + scopeProperties + CompareProperties.all
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },

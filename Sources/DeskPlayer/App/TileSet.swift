@@ -64,6 +64,7 @@ final class TileSet {
         syncGroup = members
         guard let master = members.first?.player else { return }
         for tile in members.dropFirst() { tile.player.syncClock = master.clock }
+        for tile in members { tile.player.catchesUpWhenPaused = true }
     }
 
     /// The tiles a transport command on `tile` moves: its sync group, or itself.

@@ -40,6 +40,9 @@ package enum Command: Equatable, Sendable {
     case subAdd(String)
     case screenshot(ScreenshotKind)
     case screenshotToFile(String, ScreenshotKind)
+    /// A comparison's pictures: each side's frame on screen at its own full
+    /// size, and the window, as PNG (to the folder, else the screenshot one).
+    case compareSave(String?)
     /// A line on the OSD for `seconds` (nil: the usual time).
     case showText(String, seconds: Double?)
     /// What the key means in the binding table in use, exactly as if pressed.
@@ -145,6 +148,7 @@ extension Command {
         case .subAdd(let path): return "sub-add \(quoted(path))"
         case .screenshot(let kind): return "screenshot \(kind.rawValue)"
         case .screenshotToFile(let path, let kind): return "screenshot-to-file \(quoted(path)) \(kind.rawValue)"
+        case .compareSave(let dir): return "compare-save" + (dir.map { " " + quoted($0) } ?? "")
         case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(($0 * 1000).rounded()))" } ?? "")
         case .keypress(let key): return "keypress \(key)"
         case .tileFocus(.next): return "tile-focus next"

@@ -167,6 +167,9 @@ package struct CommandSpec: Sendable {
         CommandSpec("screenshot", [arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .screenshot(try a.choice(0, default: Command.ScreenshotKind.subtitles))
         },
+        CommandSpec("compare-save", [arg("directory", .text, optional: true)]) { a throws(CommandError) in
+            .compareSave(try a.optionalText(0))
+        },
         CommandSpec("screenshot-to-file", [arg("filename", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .screenshotToFile(try a.text(0), try a.choice(1, default: Command.ScreenshotKind.subtitles))
         },

@@ -9,10 +9,10 @@ package struct KeyBinding: Sendable, Equatable {
     }
 
     /// mpv's key name: "SPACE", "LEFT", "p", "Ctrl+p", ".".
-    let key: String
+    package let key: String
     let command: Command
     let help: String
-    var section: Section = .main
+    package var section: Section = .main
 }
 
 /// The one binding table: every window's keys, `keypress`, and the help

@@ -42,6 +42,16 @@ package final class Player {
     }
     /// Another player's clock this one's pictures follow (a sync group).
     package var syncClock: PlaybackClock?
+    /// Seconds this player runs ahead of its sync group (a comparison's
+    /// time shift): it shows its frame at t + offset when the group's clock
+    /// reads t, and its seeks (given in the group's time) land that much later.
+    package var syncOffset = 0.0
+    private var groupOffset: Double { syncClock == nil ? 0 : syncOffset }
+    /// Paused, the picture still moves on to the frame due at the (frozen)
+    /// clock: a frame the decoder had not ready when the pause came still
+    /// shows, so every member of a sync group stops on the frame of one
+    /// instant (what a comparison needs).
+    package var catchesUpWhenPaused = false
     /// How fast it plays (mpv's speed, 0.25...4) and whether the audio keeps
     /// its pitch. The items make their audio at this speed; the clock follows
     /// the audio heard (or runs at this rate on host time without audio).
@@ -148,8 +158,13 @@ package final class Player {
 
     package var isPaused: Bool { !wantsToPlay }
 
-    /// Accurate seek: the frame on screen at `time` and the sample at `time`.
+    /// Accurate seek: the frame on screen at `time` and the sample at `time`
+    /// (`time` on the sync group's clock: plus `syncOffset` in this item).
     package func seek(to time: MediaTime) {
+        seekItem(to: time + MediaTime(seconds: groupOffset))
+    }
+
+    private func seekItem(to time: MediaTime) {
         if currentItem != nil, pendingSeek == nil {
             events.append(.seekStarted)
             awaitingRestart = true
@@ -261,7 +276,7 @@ package final class Player {
     package func showFrame(at time: MediaTime) {
         guard let pipeline = currentItem?.pipeline else { return }
         if wantsToPlay { pause() }
-        seekPipeline(pipeline, to: max(time, .zero), anchorClock: true)
+        seekPipeline(pipeline, to: max(time + MediaTime(seconds: groupOffset), .zero), anchorClock: true)
         steppedWhilePaused = true
     }
 
@@ -286,6 +301,15 @@ package final class Player {
     package var shownFrameInterval: (start: Double, end: Double)? {
         guard let start = presenter.lastPresentedTime?.seconds, let end = presenter.lastFrameEnd else { return nil }
         return (start, end)
+    }
+
+    /// Where the frame on screen is in the item (within its loop pass): a
+    /// comparison's labels name each side's own frame. Nil before the first.
+    package var shownItemTime: MediaTime? {
+        guard let shown = presenter.lastPresentedTime else { return nil }
+        let (index, start) = pass(at: shown.seconds)
+        let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
+        return max(shown - start + origin, .zero)
     }
 
     /// True once the player has waited more than half a second for data
@@ -395,7 +419,7 @@ package final class Player {
             presenter.follow(serial: pipeline.serial, firstFrameAtOnce: true)
             audio.attach(pipeline.hasAudio ? pipeline.audioRing : nil)
         }
-        if let target = pendingSeek { seek(to: target) }
+        if let target = pendingSeek { seekItem(to: target) }
         let shown = pickFrame(pipeline, at: now)
 
         let videoReady = !pipeline.hasVideo || !presenter.needsFirstFrame || pipeline.frames.hasEnded
@@ -436,7 +460,7 @@ package final class Player {
     /// Seconds until the next frame is due (for the event loop's sleep).
     package func timeUntilNextFrame(at now: UInt64) -> Double? {
         guard wantsToPlay, let frames = currentItem?.pipeline?.frames, let next = frames.peek() else { return nil }
-        return (next.pts.seconds - pictureClock.time(at: now)) / max(pictureClock.rate, 1e-3)
+        return (next.pts.seconds - pictureClock.time(at: now) - groupOffset) / max(pictureClock.rate, 1e-3)
     }
 
     private func reportStatus(_ item: PlayerItem) {
@@ -459,7 +483,8 @@ package final class Player {
     }
 
     private func pickFrame(_ pipeline: any ItemSource, at now: UInt64, time: Double? = nil) -> VideoFrame? {
-        presenter.pick(from: pipeline.frames, at: now, time: time ?? pictureClock.time(at: now), playing: wantsToPlay,
+        presenter.pick(from: pipeline.frames, at: now, time: time ?? pictureClock.time(at: now) + groupOffset,
+                       playing: wantsToPlay || catchesUpWhenPaused,
                        pictureClock: pictureClock, itemCreatedAt: currentItem?.createdAt)
     }
 

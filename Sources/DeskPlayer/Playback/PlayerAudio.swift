@@ -32,6 +32,8 @@ package final class PlayerAudio: AudioSource {
         var started = false
         var finished = false
         var gain: Float = 1
+        /// The gain the last sample mixed had: a change ramps from it.
+        var appliedGain: Float = 1
         var counters = Counters()
     }
 
@@ -67,7 +69,18 @@ package final class PlayerAudio: AudioSource {
     }
 
     func setGate(_ open: Bool) { state.withLock { $0.gateOpen = open } }
-    func setGain(_ gain: Float) { state.withLock { $0.gain = gain } }
+
+    /// Samples over which a change of gain ramps (5 ms at 48 kHz): a switch
+    /// between two players (a comparison's heard side, the focused tile)
+    /// crossfades instead of stepping, with no click and no gap.
+    static let gainRampFrames = 240
+    func setGain(_ gain: Float) {
+        state.withLock { s in
+            s.gain = gain
+            // Nothing heard yet: no ramp from a gain never applied.
+            if !s.started { s.appliedGain = gain }
+        }
+    }
 
     /// True when every sample of the item was sent (or it has no audio).
     var isFinished: Bool { state.withLock { $0.finished } }
@@ -77,14 +90,14 @@ package final class PlayerAudio: AudioSource {
 
     package func mix(into mix: UnsafeMutablePointer<Float>, frames: Int, scratch: UnsafeMutablePointer<Float>,
              playbackHost: UInt64) {
-        let (current, gain) = state.withLock { s -> (AudioRing?, Float) in
-            guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0) }
+        let (current, gain, fromGain) = state.withLock { s -> (AudioRing?, Float, Float) in
+            guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0, 0) }
             if !s.started {
                 let preroll = Int(Double(ring.format.sampleRate) * prerollSeconds)
-                guard ring.availableFrames >= preroll || ring.isEnded else { return (nil, 0) }
+                guard ring.availableFrames >= preroll || ring.isEnded else { return (nil, 0, 0) }
                 s.started = true
             }
-            return (ring, s.gain)
+            return (ring, s.gain, s.appliedGain)
         }
         guard var ring = current else { return }
         let channels = ring.format.channels
@@ -120,7 +133,18 @@ package final class PlayerAudio: AudioSource {
             }) else { break }
             ring = next
         }
-        for i in 0..<(done * channels) { mix[i] += scratch[i] * gain }
+        let ramp = fromGain == gain ? 0 : min(done, PlayerAudio.gainRampFrames)
+        for f in 0..<ramp {
+            let g = fromGain + (gain - fromGain) * Float(f + 1) / Float(PlayerAudio.gainRampFrames)
+            for c in 0..<channels { mix[f * channels + c] += scratch[f * channels + c] * g }
+        }
+        for i in (ramp * channels)..<(done * channels) { mix[i] += scratch[i] * gain }
+        if ramp > 0 {
+            let reached = ramp == PlayerAudio.gainRampFrames ? gain
+                : fromGain + (gain - fromGain) * Float(ramp) / Float(PlayerAudio.gainRampFrames)
+            // Unless the gain changed again meanwhile: then the next buffer ramps on from here.
+            state.withLock { $0.appliedGain = reached }
+        }
         guard done < frames else { return }
         state.withLock { s in
             if ring.isDrained {

@@ -34,6 +34,9 @@ enum KeyNames {
         }
         // mpv names the '#' key SHARP: in input.conf '#' starts a comment.
         var name = base == "#" ? "SHARP" : base
+        // Shift on a key that is not a character ("Shift+LEFT"); where such a
+        // name has no binding the key's own is used (CommandController).
+        if !(33...126).contains(sym), key.mod & UInt16(KMOD_SHIFT.rawValue) != 0 { name = "Shift+" + name }
         if key.mod & UInt16(KMOD_ALT.rawValue) != 0 { name = "Alt+" + name }
         if key.mod & UInt16(KMOD_CTRL.rawValue) != 0 { name = "Ctrl+" + name }
         return name

@@ -35,16 +35,18 @@ package final class MainWindow: PlayerScreen {
     /// A video behind all tiles (`--background`).
     package var background: PlayerView? { didSet { needsRedraw = true } }
     package var layout: TileLayout = .grid { didSet { needsRedraw = true } }
-    /// Split-screen comparison of the first two views: the left of one, the
-    /// right of the other, divided where the user drags.
-    package var wipe = false { didSet { needsRedraw = true } }
+    /// A comparison of the views (`--compare`): the first is the reference.
+    package var compare: CompareView? {
+        didSet {
+            compare?.state.onChange = { [weak self] in self?.needsRedraw = true }
+            needsRedraw = true
+        }
+    }
+    private var comparing: Bool { compare != nil }
     /// The compared pair's metrics: the values on the OSD and the timeline strip (`--compare-metrics`).
     package var metricsGraph: MetricsGraph? { didSet { needsRedraw = true } }
     /// A scope of the focused tile's picture (`scope`).
     package var scopePanel: ScopePanel? { didSet { needsRedraw = true } }
-    /// The divider, as a fraction of the window width.
-    private(set) var wipePosition = 0.5
-    private var draggingWipe = false
     /// The tile keys act on (the App decides; the window draws its outline).
     private(set) var focusedIndex = 0
     /// What the user did, for the App.
@@ -161,14 +163,10 @@ package final class MainWindow: PlayerScreen {
         needsRedraw = true
     }
 
-    /// The area each view gets, by the layout (the whole window each in a wipe).
+    /// The area each view gets, by the layout (or the comparison's view).
     func areas() -> [Rect] {
-        wipe ? Array(repeating: bounds, count: views.count) : layout.areas(count: views.count, in: bounds)
-    }
-
-    func setWipe(x: Int) {
-        wipePosition = min(max(Double(x) / Double(max(bounds.width, 1)), 0), 1)
-        needsRedraw = true
+        if let compare { return compare.areas(count: views.count, in: bounds) }
+        return layout.areas(count: views.count, in: bounds)
     }
 
     /// Waits up to `timeoutMs` for input and handles all pending events.
@@ -242,28 +240,32 @@ package final class MainWindow: PlayerScreen {
             if let fraction = metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) {
                 onAction(.seekBar(tile: focusedIndex, fraction: fraction))
             }
-        case SDL_MOUSEBUTTONDOWN where !wipe && pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) != nil:
+        case SDL_MOUSEBUTTONDOWN where !comparing && pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) != nil:
             if let index = pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) {
                 onAction(.pipButton(tile: index))
                 hover = nil
                 needsRedraw = true
             }
-        case SDL_MOUSEBUTTONDOWN where !wipe && controlBar(at: Int(event.button.x), y: Int(event.button.y)) != nil:
+        case SDL_MOUSEBUTTONDOWN where !comparing && controlBar(at: Int(event.button.x), y: Int(event.button.y)) != nil:
             if let (index, bar) = controlBar(at: Int(event.button.x), y: Int(event.button.y)) {
                 pressBar(bar, index: index, x: Int(event.button.x), y: Int(event.button.y))
             }
         case SDL_MOUSEBUTTONUP where dragging != nil:
             if let drag = dragging { dragBar(drag, x: Int(event.button.x), final: true) }
             dragging = nil
-        case SDL_MOUSEBUTTONDOWN where wipe:
-            draggingWipe = true
-            setWipe(x: Int(event.button.x))
+        case SDL_MOUSEBUTTONDOWN where comparing:
+            _ = compare?.press(x: Int(event.button.x), y: Int(event.button.y), in: bounds)
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
             hover = nil
             pointer = nil
             needsRedraw = true
+        case SDL_MOUSEWHEEL where comparing:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
+            compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: bounds)
         case SDL_MOUSEBUTTONUP:
-            draggingWipe = false
+            compare?.release()
         case SDL_MOUSEBUTTONDOWN:
             if let index = tileIndex(x: Int(event.button.x), y: Int(event.button.y)) { onAction(.focus(tile: index)) }
         case SDL_WINDOWEVENT:
@@ -278,10 +280,12 @@ package final class MainWindow: PlayerScreen {
         let x = Int(event.motion.x), y = Int(event.motion.y)
         if let drag = dragging {
             dragBar(drag, x: x, final: false)
-        } else if draggingWipe {
-            setWipe(x: x)
-        } else if wipe {
+        } else if let compare, compare.isDragging {
+            compare.drag(x: x, y: y, in: bounds)
+        } else if comparing {
             pointer = (x, y)
+            // The loupe follows the pointer.
+            if compare?.state.showsLoupe == true { needsRedraw = true }
         } else {
             pointer = (x, y)
             if let index = tileIndex(x: x, y: y) {
@@ -294,8 +298,8 @@ package final class MainWindow: PlayerScreen {
     /// The pointer rests over a picture, with nothing it is needed for
     /// (a drag, a list, the key overlay, a control bar).
     private func pointerOverVideo(_ areas: [Rect]) -> Bool {
-        guard let (x, y) = pointer, dragging == nil, !draggingWipe, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
-              let index = wipe ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
+        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
+              let index = comparing ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
               views.indices.contains(index), !views[index].isDetached else { return false }
         return views[index].player.currentItem?.info?.hasVideo == true
     }
@@ -313,7 +317,7 @@ package final class MainWindow: PlayerScreen {
 
     /// The bar of tile `index` when it has one to show (a player with an item, in this window).
     private func shownControlBar(_ index: Int, in areas: [Rect]) -> ControlBar? {
-        guard !wipe, views.indices.contains(index), areas.indices.contains(index), !views[index].isDetached,
+        guard !comparing, views.indices.contains(index), areas.indices.contains(index), !views[index].isDetached,
               views[index].player.currentItem != nil, areas[index].height >= ControlBar.height * 2 else { return nil }
         return ControlBar(in: areas[index])
     }
@@ -400,6 +404,7 @@ package final class MainWindow: PlayerScreen {
     package func refresh(at now: UInt64) {
         let areas = areas()
         if let background, background.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
+        compare?.prepare(views)
         var changed: [Int] = []
         for (index, (view, area)) in zip(views, areas).enumerated()
         where view.refresh(at: now, area: area, renderer: window.renderer) {
@@ -432,7 +437,7 @@ package final class MainWindow: PlayerScreen {
     /// window's pixels between presents (SDL's software one: the frame
     /// buffer it draws into is the window's own).
     private var drawsTilesAlone: Bool {
-        window.isSoftware && background == nil && !wipe && hover == nil && !showsHelp
+        window.isSoftware && background == nil && !comparing && hover == nil && !showsHelp
             && list == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
     }
 
@@ -455,17 +460,8 @@ package final class MainWindow: PlayerScreen {
         SDL_RenderClear(r)
         background?.draw(in: bounds, renderer: r, text: text)
         let areas = areas()
-        if wipe, views.count >= 2 {
-            let split = Int(Double(bounds.width) * wipePosition)
-            for (i, view) in views.prefix(2).enumerated() {
-                var clip = SDL_Rect(x: i == 0 ? 0 : Int32(split), y: 0,
-                                    w: Int32(i == 0 ? split : bounds.width - split), h: Int32(bounds.height))
-                SDL_RenderSetClipRect(r, &clip)
-                view.draw(in: bounds, renderer: r, text: text)
-            }
-            SDL_RenderSetClipRect(r, nil)
-            SDL_SetRenderDrawColor(r, 255, 255, 255, 255)
-            SDL_RenderDrawLine(r, Int32(split), 0, Int32(split), Int32(bounds.height))
+        if let compare, !views.isEmpty {
+            compare.draw(views, in: bounds, renderer: r, text: text, pointer: pointer)
         } else if views.isEmpty {
             IdleScreen.draw(in: bounds, renderer: r, text: text)
         } else {
@@ -473,8 +469,8 @@ package final class MainWindow: PlayerScreen {
                 view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
             }
         }
-        if !wipe, areas.indices.contains(focusedIndex) { drawFocusOutline(areas[focusedIndex]) }
-        if let hover, !wipe, areas.indices.contains(hover.index), views.indices.contains(hover.index),
+        if !comparing, areas.indices.contains(focusedIndex) { drawFocusOutline(areas[focusedIndex]) }
+        if let hover, !comparing, areas.indices.contains(hover.index), views.indices.contains(hover.index),
            !views[hover.index].isDetached {
             drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
         }

@@ -28,6 +28,24 @@ package final class PlayerView {
     private let face = AudioFaceView()
     /// The picture over the seek bar at the time under the mouse.
     let seekThumbnail = SeekThumbnail()
+    /// A comparison shows this side in the reference's display geometry:
+    /// the picture is scaled to that size and aspect (nil: its own).
+    var displayGeometry: (width: Int, height: Int)? {
+        didSet { if displayGeometry?.width != oldValue?.width || displayGeometry?.height != oldValue?.height { resetPicture() } }
+    }
+    /// A comparison's shared zoom and pan (mpv's video-zoom, a log2 scale
+    /// of the fitted picture, and video-pan-x/y, in widths and heights of
+    /// the zoomed picture); nil: the content mode alone. The picture is
+    /// decoded at the zoomed size up to the video's own, and magnified
+    /// beyond that by the renderer (nearest: pixels as squares, unless `smooth`).
+    var zoom: VideoZoom? {
+        didSet { if zoom != oldValue { redisplayRequested = nil } }
+    }
+    /// Keeps a copy of each BGRA picture shown (the comparison's difference reads it).
+    var keepsPicture = false { didSet { if !keepsPicture { keptPicture = nil } } }
+    /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
+    private(set) var keptPicture: PictureBuffer?
+    private(set) var pictureCount = 0
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -70,7 +88,9 @@ package final class PlayerView {
                                         layout: picture.layout, matrix: picture.matrix)
         }
         texture?.upload(picture)
-        if let info = player.currentItem?.info { shownVideoSize = (info.displayWidth, info.displayHeight) }
+        if keepsPicture, picture.layout == .bgra { keep(picture) }
+        pictureCount &+= 1
+        if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
     }
 
@@ -78,19 +98,42 @@ package final class PlayerView {
         texture = nil
         shownVideoSize = nil
         redisplayRequested = nil
+        keptPicture = nil
+    }
+
+    private func keep(_ picture: PictureBuffer) {
+        let copy = keptPicture ?? PictureBuffer(width: picture.width, height: picture.height)
+        copy.resize(width: picture.width, height: picture.height)
+        for y in 0..<picture.height {
+            (copy.pixels + y * copy.pitch).update(from: picture.pixels + y * picture.pitch, count: picture.width * 4)
+        }
+        keptPicture = copy
     }
 
     private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
         guard let info = item.info, info.hasVideo else { return nil }
-        return VideoPlacement(mode: contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
-                              area: area)
+        let (w, h) = displayGeometry ?? (info.displayWidth, info.displayHeight)
+        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        return zoom.map { $0.placement(fitted, videoWidth: w, videoHeight: h, area: area) } ?? fitted
     }
+
+    /// Whether a picture of the video is on screen (not a placeholder).
+    var showsPicture: Bool { texture != nil && player.currentItem?.error == nil && !isDetached }
 
     /// Where the picture on the texture goes: placed by the video it came
     /// from, so a switch to an item still opening keeps the old picture (no flash).
     private func shownPlacement(in area: Rect) -> VideoPlacement? {
         guard let (w, h) = shownVideoSize else { return nil }
-        return VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        return zoom.map { $0.placement(fitted, videoWidth: w, videoHeight: h, area: area) } ?? fitted
+    }
+
+    /// Where the picture is drawn in `area`, in the picture's own
+    /// coordinates and on screen (the difference view draws its own
+    /// picture, of the same size, the same way).
+    func pictureMapping(in area: Rect) -> (source: Rect, destination: Rect, pictureWidth: Int, pictureHeight: Int)? {
+        guard let p = shownPlacement(in: area) else { return nil }
+        return (p.source, p.destination, p.pictureWidth, p.pictureHeight)
     }
 
     func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
@@ -117,6 +160,9 @@ package final class PlayerView {
                                w: Int32(Double(placement.source.width) * sx), h: Int32(Double(placement.source.height) * sy))
             var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
+            if texture.layout == .bgra {
+                SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+            }
             SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             if player.isWaitingForData {
                 text.drawLine(PlayerView.waitingText, renderer: renderer, x: area.x + 12, y: area.y + 10,

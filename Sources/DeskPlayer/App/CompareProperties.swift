@@ -1,0 +1,194 @@
+import Control
+import UI
+import Output
+import Playback
+import Media
+import Foundation
+
+/// The comparison's properties (`--compare`): the view, the difference's
+/// variant and gain, the flip side, the rendition on the other side, the
+/// wipe's divider, the labels. App-wide; unavailable without a comparison.
+enum CompareProperties {
+    static func state(_ t: PropertyTarget) throws(CommandError) -> CompareState {
+        guard let state = t.controller.compare else { throw .propertyUnavailable }
+        return state
+    }
+
+    static let all: [Property] = [
+        Property("compare", .choice(CompareState.Mode.allCases.map(\.rawValue)), scope: .app, get: { t throws(CommandError) in
+            .string(try state(t).mode.rawValue)
+        }, set: { t, v throws(CommandError) in
+            guard let mode = CompareState.Mode(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
+            try state(t).mode = mode
+        }, osd: { t in (try? state(t)).map { "Compare: \($0.mode.rawValue)" } }),
+        Property("compare-diff", .choice(CompareState.DiffVariant.allCases.map(\.rawValue)), scope: .app,
+                 get: { t throws(CommandError) in .string(try state(t).diffVariant.rawValue) },
+                 set: { t, v throws(CommandError) in
+                     guard let variant = CompareState.DiffVariant(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
+                     try state(t).diffVariant = variant
+                 }, osd: { t in (try? state(t)).map { "Difference: \($0.diffVariant.rawValue)" } }),
+        Property("compare-diff-gain", .number(CompareState.gainRange), scope: .app,
+                 get: { t throws(CommandError) in .number(try state(t).diffGain) },
+                 set: { t, v throws(CommandError) in try state(t).diffGain = try PropertyValue.number(v, in: CompareState.gainRange) },
+                 osd: { t in (try? state(t)).map { "Difference gain: \(number($0.diffGain))" } }),
+        // 0 the reference, 1 the other side; add and cycle go round.
+        Property("compare-side", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(Double(try state(t).side)) },
+                 set: { t, v throws(CommandError) in try state(t).side = try whole(v, in: 0...1) },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).side + Int(delta), 0...1))) },
+                 osd: { t in (try? state(t)).map { "Showing " + ($0.side == 0 ? "A (the reference)" : "B") } }),
+        // Which of the files after the reference is the other side (1, 2, …); add and cycle go round.
+        Property("compare-rendition", .number(1...1e6), scope: .app,
+                 get: { t throws(CommandError) in .number(Double(try state(t).other)) },
+                 set: { t, v throws(CommandError) in
+                     let s = try state(t)
+                     s.other = try whole(v, in: 1...(s.count - 1))
+                     hear(s, t.controller)
+                 },
+                 add: { t, delta throws(CommandError) in
+                     let s = try state(t)
+                     return .number(Double(wrap(s.other + Int(delta), 1...(s.count - 1))))
+                 },
+                 osd: { t in
+                     guard let s = try? state(t), let tile = t.controller.tiles.tiles.dropFirst(s.other).first else { return nil }
+                     return "B: \(DisplayText.shortName(tile.player.currentItem?.name ?? "?")) (\(s.other) of \(s.count - 1))"
+                 }),
+        // The side heard: 0 A, 1 B; the switch crossfades over 5 ms (PlayerAudio's gain ramp).
+        Property("compare-audio", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(Double(try state(t).audio)) },
+                 set: { t, v throws(CommandError) in
+                     let s = try state(t)
+                     s.audio = try whole(v, in: 0...1)
+                     hear(s, t.controller)
+                 },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).audio + Int(delta), 0...1))) },
+                 osd: { t in
+                     guard let s = try? state(t) else { return nil }
+                     let index = s.audio == 0 ? 0 : s.other
+                     let name = t.controller.tiles.tiles.dropFirst(index).first?.player.currentItem?.name ?? "?"
+                     return "Hearing \(CompareView.letter(index)): \(DisplayText.shortName(name))"
+                 }),
+        Property("compare-wipe", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(try state(t).wipePosition) },
+                 set: { t, v throws(CommandError) in try state(t).wipePosition = try PropertyValue.number(v, in: 0...1) }),
+        Property("compare-wipe-orientation", .choice(CompareState.WipeOrientation.allCases.map(\.rawValue)), scope: .app,
+                 get: { t throws(CommandError) in .string(try state(t).wipeOrientation.rawValue) },
+                 set: { t, v throws(CommandError) in
+                     guard let o = CompareState.WipeOrientation(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
+                     try state(t).wipeOrientation = o
+                 }, osd: { t in (try? state(t)).map { "Wipe: \($0.wipeOrientation.rawValue)" } }),
+        // B's frame at t + shift beside A's at t; kept through seeks, loops and pauses.
+        Property("compare-shift", .number(CompareState.shiftRange), scope: .app,
+                 get: { t throws(CommandError) in .number(try state(t).shift) },
+                 set: { t, v throws(CommandError) in try setShift(t, seconds: try PropertyValue.number(v, in: CompareState.shiftRange)) },
+                 osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
+        // The same in frames of B (its frame rate): the keys step it a frame at a time.
+        Property("compare-shift-frames", .number(-1e7...1e7), scope: .app, get: { t throws(CommandError) in
+            let s = try state(t)
+            return .number((s.shift * frameRate(t.controller) * 1000).rounded() / 1000)
+        }, set: { t, v throws(CommandError) in
+            let frames = try PropertyValue.number(v).rounded()
+            try setShift(t, seconds: frames / frameRate(t.controller))
+        }, osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
+        // mpv's zoom and pan, shared by every compared side.
+        Property("video-zoom", .number(VideoZoom.range), scope: .app, get: { t throws(CommandError) in .number(try state(t).zoom.log2) },
+                 set: { t, v throws(CommandError) in try state(t).zoom.log2 = try PropertyValue.number(v, in: VideoZoom.range) },
+                 osd: { t in (try? state(t)).map { String(format: "Zoom %.2f (%.2f×)", $0.zoom.log2, exp2($0.zoom.log2)) } }),
+        Property("video-pan-x", .number(-3...3), scope: .app, get: { t throws(CommandError) in .number(try state(t).zoom.panX) },
+                 set: { t, v throws(CommandError) in try state(t).zoom.panX = try PropertyValue.number(v, in: -3...3) }),
+        Property("video-pan-y", .number(-3...3), scope: .app, get: { t throws(CommandError) in .number(try state(t).zoom.panY) },
+                 set: { t, v throws(CommandError) in try state(t).zoom.panY = try PropertyValue.number(v, in: -3...3) }),
+        // Screen pixels per video pixel of the reference: 1 shows it 1:1, 2, 4, 8 magnified; 0 fits it again, centred.
+        Property("compare-pixel-zoom", .number(0...64), scope: .app, get: { t throws(CommandError) in
+            let s = try state(t)
+            return .number((exp2(s.zoom.log2) / s.fitScale * 1000).rounded() / 1000)
+        }, set: { t, v throws(CommandError) in
+            let s = try state(t)
+            let n = try PropertyValue.number(v, in: 0...64)
+            if n == 0 {
+                s.zoom = VideoZoom(smooth: s.zoom.smooth)
+            } else {
+                s.zoom.log2 = min(max(log2(n * s.fitScale), VideoZoom.range.lowerBound), VideoZoom.range.upperBound)
+            }
+        }, osd: { t in
+            guard let s = try? state(t) else { return nil }
+            return s.zoom.log2 == 0 && s.zoom.panX == 0 && s.zoom.panY == 0 ? "Zoom: fit"
+                : String(format: "Zoom: %.2g screen pixels a video pixel", exp2(s.zoom.log2) / s.fitScale)
+        }),
+        Property("compare-smooth", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).zoom.smooth) },
+                 set: { t, v throws(CommandError) in try state(t).zoom.smooth = try PropertyValue.flag(v) },
+                 osd: { t in (try? state(t)).map { $0.zoom.smooth ? "Magnified pixels: smooth" : "Magnified pixels: squares" } }),
+        Property("compare-loupe", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLoupe) },
+                 set: { t, v throws(CommandError) in try state(t).showsLoupe = try PropertyValue.flag(v) }),
+        Property("compare-labels", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLabels) },
+                 set: { t, v throws(CommandError) in try state(t).showsLabels = try PropertyValue.flag(v) },
+                 osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),
+    ]
+
+    /// Sets the shift: every other side seeks to the group's time plus it
+    /// (the reference does not move). A shift past either end is clamped
+    /// to it, and that is said on the OSD and stderr.
+    static func setShift(_ t: PropertyTarget, seconds: Double) throws(CommandError) {
+        let s = try state(t)
+        let group = t.controller.tiles.syncGroup
+        guard let reference = group.first else { throw .propertyUnavailable }
+        var shift = seconds
+        let referenceDuration = reference.player.currentItem?.duration?.seconds
+        for (index, tile) in group.enumerated().dropFirst() {
+            guard let d = tile.player.currentItem?.duration?.seconds else { continue }
+            let letter = CompareView.letter(index)
+            if shift > d {
+                say("compare-shift \(number(shift)) s is beyond the end of \(letter) (\(number(d)) s): clamped to \(number(d)) s", t)
+                shift = d
+            }
+            if let r = referenceDuration, shift < -r {
+                say("compare-shift \(number(shift)) s is before the start of A (\(number(r)) s long): clamped to -\(number(r)) s", t)
+                shift = -r
+            }
+        }
+        s.shift = shift
+        let now = reference.player.currentTime
+        for tile in group.dropFirst() {
+            tile.player.syncOffset = shift
+            tile.player.seek(to: now)
+        }
+    }
+
+    private static func say(_ line: String, _ t: PropertyTarget) {
+        PlayerApp.printError(line)
+        t.controller.osd(line, seconds: 4)
+    }
+
+    /// The other side's frame rate (the reference's when it has none; 30 before either is known).
+    static func frameRate(_ controller: CommandController) -> Double {
+        let tiles = controller.tiles.syncGroup
+        let other = controller.compare.flatMap { tiles.dropFirst($0.other).first }
+        for tile in [other, tiles.first].compactMap({ $0 }) {
+            if let fps = tile.player.currentItem?.info?.frameRate, fps > 0, fps.isFinite { return fps }
+        }
+        return 30
+    }
+
+    static func shiftText(_ s: CompareState, _ controller: CommandController) -> String {
+        let frames = s.shift * frameRate(controller)
+        return String(format: "B shifted %+.3f s (%+.1f frames)", s.shift, frames)
+    }
+
+    /// The heard side is the focused tile (the one TileSet makes audible),
+    /// so a change of rendition takes the sound along when B is heard.
+    static func hear(_ s: CompareState, _ controller: CommandController) {
+        let index = s.audio == 0 ? 0 : s.other
+        if controller.tiles.tiles.indices.contains(index) { controller.tiles.focus(index) }
+    }
+
+    /// A whole number within `range` (a side, a rendition).
+    static func whole(_ value: JSONValue, in range: ClosedRange<Int>) throws(CommandError) -> Int {
+        let n = try PropertyValue.number(value)
+        guard n == n.rounded(), range.contains(Int(n)) else { throw .propertyError }
+        return Int(n)
+    }
+
+    static func wrap(_ n: Int, _ range: ClosedRange<Int>) -> Int {
+        let count = range.count
+        return range.lowerBound + ((n - range.lowerBound) % count + count) % count
+    }
+
+    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.2f", v) }
+}

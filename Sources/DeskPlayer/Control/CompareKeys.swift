@@ -1,0 +1,36 @@
+import Media
+/// The keys of a comparison (`--compare`), put before the usual table
+/// while one runs (Tab then picks the other side instead of a tile's focus).
+package enum CompareKeys {
+    package static let bindings: [KeyBinding] = [
+        ("x", "cycle compare", "compare: wipe, diff, flip, hstack, vstack"),
+        ("X", "cycle compare-diff", "difference: rgb, luma, heat"),
+        ("g", "multiply compare-diff-gain 2", "difference gain x2"),
+        ("G", "multiply compare-diff-gain 0.5", "difference gain / 2"),
+        ("a", "cycle compare-side", "flip: show the other side"),
+        ("A", "cycle compare-audio", "hear the other side"),
+        ("TAB", "cycle compare-rendition", "the next rendition on the other side"),
+        ("w", "cycle compare-wipe-orientation", "wipe: vertical / horizontal divider"),
+        ("i", "cycle compare-labels", "labels: show / hide"),
+        ("1", "set compare-pixel-zoom 1", "zoom: video pixels 1:1"),
+        ("2", "set compare-pixel-zoom 2", "zoom: a video pixel 2x2 screen pixels"),
+        ("4", "set compare-pixel-zoom 4", "zoom: 4x4"),
+        ("8", "set compare-pixel-zoom 8", "zoom: 8x8"),
+        ("r", "set compare-pixel-zoom 0", "zoom: fit again (reset)"),
+        ("Alt+BS", "set compare-pixel-zoom 0", "zoom: fit again (reset)"),
+        ("Alt+=", "add video-zoom 0.25", "zoom in"),
+        ("Alt++", "add video-zoom 0.25", "zoom in"),
+        ("Alt+-", "add video-zoom -0.25", "zoom out"),
+        ("Alt+LEFT", "add video-pan-x 0.1", "pan left"),
+        ("Alt+RIGHT", "add video-pan-x -0.1", "pan right"),
+        ("Alt+UP", "add video-pan-y 0.1", "pan up"),
+        ("Alt+DOWN", "add video-pan-y -0.1", "pan down"),
+        ("o", "cycle compare-loupe", "loupe: each side's pixels at the pointer at 8x, with their values"),
+        ("n", "cycle compare-smooth", "magnified pixels: squares / smooth"),
+        ("Ctrl+s", "compare-save", "save each side's frame (full size) and the window as PNG"),
+        ("Ctrl+RIGHT", "add compare-shift-frames 1", "B one frame later (time shift)"),
+        ("Ctrl+LEFT", "add compare-shift-frames -1", "B one frame earlier (time shift)"),
+        ("Ctrl+Shift+RIGHT", "add compare-shift-frames 10", "B ten frames later"),
+        ("Ctrl+Shift+LEFT", "add compare-shift-frames -10", "B ten frames earlier"),
+    ].map { KeyBinding(key: $0.0, command: (try? Command(parsing: $0.1)) ?? .ignore, help: $0.2) }
+}

@@ -1,0 +1,309 @@
+import Output
+import Playback
+import Media
+import CSDL2
+import Foundation
+
+/// Draws a comparison (`--compare`) of the main window's views: the first
+/// is the reference, `state.other` the rendition on the other side, the
+/// rest keep playing unseen so switching to them (Tab) is instant. Every
+/// side plays in the reference's display geometry. Owns the difference
+/// view's texture; follows the wipe divider's drags.
+package final class CompareView {
+    package let state: CompareState
+    private var diffTexture: VideoTexture?
+    private let diffPicture = PictureBuffer(width: 1, height: 1)
+    /// What the difference on the texture was made from (redone only when it changes).
+    private var diffSource: (a: Int, b: Int, other: Int, variant: CompareState.DiffVariant, gain: Double)?
+    private(set) var draggingDivider = false
+    package static let handleLength = 44, handleThickness = 14
+
+    package init(state: CompareState) { self.state = state }
+
+    /// The reference's display size: every other side is shown in it.
+    package func prepare(_ views: [PlayerView]) {
+        guard let reference = views.first else { return }
+        let info = reference.player.currentItem?.info
+        let geometry = info.flatMap { $0.hasVideo ? ($0.displayWidth, $0.displayHeight) : nil }
+        for (index, view) in views.enumerated() {
+            if index > 0, let geometry { view.displayGeometry = geometry }
+            // Every side keeps its picture (a copy at the size shown, ~1 % of a
+            // core at 720p30): the difference, and a switch to it while
+            // paused or to another rendition, read it at once.
+            view.keepsPicture = true
+            view.zoom = state.zoom
+        }
+    }
+
+    /// The area each view decodes and draws at: the whole window for the
+    /// wipe, the difference and flip; halves for the stacks (every
+    /// rendition the other half).
+    package func areas(count: Int, in bounds: Rect) -> [Rect] {
+        let (first, second) = halves(of: bounds)
+        switch state.mode {
+        case .wipe, .diff, .flip: return Array(repeating: bounds, count: count)
+        case .hstack, .vstack: return (0..<count).map { $0 == 0 ? first : second }
+        }
+    }
+
+    private func halves(of b: Rect) -> (Rect, Rect) {
+        if state.mode == .vstack {
+            let h = b.height / 2
+            return (Rect(x: b.x, y: b.y, width: b.width, height: h), Rect(x: b.x, y: b.y + h, width: b.width, height: b.height - h))
+        }
+        let w = b.width / 2
+        return (Rect(x: b.x, y: b.y, width: w, height: b.height), Rect(x: b.x + w, y: b.y, width: b.width - w, height: b.height))
+    }
+
+    /// The divider's place in pixels along the window's width (vertical) or height.
+    package func dividerOffset(in bounds: Rect) -> Int {
+        let length = state.wipeOrientation == .vertical ? bounds.width : bounds.height
+        return Int((Double(length) * state.wipePosition).rounded())
+    }
+
+    // MARK: Mouse
+
+    /// Where a drag started that pans (nil: none), and the pan then.
+    private var panning: (x: Int, y: Int, panX: Double, panY: Double)?
+    package var isDragging: Bool { draggingDivider || panning != nil }
+
+    /// A press in the window: in the wipe, on or near the divider (or
+    /// anywhere while not zoomed in), it takes the divider there; elsewhere
+    /// a drag pans the zoomed pictures.
+    package func press(x: Int, y: Int, in bounds: Rect) -> Bool {
+        let nearDivider = abs((state.wipeOrientation == .vertical ? x - bounds.x : y - bounds.y) - dividerOffset(in: bounds)) <= 24
+        if state.mode == .wipe && (nearDivider || state.zoom.log2 <= 0) {
+            draggingDivider = true
+            drag(x: x, y: y, in: bounds)
+        } else {
+            panning = (x, y, state.zoom.panX, state.zoom.panY)
+        }
+        return true
+    }
+
+    package func drag(x: Int, y: Int, in bounds: Rect) {
+        if let start = panning {
+            // Pan is in zoomed picture sizes: a drag moves the picture with the pointer.
+            let (w, h) = zoomedSize(in: bounds)
+            state.zoom.panX = start.panX + Double(x - start.x) / max(w, 1)
+            state.zoom.panY = start.panY + Double(y - start.y) / max(h, 1)
+            return
+        }
+        guard draggingDivider else { return }
+        let (along, length) = state.wipeOrientation == .vertical ? (x - bounds.x, bounds.width) : (y - bounds.y, bounds.height)
+        state.wipePosition = min(max(Double(along) / Double(max(length, 1)), 0), 1)
+    }
+
+    package func release() {
+        draggingDivider = false
+        panning = nil
+    }
+
+    /// The wheel zooms by a quarter of a doubling a notch, around the pointer:
+    /// the video point under it stays under it.
+    package func wheel(steps: Double, x: Int, y: Int, in bounds: Rect) {
+        let area = areas(count: 2, in: bounds).first { $0.contains(x: x, y: y) } ?? bounds
+        let (w, h) = zoomedSize(in: bounds)
+        let cx = Double(area.x) + Double(area.width) / 2, cy = Double(area.y) + Double(area.height) / 2
+        // The pointer in zoomed-picture units from its centre.
+        let u = (Double(x) - cx) / max(w, 1) - state.zoom.panX, v = (Double(y) - cy) / max(h, 1) - state.zoom.panY
+        var zoom = state.zoom
+        zoom.log2 = min(max(zoom.log2 + steps * 0.25, VideoZoom.range.lowerBound), VideoZoom.range.upperBound)
+        let k = exp2(zoom.log2 - state.zoom.log2)
+        zoom.panX = (Double(x) - cx) / max(w * k, 1) - u
+        zoom.panY = (Double(y) - cy) / max(h * k, 1) - v
+        state.zoom = zoom
+    }
+
+    /// The reference's zoomed picture size in its area (screen pixels).
+    private func zoomedSize(in bounds: Rect) -> (Double, Double) {
+        let area = areas(count: 2, in: bounds)[0]
+        let f = exp2(state.zoom.log2)
+        let w = Double(area.width), h = Double(area.height)
+        // The fitted size, from the fit scale kept while drawing.
+        guard state.fitScale > 0, let size = fittedSize else { return (w * f, h * f) }
+        return (Double(size.0) * f, Double(size.1) * f)
+    }
+
+    /// The reference's fitted picture size, as last drawn.
+    private var fittedSize: (Int, Int)?
+
+    // MARK: Drawing
+
+    /// The reference's position (the shared clock, in its item) while drawing.
+    private var referenceTime: Double?
+
+    package func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)? = nil) {
+        referenceTime = views.first.map { $0.player.currentTime.seconds }
+        defer {
+            if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
+                CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
+                                  areas: areas(count: views.count, in: bounds), bounds: bounds, renderer: r, text: text)
+            }
+        }
+        guard views.count >= 2, views.indices.contains(state.other) else {
+            views.first?.draw(in: bounds, renderer: r, text: text)
+            return
+        }
+        let reference = views[0], other = views[state.other]
+        let areas = areas(count: views.count, in: bounds)
+        if let info = reference.player.currentItem?.info, info.hasVideo {
+            let fitted = VideoPlacement(mode: reference.contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
+                                        area: areas[0])
+            state.fitScale = Double(info.displayWidth) / Double(max(fitted.pictureWidth, 1))
+            fittedSize = (fitted.pictureWidth, fitted.pictureHeight)
+        }
+        switch state.mode {
+        case .wipe:
+            drawWipe(reference, other, in: bounds, renderer: r, text: text)
+        case .diff:
+            drawDiff(reference, other, in: bounds, renderer: r, text: text)
+        case .flip:
+            let shown = state.flipShown
+            views[shown].draw(in: bounds, renderer: r, text: text)
+            if state.showsLabels { drawLabel(views[shown], index: shown, at: labelCorner(bounds, right: false), text: text, renderer: r) }
+        case .hstack, .vstack:
+            reference.draw(in: areas[0], renderer: r, text: text)
+            other.draw(in: areas[state.other], renderer: r, text: text)
+            if state.showsLabels {
+                drawLabel(reference, index: 0, at: labelCorner(areas[0], right: false), text: text, renderer: r)
+                drawLabel(other, index: state.other, at: labelCorner(areas[state.other], right: false), text: text, renderer: r)
+            }
+        }
+    }
+
+    private func drawWipe(_ reference: PlayerView, _ other: PlayerView, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+        let split = dividerOffset(in: b)
+        let vertical = state.wipeOrientation == .vertical
+        let clips = vertical
+            ? [Rect(x: b.x, y: b.y, width: split, height: b.height), Rect(x: b.x + split, y: b.y, width: b.width - split, height: b.height)]
+            : [Rect(x: b.x, y: b.y, width: b.width, height: split), Rect(x: b.x, y: b.y + split, width: b.width, height: b.height - split)]
+        for (view, clip) in zip([reference, other], clips) where clip.width > 0 && clip.height > 0 {
+            var c = clip.sdl
+            SDL_RenderSetClipRect(r, &c)
+            view.draw(in: b, renderer: r, text: text)
+        }
+        SDL_RenderSetClipRect(r, nil)
+        drawDivider(at: split, vertical: vertical, in: b, renderer: r)
+        guard state.showsLabels else { return }
+        drawLabel(reference, index: 0, at: labelCorner(b, right: false), text: text, renderer: r)
+        let corner = vertical ? labelCorner(b, right: true) : (x: b.x + 10, y: b.y + b.height - 10 - text.lineHeight - 8)
+        drawLabel(other, index: state.other, at: corner, text: text, renderer: r, alignRight: vertical)
+    }
+
+    /// A 2-pixel line with a grip in its middle: white, edged in black so
+    /// it shows on any picture.
+    private func drawDivider(at split: Int, vertical: Bool, in b: Rect, renderer r: OpaquePointer) {
+        let (long, short) = (CompareView.handleLength, CompareView.handleThickness)
+        let line = vertical ? Rect(x: b.x + split - 1, y: b.y, width: 2, height: b.height)
+            : Rect(x: b.x, y: b.y + split - 1, width: b.width, height: 2)
+        let grip = vertical ? Rect(x: b.x + split - short / 2, y: b.y + b.height / 2 - long / 2, width: short, height: long)
+            : Rect(x: b.x + b.width / 2 - long / 2, y: b.y + split - short / 2, width: long, height: short)
+        fill(line, (255, 255, 255, 255), renderer: r)
+        fill(Rect(x: grip.x - 1, y: grip.y - 1, width: grip.width + 2, height: grip.height + 2), (0, 0, 0, 255), renderer: r)
+        fill(grip, (255, 255, 255, 255), renderer: r)
+        // Two grooves across the grip, as a slider's thumb has.
+        for k in [-3, 2] {
+            let groove = vertical ? Rect(x: grip.x + 3, y: grip.y + long / 2 + k, width: short - 6, height: 1)
+                : Rect(x: grip.x + long / 2 + k, y: grip.y + 3, width: 1, height: short - 6)
+            fill(groove, (90, 90, 90, 255), renderer: r)
+        }
+    }
+
+    private func drawDiff(_ reference: PlayerView, _ other: PlayerView, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+        guard let a = reference.keptPicture, let c = other.keptPicture, reference.showsPicture, other.showsPicture,
+              let mapping = reference.pictureMapping(in: b) else {
+            // One side has no picture (opening, failed): the other plays on, with a line saying why.
+            let (shown, missing, index) = reference.showsPicture ? (reference, other, state.other) : (other, reference, 0)
+            shown.draw(in: b, renderer: r, text: text)
+            if let line = CompareView.problem(missing, index: index) {
+                drawPanel(line, x: b.x + 10, y: b.y + b.height - text.lineHeight - 18, text: text, renderer: r,
+                          color: SDL_Color(r: 255, g: 120, b: 110, a: 255))
+            }
+            return
+        }
+        let source = (reference.pictureCount, other.pictureCount, state.other, state.diffVariant, state.diffGain)
+        if diffSource.map({ $0 != source }) ?? true || diffTexture == nil {
+            CompareDiff.compute(a, c, variant: state.diffVariant, gain: state.diffGain, into: diffPicture)
+            if diffTexture.map({ !$0.fits(diffPicture) }) ?? true {
+                diffTexture = try? VideoTexture(renderer: r, width: diffPicture.width, height: diffPicture.height)
+            }
+            diffTexture?.upload(diffPicture)
+            diffSource = source
+        }
+        fill(b, (0, 0, 0, 255), renderer: r)
+        if let texture = diffTexture {
+            // Drawn as the reference's picture is (its size, zoom and pan).
+            let sx = Double(texture.width) / Double(max(mapping.pictureWidth, 1))
+            let sy = Double(texture.height) / Double(max(mapping.pictureHeight, 1))
+            let s = mapping.source
+            var src = SDL_Rect(x: Int32(Double(s.x) * sx), y: Int32(Double(s.y) * sy), w: Int32(Double(s.width) * sx),
+                               h: Int32(Double(s.height) * sy))
+            var dst = mapping.destination.sdl
+            SDL_SetTextureScaleMode(texture.texture, state.zoom.smooth ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+            SDL_RenderCopy(r, texture.texture, &src, &dst)
+        }
+        guard state.showsLabels else { return }
+        drawLabel(reference, index: 0, at: labelCorner(b, right: false), text: text, renderer: r)
+        drawLabel(other, index: state.other, at: labelCorner(b, right: true), text: text, renderer: r, alignRight: true)
+        let gain = state.diffGain == state.diffGain.rounded() ? String(Int(state.diffGain)) : String(format: "%.2f", state.diffGain)
+        let line = "difference (\(state.diffVariant.rawValue), gain \(gain))"
+        drawPanel(line, x: b.x + (b.width - text.width(of: line)) / 2 - 6, y: b.y + b.height - text.lineHeight - 18, text: text, renderer: r)
+    }
+
+    // MARK: Labels
+
+    /// A for the reference, B for the other side (B2, B3… for later renditions).
+    package static func letter(_ index: Int) -> String { index == 0 ? "A" : (index == 1 ? "B" : "B\(index)") }
+
+    private func labelCorner(_ area: Rect, right: Bool) -> (x: Int, y: Int) {
+        (right ? area.x + area.width - 10 : area.x + 10, area.y + 10)
+    }
+
+    /// "A  name  12.345 s  #370": the side's letter, its file, the time and
+    /// frame number of its own picture on screen.
+    /// `groupTime`: where this side is due on the shared clock (the
+    /// reference's time, plus the shift for the others): past its end it
+    /// holds its last frame, before its start its first, and says so.
+    package static func label(_ view: PlayerView, index: Int, groupTime: Double? = nil) -> String {
+        let letter = letter(index)
+        guard let item = view.player.currentItem else { return letter }
+        var parts = [letter, DisplayText.shortName(item.name)]
+        if let t = view.player.shownItemTime?.seconds {
+            parts.append(String(format: "%.3f s", t))
+            if let fps = item.info?.frameRate, fps > 0 { parts.append("#\(Int((t * fps).rounded()))") }
+        }
+        if let g = groupTime, let d = item.duration?.seconds, g > d + 0.001 {
+            parts.append("· ended at \(String(format: "%.3f", d)) s: holding its last frame")
+        } else if let g = groupTime, g < -0.001 {
+            parts.append("· starts in \(String(format: "%.3f", -g)) s: holding its first frame")
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    private func drawLabel(_ view: PlayerView, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
+                           renderer r: OpaquePointer, alignRight: Bool = false) {
+        let line = CompareView.label(view, index: index, groupTime: referenceTime.map { index == 0 ? $0 : $0 + state.shift })
+        let width = text.width(of: line) + 12
+        drawPanel(line, x: alignRight ? corner.x - width : corner.x, y: corner.y, text: text, renderer: r)
+    }
+
+    private func drawPanel(_ line: String, x: Int, y: Int, text: TextRenderer, renderer r: OpaquePointer,
+                           color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) {
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+        fill(Rect(x: x, y: y, width: text.width(of: line) + 12, height: text.lineHeight + 8), (0, 0, 0, 170), renderer: r)
+        SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
+        text.drawLine(line, renderer: r, x: x + 6, y: y + 4, color: color)
+    }
+
+    /// Why a side shows no picture ("B  bad.mp4: …"), or that it is still opening.
+    package static func problem(_ view: PlayerView, index: Int) -> String? {
+        guard let item = view.player.currentItem else { return nil }
+        let letter = letter(index)
+        switch item.status {
+        case .failed(let error): return "\(letter)  \(DisplayText.shortName(item.name)): \(error)"
+        case .unknown: return "\(letter)  opening \(DisplayText.shortName(item.name))…"
+        case .readyToPlay: return nil
+        }
+    }
+}
