@@ -34,7 +34,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ipc.sock").path
         let player = try startPlayer(binary, arguments, socket: socket)
-        defer { if player.isRunning { player.terminate() } }
+        // SIGKILL: Foundation starts children with SIGTERM blocked, and mpv
+        // (idle, paused) would outlive the test.
+        defer { if player.isRunning { kill(player.processIdentifier, SIGKILL); player.waitUntilExit() } }
         _ = eventually { FileManager.default.fileExists(atPath: socket) }
         let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/mpv_socat_client.sh").path
         return try runProcess("/bin/sh", [script, socket, Self.fileA, Self.fileB], timeout: 120)
