@@ -316,6 +316,9 @@ final class PlayerApp {
             let wait = due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
+            // Every player keeps its own time, drawn or not; the views then take the frames due.
+            background?.player.tick(at: tick)
+            for tile in tiles.tiles { tile.player.tick(at: tick) }
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)
