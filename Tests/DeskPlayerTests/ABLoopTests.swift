@@ -12,14 +12,7 @@ import Testing
 
     /// Opens `path` with an A-B loop and waits until it is ready.
     func open(_ path: String, a: Double, b: Double) throws -> (PlayerItem, ItemPipeline) {
-        let item = PlayerItem(path)
-        item.setLoopInterval(LoopInterval(MediaTime(seconds: a), MediaTime(seconds: b)))
-        item.load()
-        guard item.waitUntilLoaded() == .readyToPlay, let pipeline = item.pipeline as? ItemPipeline else {
-            throw MediaError("\(path) did not open")
-        }
-        pipeline.setDisplaySize(width: 64, height: 36)
-        return (item, pipeline)
+        try openItem(path) { $0.setLoopInterval(LoopInterval(MediaTime(seconds: a), MediaTime(seconds: b))) }
     }
 
     /// The first `frames` audio frames (interleaved) and the video frame

@@ -26,10 +26,7 @@ import Testing
     }
 
     func open(_ path: String) throws -> PlayerItem {
-        let item = PlayerItem(path)
-        item.load()
-        #expect(item.waitUntilLoaded() == .readyToPlay)
-        return item
+        try openItem(path, size: nil).0
     }
 
     @Test(arguments: ["mkv", "mp4"])

@@ -14,9 +14,7 @@ import Testing
 
     /// Opens `path` as a tile would and waits (up to 10 s) for its cover to decode.
     func openWithCover(_ path: String) throws -> (PlayerItem, CoverPicture?) {
-        let item = PlayerItem(path)
-        item.load()
-        #expect(item.waitUntilLoaded() == .readyToPlay)
+        let item = try openItem(path, size: nil).0
         let deadline = Date().addingTimeInterval(10)
         while item.cover == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         return (item, item.cover)

@@ -12,15 +12,7 @@ import Testing
     /// Opens `path` and waits until it is ready (or fails the test). The
     /// item owns the pipeline: keep it alive while using the pipeline.
     func open(_ path: String, passes: Int? = 1) throws -> (PlayerItem, ItemPipeline) {
-        let item = PlayerItem(path)
-        item.setPasses(passes)
-        item.load()
-        let status = item.waitUntilLoaded()
-        guard status == .readyToPlay, let pipeline = item.pipeline as? ItemPipeline else {
-            throw MediaError("\(path) did not open: \(status)")
-        }
-        pipeline.setDisplaySize(width: 64, height: 36)  // keep conversion cheap
-        return (item, pipeline)
+        try openItem(path) { $0.setPasses(passes) }
     }
 
     /// Takes every frame and sample the pipeline produces for the current serial.

@@ -76,15 +76,7 @@ import Testing
     /// Opens `location` to play `passes` times and waits until it is ready.
     func open(_ location: String, passes: Int?, preferences: ItemPreferences = ItemPreferences())
         throws -> (PlayerItem, ItemPipeline) {
-        let item = PlayerItem(location, preferences: preferences)
-        item.setPasses(passes)
-        item.load()
-        let status = item.waitUntilLoaded(timeout: 20)
-        guard status == .readyToPlay, let pipeline = item.pipeline as? ItemPipeline else {
-            throw MediaError("\(location) did not open: \(status)")
-        }
-        pipeline.setDisplaySize(width: 32, height: 18)
-        return (item, pipeline)
+        try openItem(location, preferences: preferences, size: (32, 18), timeout: 20) { $0.setPasses(passes) }
     }
 
     /// Samples inserted (+) or lost (-) at each seam: where each pass's

@@ -97,13 +97,7 @@ import Testing
     func open(_ path: String, _ configure: (inout ItemPreferences) -> Void = { _ in }) throws -> (PlayerItem, ItemPipeline) {
         var preferences = ItemPreferences()
         configure(&preferences)
-        let item = PlayerItem(path, preferences: preferences)
-        item.load()
-        let status = item.waitUntilLoaded()
-        guard status == .readyToPlay, let pipeline = item.pipeline as? ItemPipeline else {
-            throw MediaError("\(path) did not open: \(status)")
-        }
-        return (item, pipeline)
+        return try openItem(path, preferences: preferences, size: nil)
     }
 
     // MARK: Listing and defaults

@@ -18,14 +18,7 @@ import Testing
               size: (Int, Int)? = (64, 36)) throws -> (PlayerItem, ItemPipeline) {
         var preferences = ItemPreferences()
         preferences.video = settings
-        let item = PlayerItem(path, preferences: preferences)
-        item.load()
-        let status = item.waitUntilLoaded()
-        guard status == .readyToPlay, let pipeline = item.pipeline as? ItemPipeline else {
-            throw MediaError("\(path) did not open: \(status)")
-        }
-        if let size { pipeline.setDisplaySize(width: size.0, height: size.1) }
-        return (item, pipeline)
+        return try openItem(path, preferences: preferences, size: size)
     }
 
     /// The first picture of the pipeline's serial (after a seek).

@@ -21,6 +21,9 @@ enum CommandTarget {
     /// Every tile (Ctrl+key).
     case all
     case tile(Tile)
+    /// A tile made for it: a file dropped beside the tiles (`loadfile`
+    /// only; anything else finds no tile).
+    case newTile
 }
 
 /// The one place commands are applied, whatever produced them (keys,
@@ -327,6 +330,8 @@ final class CommandController {
             return tiles.tiles
         case .tile(let tile):
             return [tile]
+        case .newTile:
+            throw .propertyUnavailable
         }
     }
 
@@ -389,7 +394,7 @@ final class CommandController {
     // MARK: Files
 
     /// Plays `path` in `tile` now (its queue's current item is replaced).
-    func play(_ path: String, in tile: Tile) {
+    private func play(_ path: String, in tile: Tile) {
         tile.playlist.replaceCurrentItem(with: factory.item(path))
         tile.ended = false
         tile.player.play()

@@ -86,15 +86,16 @@ final class MediaOpener {
     }
 
     /// The first file plays in the focused tile now, the rest queue behind
-    /// it; with no tile left they make a new one.
+    /// it; with no tile left they make a new one. As `loadfile` commands
+    /// (replace, then append), the way every other source opens files.
     func open(_ paths: [String]) {
         guard let first = paths.first else { return }
-        guard let tile = controller.tiles.focused else {
-            controller.tiles.add(controller.factory.tile(paths), focus: true)
-            return
+        do {
+            try controller.apply(.loadfile(first, .replace), from: .key)
+            for path in paths.dropFirst() { try controller.apply(.loadfile(path, .append), from: .key) }
+        } catch {
+            controller.osd("Cannot do that: \(error.rawValue)", seconds: 2)
         }
-        controller.play(first, in: tile)
-        for path in paths.dropFirst() { tile.playlist.insert(controller.factory.item(path), after: nil) }
     }
 
     static func rememberRecent(_ name: String) {

@@ -245,19 +245,27 @@ final class PlayerApp {
         case .key(let name):
             run { () throws(CommandError) in try controller.handleKey(name) }
         case .focus(let index):
-            tiles.focus(index)
+            run { () throws(CommandError) in try controller.apply(.tileFocus(.index(index)), from: .mouse) }
         case .playButton(let index):
-            tiles.focus(index)
-            run { () throws(CommandError) in try controller.apply(.cycle(property: "pause", down: false), from: .mouse) }
+            run { () throws(CommandError) in
+                try controller.apply(.tileFocus(.index(index)), from: .mouse)
+                try controller.apply(.cycle(property: "pause", down: false), from: .mouse)
+            }
         case .seekBar(let index, let fraction):
-            tiles.focus(index)
-            run { () throws(CommandError) in try controller.apply(.seek(fraction * 100, .absolutePercent), from: .mouse) }
+            run { () throws(CommandError) in
+                try controller.apply(.tileFocus(.index(index)), from: .mouse)
+                try controller.apply(.seek(fraction * 100, .absolutePercent), from: .mouse)
+            }
         case .volumeBar(let index, let percent):
-            tiles.focus(index)
-            run { () throws(CommandError) in try controller.apply(.set(property: "volume", value: .number(Double(percent))), from: .mouse) }
+            run { () throws(CommandError) in
+                try controller.apply(.tileFocus(.index(index)), from: .mouse)
+                try controller.apply(.set(property: "volume", value: .number(Double(percent))), from: .mouse)
+            }
         case .pipButton(let index):
-            tiles.focus(index)
-            run { () throws(CommandError) in try controller.apply(.pipStart(index), from: .mouse) }
+            run { () throws(CommandError) in
+                try controller.apply(.tileFocus(.index(index)), from: .mouse)
+                try controller.apply(.pipStart(index), from: .mouse)
+            }
         case .drop(let path, let index):
             drop(path, on: index.flatMap { tiles.tiles.indices.contains($0) ? tiles.tiles[$0] : nil })
         case .list(let action):
@@ -279,7 +287,7 @@ final class PlayerApp {
             case .togglePause: try controller.apply(.cycle(property: "pause", down: false), to: .tile(tile), from: .pip)
             case .restore: try controller.apply(.pipRestore(nil), to: .tile(tile), from: .pip)
             case .close: try controller.apply(.pipClose(nil), to: .tile(tile), from: .pip)
-            case .play(let path): controller.play(path, in: tile)
+            case .play(let path): try controller.apply(.loadfile(path, .replace), to: .tile(tile), from: .pip)
             }
         }
     }
@@ -297,10 +305,10 @@ final class PlayerApp {
     private func drop(_ path: String, on tile: Tile?) {
         if SubtitleFile.isSubtitleFile(path) {
             run { () throws(CommandError) in try controller.apply(.subAdd(path), to: tile.map { .tile($0) } ?? .focused, from: .mouse) }
-        } else if let tile {
-            controller.play(path, in: tile)
         } else {
-            tiles.add(factory.tile([path]), focus: true)
+            run { () throws(CommandError) in
+                try controller.apply(.loadfile(path, .replace), to: tile.map { .tile($0) } ?? .newTile, from: .mouse)
+            }
         }
     }
 
@@ -332,6 +340,9 @@ final class PlayerApp {
             let wait = due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
+            // Every player keeps its own time, drawn or not; the views then take the frames due.
+            background?.player.tick(at: tick)
+            for tile in tiles.tiles { tile.player.tick(at: tick) }
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)

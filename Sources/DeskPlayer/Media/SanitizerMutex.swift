@@ -12,9 +12,11 @@ import Foundation
 /// intercepts; so a TSan report is a real missing lock. Normal builds never
 /// compile it and use Synchronization's.
 ///
-/// `Mutex` below names it in that build: declared in Media, which imports
-/// Synchronization, it shadows Synchronization's `Mutex` in every target
-/// that imports Media, so the lock sites read the same in both builds.
+/// In that build `Mutex` names it in each target that locks (a one-line
+/// `TSanMutex.swift` there, and the typealias below here): a declaration of
+/// the target's own shadows Synchronization's, so the lock sites read the
+/// same in both builds. (One declared in Media alone would not: a type name
+/// found in two imported modules is ambiguous.)
 package final class PthreadMutex<Value>: @unchecked Sendable {  // `value` is only touched with `mutex` held
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
@@ -43,5 +45,5 @@ package final class PthreadMutex<Value>: @unchecked Sendable {  // `value` is on
     }
 }
 
-package typealias Mutex<Value> = PthreadMutex<Value>
+typealias Mutex<Value> = PthreadMutex<Value>
 #endif

@@ -390,10 +390,36 @@ package final class Player {
 
     // MARK: Refresh
 
-    /// Called every refresh on the main thread: advances the state and
-    /// returns the video frame to show now, if it changed. The caller copies
-    /// its picture and gives the buffer back with `recycle`.
+    /// The frame the last tick picked that no view has taken yet, and the
+    /// picture queue it came from (where it goes back if none does).
+    private var untaken: (frame: VideoFrame, queue: FrameQueue?)?
+    private var tickedAt: UInt64?
+
+    /// The player's own heartbeat, called by the app loop for every player
+    /// each time round, whether a view draws it or not (a PiP, hidden or
+    /// covered tile too): item events, gapless hand-over, end of item,
+    /// pending seeks, the audio gate, and the frame due now, which waits for
+    /// a view's `update`. Once per `now`; main thread.
+    package func tick(at now: UInt64) {
+        guard tickedAt != now else { return }
+        tickedAt = now
+        guard let picked = advanceState(at: now) else { return }
+        // A frame no view took (nobody draws this player): its buffer goes back.
+        if let old = untaken { presenter.recycle(old.frame, into: old.queue) }
+        untaken = (picked, currentItem?.pipeline?.frames)
+    }
+
+    /// The video frame to show now, if it changed (ticking first, if this
+    /// `now` has not been ticked). The caller copies its picture and gives
+    /// the buffer back with `recycle`.
     package func update(at now: UInt64) -> VideoFrame? {
+        tick(at: now)
+        defer { untaken = nil }
+        return untaken?.frame
+    }
+
+    /// One tick's work; returns the frame picked, if it changed.
+    private func advanceState(at now: UInt64) -> VideoFrame? {
         guard let item = currentItem else { return nil }
         reportStatus(item)
         if audio.generation != audioGeneration, let next = upcomingItem {
@@ -407,7 +433,7 @@ package final class Player {
             // The audio moved on to the upcoming item: the picture follows.
             audioGeneration = audio.generation
             advance(to: next, previousEnd: nil)
-            return update(at: now)
+            return advanceState(at: now)
         }
         guard let pipeline = item.pipeline else { return nil }
         applyDeinterlace()
