@@ -36,7 +36,9 @@ final class TileFactory {
         p.autoloadSubtitles = options.subAuto == .exact
         p.video = VideoFilterSettings(extraRotation: options.videoRotate.extraRotation,
                                       deinterlace: options.deinterlace, toneMapping: options.toneMapping)
-        p.decodesSmallVideoFast = options.smallVideoDecode == .fast
+        // A comparison shows the decode itself, and its diff amplifies what
+        // a skipped loop filter changes: compared sides always decode fully.
+        p.decodesSmallVideoFast = options.smallVideoDecode == .fast && options.compare == nil
         p.picturesForGPU = picturesForGPU
         return p
     }

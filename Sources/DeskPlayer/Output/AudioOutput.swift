@@ -212,7 +212,7 @@ package final class AudioOutput: Sendable {
             noSound("audio device \(device.name.map { "'\($0)'" } ?? "(default)") does not start", &k)
         }
         let calls = device.link.calls.load(ordering: .relaxed)
-        let quiet = Double(now &- device.link.lastCall.load(ordering: .relaxed)) / 1e9
+        let quiet = AudioOutput.secondsSince(device.link.lastCall.load(ordering: .relaxed), now: now)
         guard calls >= 3, quiet < 4 * device.bufferSeconds else {
             k.pullingSince = nil
             return
@@ -238,9 +238,15 @@ package final class AudioOutput: Sendable {
         k.everLive = true
     }
 
+    /// Seconds from `host` to `now`; 0 when the callback stamped `host` after
+    /// `now` was read (a wrapping subtraction made that 584 years of silence).
+    static func secondsSince(_ host: UInt64, now: UInt64) -> Double {
+        host >= now ? 0 : Double(now - host) / 1e9
+    }
+
     /// The device plays: hand over to the stand-in as soon as it is gone or silent.
     private func watch(_ device: AudioDevice, _ k: inout Keeper, now: UInt64) {
-        let quiet = Double(now &- device.link.lastCall.load(ordering: .relaxed)) / 1e9
+        let quiet = AudioOutput.secondsSince(device.link.lastCall.load(ordering: .relaxed), now: now)
         let why: String
         if !device.isConnected {
             why = "removed"

@@ -1,0 +1,17 @@
+import ArgumentParser
+import Control
+import Foundation
+import Media
+import Output
+import Playback
+import UI
+
+/// Lower layers' value types read from the command line as they are.
+extension ContentMode: ExpressibleByArgument {}
+extension ScopeKind: ExpressibleByArgument {}
+extension DeinterlaceMode: ExpressibleByArgument {}
+extension ToneMapping: ExpressibleByArgument {}
+extension RampCurve: ExpressibleByArgument {}
+extension TileLayout: ExpressibleByArgument {}
+extension CompareState.Mode: ExpressibleByArgument {}
+extension CompareState.DiffVariant: ExpressibleByArgument {}

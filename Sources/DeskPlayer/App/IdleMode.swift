@@ -1,0 +1,14 @@
+import ArgumentParser
+import Control
+import Foundation
+import Media
+import Output
+import Playback
+import UI
+
+/// mpv's --idle.
+enum IdleMode: String, ExpressibleByArgument, CaseIterable {
+    case no
+    case yes
+    case once
+}

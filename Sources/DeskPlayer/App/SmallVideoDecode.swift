@@ -1,0 +1,13 @@
+import ArgumentParser
+import Control
+import Foundation
+import Media
+import Output
+import Playback
+import UI
+
+/// `--small-video-decode`.
+enum SmallVideoDecode: String, ExpressibleByArgument {
+    case fast
+    case full
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+import Control
+import Foundation
+import Media
+import Output
+import Playback
+import UI
+
+/// mpv's yes/no option values.
+enum YesNo: String, ExpressibleByArgument {
+    case yes
+    case no
+}
