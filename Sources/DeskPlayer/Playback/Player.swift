@@ -23,8 +23,8 @@ package final class Player {
     /// (nil: forever). `.loop` means forever whatever this says.
     package var passesPerItem: Int? = 1 { didSet { applyLooping() } }
     /// The counters the player keeps itself (underruns, loops, waiting).
-    private var playbackStats = PlayerStats()
-    private let presenter: FramePresenter
+    var playbackStats = PlayerStats()
+    let presenter: FramePresenter
 
     /// 0...1, linear gain.
     package var volume: Float = 1 { didSet { volume = min(max(volume, 0), 1); applyGain() } }
@@ -46,7 +46,7 @@ package final class Player {
     /// time shift): it shows its frame at t + offset when the group's clock
     /// reads t, and its seeks (given in the group's time) land that much later.
     package var syncOffset = 0.0
-    private var groupOffset: Double { syncClock == nil ? 0 : syncOffset }
+    var groupOffset: Double { syncClock == nil ? 0 : syncOffset }
     /// Paused, the picture still moves on to the frame due at the (frozen)
     /// clock: a frame the decoder had not ready when the pause came still
     /// shows, so every member of a sync group stops on the frame of one
@@ -63,7 +63,7 @@ package final class Player {
     }
     /// mpv's ab-loop-a and ab-loop-b, in item time (nil: not set). With both
     /// set, the interval between them loops as seamlessly as a whole file.
-    package private(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
+    package internal(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
     /// Seconds between two pictures the display shows (its refresh): faster
     /// than that, frames are skipped by schedule.
     package var displayInterval: Double {
@@ -78,21 +78,21 @@ package final class Player {
         set { presenter.onFramePresented = newValue }
     }
 
-    private var wantsToPlay = false
-    private var events: [PlayerEvent] = []
+    var wantsToPlay = false
+    var events: [PlayerEvent] = []
     private var announcedReady = false
     /// A seek asked for before the item opened.
-    private var pendingSeek: MediaTime?
+    var pendingSeek: MediaTime?
     /// Waiting for the first picture (or sound) after a load or a seek,
     /// to say `.playbackRestarted`.
-    private var awaitingRestart = false
+    var awaitingRestart = false
     /// A seek asked for has not shown its first picture yet (mpv's `seeking`).
-    package private(set) var isSeeking = false
+    package internal(set) var isSeeking = false
     private var announcedFailure = false
-    private var steppedWhilePaused = false
-    private var endReported = false
+    var steppedWhilePaused = false
+    var endReported = false
     /// Loop passes of the current serial already counted in `stats.loopCount`.
-    private var passesSeen = 0
+    var passesSeen = 0
     /// Since when the player has been starved of data (nil: it is not).
     private var waitingSince: UInt64?
     private var lastUpdate: UInt64?
@@ -158,47 +158,6 @@ package final class Player {
 
     package var isPaused: Bool { !wantsToPlay }
 
-    /// Accurate seek: the frame on screen at `time` and the sample at `time`
-    /// (`time` on the sync group's clock: plus `syncOffset` in this item).
-    package func seek(to time: MediaTime) {
-        seekItem(to: time + MediaTime(seconds: groupOffset))
-    }
-
-    private func seekItem(to time: MediaTime) {
-        if currentItem != nil, pendingSeek == nil {
-            events.append(.seekStarted)
-            awaitingRestart = true
-            isSeeking = true
-        }
-        guard let pipeline = currentItem?.pipeline else {
-            // Still opening: the seek waits for it (and the position shows it meanwhile).
-            guard currentItem != nil else { return }
-            pendingSeek = max(time, .zero)
-            clock.set(time: max(time, .zero).seconds, host: HostTime.now(), running: false, audioDriven: false,
-                      rate: speed.value)
-            return
-        }
-        pendingSeek = nil
-        var target = max(time, .zero)
-        if let d = pipeline.info.duration, target > d { target = d }
-        // Past an A-B loop's end: back to its start, as mpv does.
-        if let loop = LoopInterval(abLoop.a, abLoop.b), target >= loop.b { target = loop.a }
-        steppedWhilePaused = false
-        seekPipeline(pipeline, to: target)
-    }
-
-    private func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime, anchorClock: Bool = false) {
-        // Passes left are counted from the one playing now.
-        // The frame on screen stays until the new serial's first comes.
-        presenter.follow(serial: pipeline.seek(to: target, pass: playbackStats.loopCount), firstFrameAtOnce: true,
-                         anchorClock: anchorClock)
-        passesSeen = 0
-        audio.setGate(false)
-        audio.restart()
-        clock.set(time: target.seconds, host: HostTime.now(), running: false, audioDriven: false, rate: speed.value)
-        endReported = false
-    }
-
     /// Sets the item that follows the current one; it starts opening and
     /// buffering now. With `.advance` the player moves on to it without a gap.
     func setUpcomingItem(_ item: PlayerItem?) {
@@ -241,59 +200,6 @@ package final class Player {
     /// screen is decoded again so a change of track, delay or visibility shows.
     package func subtitlesChanged() {
         if isPaused { redisplayCurrentFrame() }
-    }
-
-    /// Shows the next frame and stays paused (mpv's `.`).
-    package func stepFrame() {
-        if wantsToPlay { pause() }
-        presenter.requestStep()
-        steppedWhilePaused = true
-    }
-
-    /// Shows exactly the frame before the one on screen and stays paused
-    /// (mpv's frame-back-step): an exact seek to just before the frame
-    /// shown, decoded from the keyframe before it. Returns where that frame
-    /// starts in the item (for a sync group's other tiles); nil when nothing
-    /// is shown yet.
-    @discardableResult
-    package func stepBack() -> MediaTime? {
-        guard let pipeline = currentItem?.pipeline, let shown = presenter.lastPresentedTime else { return nil }
-        if wantsToPlay { pause() }
-        let (index, start) = pass(at: shown.seconds)
-        let itemTime = shown - start + pipeline.passOrigin(index)
-        let duration = presenter.lastFrameEnd.map { MediaTime(seconds: $0) - shown } ?? .zero
-        guard itemTime > .zero else { return .zero }
-        // A millisecond before it: inside the frame before, and never rounded
-        // up onto this frame's own timestamp by the container's seek (µs to
-        // its time base), which would decode from here when it is a keyframe.
-        seekPipeline(pipeline, to: max(itemTime - MediaTime(value: 1, timescale: 1000), .zero), anchorClock: true)
-        steppedWhilePaused = true
-        return max(itemTime - duration, .zero)
-    }
-
-    /// Shows the frame on screen at `time` in the item, paused (a sync
-    /// group's other tiles after a step back).
-    package func showFrame(at time: MediaTime) {
-        guard let pipeline = currentItem?.pipeline else { return }
-        if wantsToPlay { pause() }
-        seekPipeline(pipeline, to: max(time + MediaTime(seconds: groupOffset), .zero), anchorClock: true)
-        steppedWhilePaused = true
-    }
-
-    /// Sets the A-B loop's points (either may be nil; in either order). A
-    /// change of the interval reads the item again from the play head (or
-    /// from A when the play head is past B), so every pass after it is exact.
-    package func setABLoop(a: MediaTime?, b: MediaTime?) {
-        let before = LoopInterval(abLoop.a, abLoop.b)
-        abLoop = (a, b)
-        let interval = LoopInterval(a, b)
-        currentItem?.setLoopInterval(interval)
-        guard interval != before, let pipeline = currentItem?.pipeline else { return }
-        var target = currentTime
-        if let interval, target >= interval.b { target = interval.a }
-        let wasStepped = steppedWhilePaused
-        seekPipeline(pipeline, to: target)
-        steppedWhilePaused = wasStepped
     }
 
     /// The timeline interval of the frame on screen: from its time to the end
@@ -377,7 +283,7 @@ package final class Player {
     }
 
     /// The loop pass playing at timeline time `t`, and where it started.
-    private func pass(at t: Double) -> (index: Int, start: MediaTime) {
+    func pass(at t: Double) -> (index: Int, start: MediaTime) {
         guard let starts = currentItem?.pipeline?.passStarts else { return (0, .zero) }
         let index = max(0, (starts.lastIndex { $0.seconds <= t + 1e-9 }) ?? 0)
         return (index, starts[index])
