@@ -165,7 +165,7 @@ package final class MainWindow: PlayerScreen {
 
     /// The area each view gets, by the layout (or the comparison's view).
     func areas() -> [Rect] {
-        if let compare { return compare.areas(count: views.count, in: bounds) }
+        if let compare { return compare.areas(count: views.count, in: compareBounds) }
         return layout.areas(count: views.count, in: bounds)
     }
 
@@ -254,7 +254,7 @@ package final class MainWindow: PlayerScreen {
             if let drag = dragging { dragBar(drag, x: Int(event.button.x), final: true) }
             dragging = nil
         case SDL_MOUSEBUTTONDOWN where comparing:
-            _ = compare?.press(x: Int(event.button.x), y: Int(event.button.y), in: bounds)
+            _ = compare?.press(x: Int(event.button.x), y: Int(event.button.y), in: compareBounds)
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
             hover = nil
             pointer = nil
@@ -263,7 +263,7 @@ package final class MainWindow: PlayerScreen {
             var x: Int32 = 0, y: Int32 = 0
             SDL_GetMouseState(&x, &y)
             let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
-            compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: bounds)
+            compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: compareBounds)
         case SDL_MOUSEBUTTONUP:
             compare?.release()
         case SDL_MOUSEBUTTONDOWN:
@@ -281,7 +281,7 @@ package final class MainWindow: PlayerScreen {
         if let drag = dragging {
             dragBar(drag, x: x, final: false)
         } else if let compare, compare.isDragging {
-            compare.drag(x: x, y: y, in: bounds)
+            compare.drag(x: x, y: y, in: compareBounds)
         } else if comparing {
             pointer = (x, y)
             // The loupe follows the pointer.
@@ -454,6 +454,12 @@ package final class MainWindow: PlayerScreen {
         tilePresents += 1
     }
 
+    /// Where a comparison's pictures and labels go: above the metrics panel
+    /// when there is one, so neither covers the other.
+    private var compareBounds: Rect {
+        metricsGraph == nil ? bounds : MetricsGraph.areaAbove(in: bounds, lineHeight: text.lineHeight)
+    }
+
     private func render() {
         let r = window.renderer
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
@@ -461,7 +467,7 @@ package final class MainWindow: PlayerScreen {
         background?.draw(in: bounds, renderer: r, text: text)
         let areas = areas()
         if let compare, !views.isEmpty {
-            compare.draw(views, in: bounds, renderer: r, text: text, pointer: pointer)
+            compare.draw(views, in: compareBounds, renderer: r, text: text, pointer: pointer)
         } else if views.isEmpty {
             IdleScreen.draw(in: bounds, renderer: r, text: text)
         } else {

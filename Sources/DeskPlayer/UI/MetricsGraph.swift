@@ -27,6 +27,14 @@ package final class MetricsGraph {
 
     package init(metrics: LiveMetrics) { self.metrics = metrics }
 
+    /// What the panel (the values line over the strip) leaves of `bounds`
+    /// above it: where the compared pictures and their labels go, so neither
+    /// covers the other.
+    static func areaAbove(in bounds: Rect, lineHeight: Int) -> Rect {
+        let panelTop = strip(in: bounds).y - lineHeight - 14
+        return Rect(x: bounds.x, y: bounds.y, width: bounds.width, height: max(panelTop - bounds.y, 1))
+    }
+
     /// The strip's place in a window of `bounds`.
     static func strip(in bounds: Rect) -> Rect {
         Rect(x: bounds.x + 8, y: bounds.y + bounds.height - height - 8, width: max(bounds.width - 16, 20), height: height)
@@ -64,11 +72,12 @@ package final class MetricsGraph {
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         defer { SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE) }
         // The values of the frame on screen.
-        let label = Rect(x: bounds.x + 8, y: bounds.y + 8, width: text.width(of: drawnText) + 12, height: text.lineHeight + 6)
+        let strip = MetricsGraph.strip(in: bounds)
+        let label = Rect(x: strip.x, y: strip.y - text.lineHeight - 10, width: text.width(of: drawnText) + 12,
+                         height: text.lineHeight + 6)
         fill(label, (0, 0, 0, 170), renderer: r)
         text.drawLine(drawnText, renderer: r, x: label.x + 6, y: label.y + 3)
 
-        let strip = MetricsGraph.strip(in: bounds)
         fill(strip, (0, 0, 0, 150), renderer: r)
         guard let duration = snapshot.duration, duration > 0, !snapshot.columns.isEmpty else { return }
         // The scale: from the lowest value measured (a little under) to the highest.
@@ -96,7 +105,8 @@ package final class MetricsGraph {
         if let worst = snapshot.worst.first, let value = LiveMetrics.graphed(worst) {
             let name = worst.metrics.ssimAll != nil ? String(format: "worst SSIM %.4f", value) : String(format: "worst PSNR %.2f dB", value)
             let caption = name + String(format: " at %@", DisplayText.clock(worst.time))
-            text.drawLine(caption, renderer: r, x: strip.x + 6, y: strip.y - text.lineHeight - 2,
+            // On the values' line, at its right end.
+            text.drawLine(caption, renderer: r, x: strip.x + strip.width - text.width(of: caption) - 6, y: strip.y - text.lineHeight - 7,
                           color: SDL_Color(r: 255, g: 120, b: 120, a: 255))
         }
     }
