@@ -50,11 +50,12 @@ enum CompareMedia {
         return out
     }
 
-    /// ffmpeg's decode of `file` at `seconds`, scaled to `w`x`h` (bilinear, as the app's scaler).
+    /// ffmpeg's decode of `file` at `seconds`, scaled to `w`x`h` as the app scales.
     static func frame(_ file: String, at seconds: Double, _ w: Int, _ h: Int, in dir: URL) throws -> PPMImage {
         let out = dir.appendingPathComponent("ref-\(UUID().uuidString).ppm").path
+        let own = try videoSize(of: file)
         let r = try runTool("ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", file, "-frames:v", "1",
-                                       "-vf", "scale=\(w):\(h):flags=bilinear", out])
+                                       "-vf", own == (w, h) ? "null" : displayScale(w, h), out])
         guard r.status == 0 else { throw MediaError("ffmpeg frame of \(file): \(r.stderr)") }
         return try PPMImage(path: out)
     }
@@ -458,7 +459,7 @@ extension ScreenTests {
         #expect(client.error([.string("set_property"), .string("compare-side"), .number(1)]) == "success")
         let b = try grabSteady(app, 640, 360, in: dir)
         let last = dir.appendingPathComponent("last.ppm").path
-        try runTool("ffmpeg", ["-v", "error", "-y", "-sseof", "-0.2", "-i", late, "-update", "1", "-vf", "scale=640:360:flags=bilinear", last])
+        try runTool("ffmpeg", ["-v", "error", "-y", "-sseof", "-0.2", "-i", late, "-update", "1", "-vf", displayScale(640, 360), last])
         let psnr = try PPMImage(path: last).crop(0, 0, 640, 300).psnr(b.crop(0, 0, 640, 300))
         #expect(psnr > 35, "B past its end shows its last frame: \(psnr) dB")
         #expect(app.errors.contains("compare: B (late.mp4) is 5.50 s, A 6.00 s: B holds its last frame after 5.50 s"), "\(app.errors)")

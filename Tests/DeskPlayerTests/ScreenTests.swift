@@ -104,9 +104,9 @@ struct ScreenTests {
     /// decode of the same frame placed the same way.
     @Test(arguments: [
         ("fit", 1280, 720, "null"),
-        ("fit", 960, 720, "scale=960:540:flags=bilinear,pad=960:720:0:90:black"),
+        ("fit", 960, 720, displayScale(960, 540) + ",pad=960:720:0:90:black"),
         ("fill", 960, 720, "crop=960:720:160:0"),
-        ("stretch", 960, 720, "scale=960:720:flags=bilinear"),
+        ("stretch", 960, 720, displayScale(960, 720)),
     ])
     func contentModesShowTheRightFrameInTheRightPlace(_ mode: String, _ width: Int, _ height: Int,
                                                      _ filter: String) throws {

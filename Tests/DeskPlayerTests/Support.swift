@@ -166,3 +166,19 @@ enum CapturedAudio {
         return longest
     }
 }
+
+/// ffmpeg's filter for a picture the app shows at another size than the
+/// video's own: zimg's bicubic to RGB, as the app's `PlanarRGBResizer`
+/// (at the video's own size the app converts with swscale: no filter).
+func displayScale(_ width: Int, _ height: Int) -> String {
+    "zscale=w=\(width):h=\(height):filter=bicubic,format=gbrp"
+}
+
+/// A video file's first video stream's width and height (ffprobe).
+func videoSize(of file: String) throws -> (width: Int, height: Int) {
+    let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                                    "-of", "csv=p=0", file])
+    let parts = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+    guard parts.count == 2 else { throw MediaError("ffprobe gave no size for \(file): \(r.stderr)") }
+    return (parts[0], parts[1])
+}

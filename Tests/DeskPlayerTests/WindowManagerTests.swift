@@ -151,4 +151,62 @@ struct WindowManagerTests {
         #expect(try display.window(" - DeskPlayer$") != nil && app.process.isRunning, "\(app.errors)")
         #expect(try !display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "restore raised the main window")
     }
+
+    /// Minimized, the video goes on unseen (its pictures are not made, the
+    /// time and sound go on); shown again, the picture is the one of now,
+    /// also after a pause and a seek made while it was away.
+    @Test func aMinimizedWindowPlaysOnAndShowsThePictureOfNowWhenRestored() throws {
+        let display = try ManagedDisplay()
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let clip = try CompareMedia.path("ref.mp4")
+        let app = try ScreenTests.RunningApp([clip, "--loop", "inf", "--geometry", "640x360", "--no-config",
+                                              "--input-ipc-server", socket],
+                                             audio: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": display.name])
+        defer { app.stop() }
+        var main: String?
+        let deadline = Date().addingTimeInterval(10)
+        while main == nil && Date() < deadline {
+            main = try display.window(" - DeskPlayer$")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let mainWindow = try #require(main, "no main window: \(app.errors)")
+        let client = try ControlSocketTests.Client(path: socket)
+        Thread.sleep(forTimeInterval: 1)
+        try display.x(["xdotool", "windowminimize", "--sync", mainWindow])
+        #expect(try display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "the main window is minimized")
+        let before = client.get("time-pos")?.number ?? -1
+        Thread.sleep(forTimeInterval: 1.5)
+        let after = client.get("time-pos")?.number ?? -1
+        #expect(after - before > 1.0 || after < before, "the time goes on while minimized: \(before) -> \(after)")
+
+        // Paused and moved while unseen: the restored window shows that frame.
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
+        #expect(client.error([.string("seek"), .number(3), .string("absolute+exact")]) == "success")
+        Thread.sleep(forTimeInterval: 0.5)
+        try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
+        #expect(try !display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "restored")
+        let expected = try CompareMedia.frame(clip, at: 3, 640, 360, in: dir)
+        // Below the OSD line (the seek's time), above the bar. The WM
+        // animates the restore: the window's place is read on each try.
+        var psnr = 0.0
+        _ = try eventually(seconds: 5) {
+            let info = try display.x(["xwininfo", "-id", mainWindow]).stdout
+            func value(_ key: String) -> Int {
+                info.split(separator: "\n").first { $0.contains(key) }.flatMap { $0.split(separator: ":").last }
+                    .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? -1
+            }
+            let x = value("Absolute upper-left X"), y = value("Absolute upper-left Y")
+            guard x >= 0, y >= 0, x + 640 <= 1280, y + 360 <= 720 else { return false }
+            let shot = dir.appendingPathComponent("restored.ppm").path
+            let grab = try display.x(["ffmpeg", "-v", "error", "-y", "-f", "x11grab", "-video_size", "640x360",
+                                      "-i", "\(display.name)+\(x),\(y)", "-frames:v", "1", shot])
+            guard grab.status == 0 else { throw MediaError("x11grab at \(x),\(y): \(grab.stderr)") }
+            psnr = expected.crop(0, 60, 640, 240).psnr(try PPMImage(path: shot).crop(0, 60, 640, 240))
+            return psnr > 35
+        }
+        #expect(psnr > 35, "the restored window shows the frame at 3 s: \(psnr) dB")
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
 }

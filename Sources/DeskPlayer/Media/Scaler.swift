@@ -2,10 +2,19 @@ import CFFmpeg
 
 /// Owns a SwsContext that converts decoded frames to 32-bit BGRA (SDL's
 /// ARGB8888) at the size they are shown, so the main thread only copies.
+/// A scaler for the video shown resizes through zimg instead
+/// (`PlanarRGBResizer`: a closer picture for the same CPU); swscale stays
+/// for the same size (its SIMD converter), for YUV out, and for whatever
+/// zimg cannot take.
 package final class Scaler {
     private var sws: OpaquePointer?
+    private var resizer: PlanarRGBResizer?
 
-    package init() {}
+    /// `display`: resizing to BGRA goes through zimg (the playing video);
+    /// otherwise swscale's bilinear (thumbnails, covers, scopes: cheap).
+    package init(display: Bool = false) {
+        resizer = display && PlanarRGBResizer.isAvailable ? try? PlanarRGBResizer() : nil
+    }
 
     deinit { sws_freeContext(sws) }
 
@@ -14,6 +23,14 @@ package final class Scaler {
         let srcW = frame.pointee.width, srcH = frame.pointee.height
         let dstW = Int32(picture.width), dstH = Int32(picture.height)
         let sameSize = srcW == dstW && srcH == dstH
+        if !sameSize, picture.layout == .bgra, let resizer {
+            do {
+                try resizer.scale(frame, into: picture)
+                return
+            } catch {
+                self.resizer = nil  // zimg cannot take this video: swscale from now on
+            }
+        }
         // Same size needs no interpolation; bilinear is cheap and clean for
         // resizing. More than 8 bits a sample: full-precision chroma and
         // rounding, so the step down to 8 bits adds no bands of its own.

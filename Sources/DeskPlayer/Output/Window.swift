@@ -1,3 +1,4 @@
+import Foundation
 import CSDL2
 import Media
 
@@ -65,6 +66,10 @@ package final class Window {
     /// string), found with a hidden window; nil without one, or when it is a
     /// software rasterizer (llvmpipe, softpipe, swrast: Xvfb, VMs).
     package static func hardwareRendererName() -> String? {
+        // No GPU device at all (a server, a container, a VM without one):
+        // no probe, which would load Mesa's software GL (libLLVM: 60 MB of
+        // memory and five threads for the life of the process).
+        guard hasGPUDevice else { return nil }
         guard let probe = SDL_CreateWindow("", 0, 0, 16, 16, SDL_WINDOW_HIDDEN.rawValue) else { return nil }
         defer { SDL_DestroyWindow(probe) }
         guard let renderer = SDL_CreateRenderer(probe, -1, SDL_RENDERER_ACCELERATED.rawValue) else { return nil }
@@ -72,6 +77,14 @@ package final class Window {
         guard let name = dp_gl_renderer_string().map({ String(cString: $0) }) else { return nil }
         let lowered = name.lowercased()
         return ["llvmpipe", "softpipe", "swrast"].contains { lowered.contains($0) } ? nil : name
+    }
+
+    /// Whether the machine has a GPU a renderer could use: a DRM device
+    /// (/dev/dri, every Mesa and open driver) or NVIDIA's own nodes.
+    package static var hasGPUDevice: Bool {
+        let dri = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return dri.contains { $0.hasPrefix("renderD") || $0.hasPrefix("card") }
+            || FileManager.default.fileExists(atPath: "/dev/nvidia0")
     }
 
     /// SDL's software renderer: it draws into the window's own frame

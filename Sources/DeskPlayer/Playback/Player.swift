@@ -181,6 +181,12 @@ package final class Player {
         }
     }
 
+    /// Whether the current and the upcoming item's pictures can be seen
+    /// (false while the window is minimized: decoded, not converted).
+    package func setPicturesSeen(_ seen: Bool) {
+        for item in [currentItem, upcomingItem] { item?.pipeline?.setPicturesSeen(seen) }
+    }
+
     /// Decodes the frame on screen again (e.g. at a new size while paused).
     package func redisplayCurrentFrame() {
         guard let pipeline = currentItem?.pipeline, let pts = presenter.lastPresentedTime else { return }

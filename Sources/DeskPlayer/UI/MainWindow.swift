@@ -403,12 +403,18 @@ package final class MainWindow: PlayerScreen {
     /// Advances every player, uploads due frames and redraws when needed.
     package func refresh(at now: UInt64) {
         let areas = areas()
-        if let background, background.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
+        // Minimized: the players go on unseen (no conversion, no upload, no present).
+        let seen = !isMinimized
+        if let background, background.refresh(at: now, area: bounds, renderer: window.renderer, seen: seen) { needsRedraw = true }
         compare?.prepare(views)
         var changed: [Int] = []
         for (index, (view, area)) in zip(views, areas).enumerated()
-        where view.refresh(at: now, area: area, renderer: window.renderer) {
+        where view.refresh(at: now, area: area, renderer: window.renderer, seen: seen) {
             changed.append(index)
+        }
+        guard seen else {
+            needsRedraw = true  // everything is drawn anew when it shows again
+            return
         }
         // The controls stay while the mouse is on them (looking at a thumbnail).
         if let h = hover, h.until <= now, dragging == nil,

@@ -46,6 +46,8 @@ package final class PlayerView {
     /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
     private(set) var keptPicture: PictureBuffer?
     private(set) var pictureCount = 0
+    /// Frames went by unconverted while unseen: the texture is older than the time.
+    private var missedPictures = false
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -53,9 +55,17 @@ package final class PlayerView {
     }
 
     /// Advances the player and uploads a new frame if one is due. Returns
-    /// true when the picture changed.
-    func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer) -> Bool {
+    /// true when the picture changed. `seen`: false while the window is
+    /// minimized, when the player goes on (sound, time, item events) but
+    /// its pictures are neither converted nor uploaded.
+    func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool = true) -> Bool {
         if isDetached { return drawnPlaceholder != PlayerView.detachedText }
+        player.setPicturesSeen(seen)
+        if seen && missedPictures && player.isPaused {
+            // Paused while unseen, after frames went by: make the one on screen now.
+            missedPictures = false
+            player.redisplayCurrentFrame()
+        }
         // The current and the upcoming item decode at the size they will be
         // shown (a cheap lock each refresh; the decoders pick it up).
         player.setDisplaySize { item in placement(for: item, in: area).map { ($0.pictureWidth, $0.pictureHeight) } }
@@ -82,6 +92,11 @@ package final class PlayerView {
             return texture == nil && placeholder()?.text != drawnPlaceholder
         }
         defer { player.recycle(frame) }
+        guard frame.isConverted else {
+            missedPictures = true
+            return false
+        }
+        missedPictures = false
         let picture = frame.picture
         if texture.map({ !$0.fits(picture) }) ?? true {
             texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height,

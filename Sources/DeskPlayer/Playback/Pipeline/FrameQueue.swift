@@ -10,6 +10,9 @@ package struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs 
     /// How long it is shown if no later frame says otherwise.
     let duration: MediaTime
     let serial: Int
+    /// False for a frame decoded while nobody could see it (a minimized
+    /// window): it keeps the timeline's place, its picture was never made.
+    package var isConverted = true
 }
 
 /// The few decoded frames waiting between a video decode thread and the

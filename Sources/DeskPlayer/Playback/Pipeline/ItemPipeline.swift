@@ -170,6 +170,10 @@ final class ItemPipeline: ItemSource {
         control.setDisplaySize(width: width, height: height)
     }
 
+    func setPicturesSeen(_ seen: Bool) {
+        if control.arePicturesSeen != seen { control.arePicturesSeen = seen }
+    }
+
     /// Deinterlacing from the next decoded frame on (`d`, the `deinterlace` property).
     func setDeinterlace(_ mode: DeinterlaceMode) {
         control.deinterlace = mode

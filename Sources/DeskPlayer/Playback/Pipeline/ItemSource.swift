@@ -18,6 +18,9 @@ package protocol ItemSource: AnyObject, Sendable {
     func setLoopInterval(_ interval: LoopInterval?)
     @discardableResult func seek(to time: MediaTime, pass: Int) -> Int
     func setDisplaySize(width: Int, height: Int)
+    /// Whether its pictures can be seen: unseen, video is decoded (it
+    /// keeps its place) but not converted for display.
+    func setPicturesSeen(_ seen: Bool)
     func setPasses(_ passes: Int?)
     /// How fast its audio is made (the player's speed); the clock follows what is heard.
     func setSpeed(_ speed: PlaybackSpeed)
@@ -43,6 +46,7 @@ extension ItemSource {
     var tracks: [MediaTrack] { [] }
     func passOrigin(_ index: Int) -> MediaTime { .zero }
     func setLoopInterval(_ interval: LoopInterval?) {}
+    func setPicturesSeen(_ seen: Bool) {}
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
     var subtitles: SubtitleTracks? { nil }

@@ -63,6 +63,7 @@ final class PipelineControl: Sendable {
 
     private let state: Mutex<State>
     private let aborted = Atomic<Bool>(false)
+    private let picturesSeen = Atomic<Bool>(true)
     /// What the demuxer waits on when the buffer is full or the input has
     /// ended: new orders (signalled here) or a packet taken (by the queues).
     let demuxerWake = WakeSignal()
@@ -143,6 +144,13 @@ final class PipelineControl: Sendable {
 
     /// The size pictures are converted to (the area they are drawn in).
     var displaySize: (width: Int, height: Int) { state.withLock { $0.displaySize } }
+
+    /// Whether anyone can see the pictures (false: the window is
+    /// minimized): decoding goes on, conversion stops.
+    var arePicturesSeen: Bool {
+        get { picturesSeen.load(ordering: .relaxed) }
+        set { picturesSeen.store(newValue, ordering: .relaxed) }
+    }
 
     func setDisplaySize(width: Int, height: Int) {
         state.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }

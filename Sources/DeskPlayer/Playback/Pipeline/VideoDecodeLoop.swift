@@ -53,7 +53,7 @@ final class VideoDecodeLoop {
     private let filters: VideoFilters
     /// The duration of the last frame that went into the filters.
     private var inputDuration = MediaTime.zero
-    private let scaler = Scaler()
+    private let scaler = Scaler(display: true)
     private let frame: Frame
     /// The latest frame before the seek target.
     private let held: Frame
@@ -166,22 +166,27 @@ final class VideoDecodeLoop {
         let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
                                  timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
         guard let picture = frames.acquireBuffer(serial: current.serial) else { return }
-        if forGPU && subtitles?.selected == nil {
-            picture.resize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: .yuv420)
-        } else {
-            // Subtitles are drawn on the picture at the size shown, in BGRA.
-            let size = control.displaySize
-            picture.resize(width: size.width, height: size.height)
+        // Nobody sees the pictures (a minimized window): the frame keeps its
+        // time on the queue, unconverted; decoding keeps the place.
+        let seen = control.arePicturesSeen
+        if seen {
+            if forGPU && subtitles?.selected == nil {
+                picture.resize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: .yuv420)
+            } else {
+                // Subtitles are drawn on the picture at the size shown, in BGRA.
+                let size = control.displaySize
+                picture.resize(width: size.width, height: size.height)
+            }
+            do {
+                try scaler.scale(frame, into: picture)
+                subtitles?.draw(on: picture, at: pts - current.passOffset + current.origin, warning: warning)
+            } catch {
+                frames.recycle(picture)
+                warning("video: \(error)")
+                return
+            }
         }
-        do {
-            try scaler.scale(frame, into: picture)
-            subtitles?.draw(on: picture, at: pts - current.passOffset + current.origin, warning: warning)
-        } catch {
-            frames.recycle(picture)
-            warning("video: \(error)")
-            return
-        }
-        frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial))
+        frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial, isConverted: seen))
         current.delivered += 1
         current.lastEnd = pts + duration
     }
