@@ -117,6 +117,10 @@ enum CompareProperties {
                  osd: { t in (try? state(t)).map { $0.zoom.smooth ? "Magnified pixels: smooth" : "Magnified pixels: squares" } }),
         Property("compare-loupe", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLoupe) },
                  set: { t, v throws(CommandError) in try state(t).showsLoupe = try PropertyValue.flag(v) }),
+        // What the loupe shows now, A's then B's: read-only, empty while it is off or the pointer is away.
+        Property("compare-loupe-values", scope: .app, get: { t throws(CommandError) in
+            .array(try state(t).loupeReadings.map(loupeValue))
+        }),
         Property("compare-labels", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLabels) },
                  set: { t, v throws(CommandError) in try state(t).showsLabels = try PropertyValue.flag(v) },
                  osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),
@@ -176,6 +180,24 @@ enum CompareProperties {
     static func hear(_ s: CompareState, _ controller: CommandController) {
         let index = s.audio == 0 ? 0 : s.other
         if controller.tiles.tiles.indices.contains(index) { controller.tiles.focus(index) }
+    }
+
+    /// One side's loupe values: {"side": "A", "x", "y" (the pixel in the
+    /// decoded picture), "rgb": [r, g, b] as shown, "ycbcr": [y, cb, cr]
+    /// code values, "bits", "range": "limited" | "full"} (no ycbcr, bits
+    /// and range without a decoded Y′CbCr picture).
+    static func loupeValue(_ reading: CompareState.LoupeReading) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("side", .string(CompareView.letter(reading.side))),
+            ("x", .number(Double(reading.x))), ("y", .number(Double(reading.y))),
+            ("rgb", .array(reading.rgb.map { .number(Double($0)) })),
+        ]
+        if let code = reading.code {
+            pairs.append(("ycbcr", .array(([code.y] + [code.cb, code.cr].compactMap { $0 }).map { .number(Double($0)) })))
+            pairs.append(("bits", .number(Double(code.bits))))
+            pairs.append(("range", .string(code.fullRange ? "full" : "limited")))
+        }
+        return .object(pairs)
     }
 
     /// A whole number within `range` (a side, a rendition).

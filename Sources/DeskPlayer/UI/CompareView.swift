@@ -31,6 +31,8 @@ package final class CompareView {
             // core at 720p30): the difference, and a switch to it while
             // paused or to another rendition, read it at once.
             view.keepsPicture = true
+            // The decoded pictures' code values, only while the loupe reads them.
+            view.keepsDecodedPicture = state.showsLoupe
             view.zoom = state.zoom
         }
     }
@@ -137,8 +139,11 @@ package final class CompareView {
         referenceTime = views.first.map { $0.player.currentTime.seconds }
         defer {
             if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
-                CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
-                                  areas: areas(count: views.count, in: bounds), bounds: bounds, renderer: r, text: text)
+                state.loupeReadings = CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
+                                                        areas: areas(count: views.count, in: bounds), bounds: bounds,
+                                                        renderer: r, text: text)
+            } else {
+                state.loupeReadings = []
             }
         }
         guard views.count >= 2, views.indices.contains(state.other) else {

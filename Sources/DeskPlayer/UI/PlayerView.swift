@@ -46,6 +46,17 @@ package final class PlayerView {
     /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
     private(set) var keptPicture: PictureBuffer?
     private(set) var pictureCount = 0
+    /// Keeps a reference to the decoded picture shown (the loupe reads its
+    /// code values); off, the player keeps none.
+    var keepsDecodedPicture = false {
+        didSet {
+            guard keepsDecodedPicture != oldValue else { return }
+            player.keepsDecodedPictures = keepsDecodedPicture
+            if !keepsDecodedPicture { keptDecoded = nil }
+        }
+    }
+    /// The decoded picture of the frame on screen, when `keepsDecodedPicture`.
+    private(set) var keptDecoded: DecodedPicture?
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -89,6 +100,7 @@ package final class PlayerView {
         }
         texture?.upload(picture)
         if keepsPicture, picture.layout == .bgra { keep(picture) }
+        if keepsDecodedPicture { keptDecoded = frame.decoded }
         pictureCount &+= 1
         if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
@@ -99,6 +111,7 @@ package final class PlayerView {
         shownVideoSize = nil
         redisplayRequested = nil
         keptPicture = nil
+        keptDecoded = nil
     }
 
     private func keep(_ picture: PictureBuffer) {

@@ -10,6 +10,9 @@ package struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs 
     /// How long it is shown if no later frame says otherwise.
     let duration: MediaTime
     let serial: Int
+    /// The decoded picture it was converted from, while the pipeline keeps
+    /// them (`keepsDecodedPictures`: the comparison's loupe reads its code values).
+    package var decoded: DecodedPicture? = nil
 }
 
 /// The few decoded frames waiting between a video decode thread and the

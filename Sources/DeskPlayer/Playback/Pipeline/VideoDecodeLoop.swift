@@ -181,7 +181,9 @@ final class VideoDecodeLoop {
             warning("video: \(error)")
             return
         }
-        frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial))
+        var shown = VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial)
+        if control.keepsDecodedPictures { shown.decoded = DecodedPicture(referencing: frame) }
+        frames.push(shown)
         current.delivered += 1
         current.lastEnd = pts + duration
     }
