@@ -5,8 +5,8 @@ import Testing
 
 /// The loupe's code values come from the decoded picture itself
 /// (`DecodedPicture`, through libavutil's reader): every layout decoders
-/// and files give (planar, semi-planar, packed, 10-bit, grey) read as the values the picture was made of, each
-/// pixel's chroma the sample it shares.
+/// and files give (planar, semi-planar, packed, 10-bit, grey) reads as the
+/// values the picture was made of, each pixel's chroma the sample it shares.
 @Suite struct DecodedPictureTests {
     /// A 64x32 picture whose every code value is known (geq on the planar
     /// `made` format, then losslessly to `stored`: FFmpeg's own conversion
