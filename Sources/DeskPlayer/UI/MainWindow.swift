@@ -324,7 +324,8 @@ package final class MainWindow: PlayerScreen {
     /// and its sync group.
     private func wheelZoom(steps: Double, x: Int, y: Int) {
         let areas = areas()
-        guard steps != 0, let index = tileIndex(x: x, y: y), views.indices.contains(index), !views[index].isDetached,
+        guard steps != 0, list == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
+              !views[index].isDetached,
               let fitted = views[index].fittedSize(in: areas[index]) else { return }
         let zoom = (views[index].zoom ?? VideoZoom()).zoomed(by: steps, around: x, y, area: areas[index], fitted: fitted)
         onAction(.zoom(tile: index, zoom))
