@@ -29,7 +29,7 @@ INSTALL_PACKAGES := ffmpeg
 # (--root-owner-group): no fakeroot; no debhelper, since no debian/rules.
 DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream
 # What the benchmarks compare against.
-BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool time bc python3-numpy linux-perf
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool socat time bc python3-numpy linux-perf
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays: the demo (the issue asks for 60), and

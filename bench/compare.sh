@@ -13,7 +13,7 @@
 # Usage: bench/compare.sh [seconds]   (from the repository root, under Xvfb; `make bench`)
 set -euo pipefail
 SECS=${1:-15}
-BIN=.build/release/deskplayer
+BIN=${DESKPLAYER_BIN:-.build/release/deskplayer}
 OUTDIR=${BENCH_OUT:-bench/out}
 mkdir -p "$OUTDIR"
 OUT=$(mktemp -d)
@@ -44,6 +44,25 @@ ours() {  # key, options...
     dropped=$(grep -o '"framesDropped" : [0-9]*' "$OUT/s.json" | awk '{t+=$3} END {print t+0}')
     row "$key" "$presented" "$dropped" "$(echo "$u+$s" | bc -l)" "$m"
 }
+# The wipe with the loupe on, the pointer in the window's middle: each side's
+# frames keep a reference to their decoded picture while it is on, and the
+# loupe is drawn at every frame. Turned on through the socket, as a key does.
+ours_loupe() {  # key, options...
+    local key=$1; shift
+    rm -f "$OUT/ipc"
+    /usr/bin/time -f "%U %S %M" -o "$OUT/t" $BIN "$A" "$B" "$@" --geometry 1280x720+0+0 --loop inf --no-config \
+        --quit-after "$SECS" --stats-json "$OUT/s.json" --input-ipc-server "$OUT/ipc" >/dev/null 2>"$OUT/err" &
+    local pid=$!
+    for _ in $(seq 50); do [ -S "$OUT/ipc" ] && break; sleep 0.1; done
+    xdotool mousemove 640 360 2>/dev/null || true
+    printf '{"command":["set_property","compare-loupe",true]}\n' | socat - "UNIX-CONNECT:$OUT/ipc" >/dev/null || true
+    wait $pid || true
+    read -r u s m < <(tail -n1 "$OUT/t")
+    local presented dropped
+    presented=$(grep -o '"framesPresented" : [0-9]*' "$OUT/s.json" | awk '{t+=$3} END {print t+0}')
+    dropped=$(grep -o '"framesDropped" : [0-9]*' "$OUT/s.json" | awk '{t+=$3} END {print t+0}')
+    row "$key" "$presented" "$dropped" "$(echo "$u+$s" | bc -l)" "$m"
+}
 theirs() {  # key, options...
     local key=$1; shift
     # SIGINT at the end: it quits as when its window is closed.
@@ -54,6 +73,7 @@ theirs() {  # key, options...
 }
 
 ours deskplayer_wipe --compare wipe
+ours_loupe deskplayer_wipe_loupe --compare wipe
 ours deskplayer_diff_rgb --compare diff
 ours deskplayer_diff_luma --compare diff --compare-diff luma --compare-diff-gain 4
 ours deskplayer_diff_heat --compare diff --compare-diff heat --compare-diff-gain 4
@@ -80,7 +100,7 @@ for line in open(rows_file):
     if presented != "-":
         row["frames_presented"], row["frames_dropped"] = int(presented), int(dropped)
     rows[key] = row
-pairs = {"deskplayer_wipe": "video_compare_split", "deskplayer_diff_rgb": "video_compare_subtraction",
+pairs = {"deskplayer_wipe": "video_compare_split", "deskplayer_wipe_loupe": "video_compare_split", "deskplayer_diff_rgb": "video_compare_subtraction",
          "deskplayer_diff_luma": "video_compare_subtraction", "deskplayer_diff_heat": "video_compare_subtraction",
          "deskplayer_flip": "video_compare_split",
          "deskplayer_hstack": "video_compare_hstack", "deskplayer_vstack": "video_compare_vstack"}

@@ -41,6 +41,15 @@ enum CompareMedia {
         case "late.mp4":
             args += source + ["-ss", "0.5", "-t", "5.5", "-c:v", "libx264", "-crf", "16", "-preset", "veryfast",
                               "-pix_fmt", "yuv420p", "-c:a", "aac"] + tags + [partial]
+        case "codes8.mp4", "codes10.mp4":
+            // Every pixel's code values known: Y′ per pixel, Cb and Cr per
+            // 2x2 chroma sample, changing with the frame number N; limited
+            // range, losslessly coded (x264 at qp 0), 640x360 at 10 fps.
+            let (format, low, luma, chroma) = name == "codes8.mp4" ? ("yuv420p", 16, 219, 224) : ("yuv420p10le", 64, 876, 896)
+            let geq = "geq=lum='\(low)+mod(X*7+Y*13+N*3,\(luma))':cb='\(low)+mod(X*5+Y*3+N,\(chroma))'"
+                + ":cr='\(low)+mod(X*11+Y*2,\(chroma))'"
+            args += ["-f", "lavfi", "-i", "color=black:size=640x360:rate=10", "-t", "3", "-vf", "format=\(format),\(geq)",
+                     "-c:v", "libx264", "-qp", "0", "-preset", "veryfast", "-color_range", "tv"] + tags + [partial]
         default:
             throw MediaError("no such compare clip: \(name)")
         }
@@ -561,6 +570,75 @@ extension ScreenTests {
         let left = shot.pixel(bx + 6 * 8 + 4, by + 7 * 8 + 4)
         #expect(left == plain.pixel(199, 120), "its left neighbour: \(left) against \(plain.pixel(199, 120))")
         #expect(shot.pixel(bx + 2, by + 2) == shot.pixel(bx + 5, by + 5), "an 8x8 square")
+    }
+}
+
+extension ScreenTests {
+    /// The Y′, Cb and Cr code values ffmpeg decodes at pixel (x, y) of
+    /// `file`'s frame at `seconds` (4:2:0, 8 or 16-bit little-endian samples).
+    func decodedCodeValues(_ file: String, at seconds: Double, x: Int, y: Int, bits: Int, in dir: URL) throws -> [Int] {
+        let out = dir.appendingPathComponent("codes-\(UUID().uuidString).yuv").path
+        let r = try runTool("ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", file, "-frames:v", "1", "-f", "rawvideo", out])
+        guard r.status == 0 else { throw MediaError("ffmpeg raw frame of \(file): \(r.stderr)") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: out))
+        let (w, h, size) = (640, 360, bits > 8 ? 2 : 1)
+        func sample(_ offset: Int) -> Int { size == 2 ? Int(data[offset]) | Int(data[offset + 1]) << 8 : Int(data[offset]) }
+        let chroma = (y >> 1) * (w / 2) + (x >> 1)
+        return [sample((y * w + x) * size), sample((w * h + chroma) * size), sample((w * h + w * h / 4 + chroma) * size)]
+    }
+
+    /// The loupe's Y′CbCr are the decoded picture's own code values, not
+    /// worked back from RGB: an 8-bit and a 10-bit limited-range clip whose
+    /// every code value is known, compared in flip; `compare-loupe-values`
+    /// says for each side what it draws, and equals ffmpeg's decode of that
+    /// pixel (and the values the clip was made of) at two neighbouring
+    /// pixels, which share their chroma sample but not their luma.
+    @Test func theLoupeShowsTheDecodedCodeValues() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (eight, ten) = (try CompareMedia.path("codes8.mp4"), try CompareMedia.path("codes10.mp4"))
+        let app = try compareApp([eight, ten], ["--compare", "flip"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")
+        _ = try grabSteady(app, 640, 360, in: dir)
+        #expect(client.get("compare-loupe-values") == .array([]), "no loupe, no values")
+        // The frame at 2 s is number 20; the window shows the 640x360 videos 1:1.
+        func made(_ x: Int, _ y: Int, ten: Bool) -> [Int] {
+            let (low, luma, chroma) = ten ? (64, 876, 896) : (16, 219, 224)
+            let (cx, cy) = (x >> 1, y >> 1)
+            return [low + (x * 7 + y * 13 + 60) % luma, low + (cx * 5 + cy * 3 + 20) % chroma, low + (cx * 11 + cy * 2) % chroma]
+        }
+        func codes(_ value: JSONValue?) -> [Int]? {
+            guard case .array(let a)? = value?["ycbcr"] else { return nil }
+            return a.compactMap { $0.number.map { Int($0) } }
+        }
+        for (i, (x, y)) in [(200, 120), (201, 120)].enumerated() {
+            try runTool("xdotool", ["mousemove", String(x), String(y)] + (i == 0 ? ["key", "o"] : []))
+            var values: [JSONValue] = []
+            let shown = eventually(seconds: 5) {
+                guard case .array(let v)? = client.get("compare-loupe-values"), v.count == 2, v[0]["x"]?.number == Double(x),
+                      codes(v[0]) != nil, codes(v[1]) != nil else { return false }
+                values = v
+                return true
+            }
+            #expect(shown, "the loupe's values at (\(x), \(y)): \(String(describing: client.get("compare-loupe-values")))")
+            guard shown else { return }
+            for (side, (file, bits)) in [(eight, 8), (ten, 10)].enumerated() {
+                let v = values[side]
+                let ffmpeg = try decodedCodeValues(file, at: 2, x: x, y: y, bits: bits, in: dir)
+                #expect(v["side"]?.string == (side == 0 ? "A" : "B"))
+                #expect(v["x"]?.number == Double(x) && v["y"]?.number == Double(y), "the video's own pixel: \(v.text)")
+                #expect(codes(v) == ffmpeg, "\(bits)-bit at (\(x), \(y)): the loupe \(v.text), ffmpeg \(ffmpeg)")
+                #expect(ffmpeg == made(x, y, ten: bits == 10), "ffmpeg decodes the values the clip was made of")
+                #expect(v["bits"]?.number == Double(bits) && v["range"]?.string == "limited")
+            }
+        }
+        // Above 8 bits' reach: the 10-bit side's codes cannot come from 8-bit RGB.
+        #expect(made(200, 120, ten: true).contains { $0 > 255 })
+        try runTool("xdotool", ["key", "o"])
+        #expect(eventually(seconds: 3) { client.get("compare-loupe-values") == .array([]) }, "the loupe off: no values")
     }
 }
 

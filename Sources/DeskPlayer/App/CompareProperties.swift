@@ -87,36 +87,12 @@ enum CompareProperties {
             let frames = try PropertyValue.number(v).rounded()
             try setShift(t, seconds: frames / frameRate(t.controller))
         }, osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
-        // mpv's zoom and pan, shared by every compared side.
-        Property("video-zoom", .number(VideoZoom.range), scope: .app, get: { t throws(CommandError) in .number(try state(t).zoom.log2) },
-                 set: { t, v throws(CommandError) in try state(t).zoom.log2 = try PropertyValue.number(v, in: VideoZoom.range) },
-                 osd: { t in (try? state(t)).map { String(format: "Zoom %.2f (%.2f×)", $0.zoom.log2, exp2($0.zoom.log2)) } }),
-        Property("video-pan-x", .number(-3...3), scope: .app, get: { t throws(CommandError) in .number(try state(t).zoom.panX) },
-                 set: { t, v throws(CommandError) in try state(t).zoom.panX = try PropertyValue.number(v, in: -3...3) }),
-        Property("video-pan-y", .number(-3...3), scope: .app, get: { t throws(CommandError) in .number(try state(t).zoom.panY) },
-                 set: { t, v throws(CommandError) in try state(t).zoom.panY = try PropertyValue.number(v, in: -3...3) }),
-        // Screen pixels per video pixel of the reference: 1 shows it 1:1, 2, 4, 8 magnified; 0 fits it again, centred.
-        Property("compare-pixel-zoom", .number(0...64), scope: .app, get: { t throws(CommandError) in
-            let s = try state(t)
-            return .number((exp2(s.zoom.log2) / s.fitScale * 1000).rounded() / 1000)
-        }, set: { t, v throws(CommandError) in
-            let s = try state(t)
-            let n = try PropertyValue.number(v, in: 0...64)
-            if n == 0 {
-                s.zoom = VideoZoom(smooth: s.zoom.smooth)
-            } else {
-                s.zoom.log2 = min(max(log2(n * s.fitScale), VideoZoom.range.lowerBound), VideoZoom.range.upperBound)
-            }
-        }, osd: { t in
-            guard let s = try? state(t) else { return nil }
-            return s.zoom.log2 == 0 && s.zoom.panX == 0 && s.zoom.panY == 0 ? "Zoom: fit"
-                : String(format: "Zoom: %.2g screen pixels a video pixel", exp2(s.zoom.log2) / s.fitScale)
-        }),
-        Property("compare-smooth", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).zoom.smooth) },
-                 set: { t, v throws(CommandError) in try state(t).zoom.smooth = try PropertyValue.flag(v) },
-                 osd: { t in (try? state(t)).map { $0.zoom.smooth ? "Magnified pixels: smooth" : "Magnified pixels: squares" } }),
         Property("compare-loupe", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLoupe) },
                  set: { t, v throws(CommandError) in try state(t).showsLoupe = try PropertyValue.flag(v) }),
+        // What the loupe shows now, A's then B's: read-only, empty while it is off or the pointer is away.
+        Property("compare-loupe-values", scope: .app, get: { t throws(CommandError) in
+            .array(try state(t).loupeReadings.map(loupeValue))
+        }),
         Property("compare-labels", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLabels) },
                  set: { t, v throws(CommandError) in try state(t).showsLabels = try PropertyValue.flag(v) },
                  osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),
@@ -176,6 +152,24 @@ enum CompareProperties {
     static func hear(_ s: CompareState, _ controller: CommandController) {
         let index = s.audio == 0 ? 0 : s.other
         if controller.tiles.tiles.indices.contains(index) { controller.tiles.focus(index) }
+    }
+
+    /// One side's loupe values: {"side": "A", "x", "y" (the pixel in the
+    /// decoded picture), "rgb": [r, g, b] as shown, "ycbcr": [y, cb, cr]
+    /// code values, "bits", "range": "limited" | "full"} (no ycbcr, bits
+    /// and range without a decoded Y′CbCr picture).
+    static func loupeValue(_ reading: CompareState.LoupeReading) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("side", .string(CompareView.letter(reading.side))),
+            ("x", .number(Double(reading.x))), ("y", .number(Double(reading.y))),
+            ("rgb", .array(reading.rgb.map { .number(Double($0)) })),
+        ]
+        if let code = reading.code {
+            pairs.append(("ycbcr", .array(([code.y] + [code.cb, code.cr].compactMap { $0 }).map { .number(Double($0)) })))
+            pairs.append(("bits", .number(Double(code.bits))))
+            pairs.append(("range", .string(code.fullRange ? "full" : "limited")))
+        }
+        return .object(pairs)
     }
 
     /// A whole number within `range` (a side, a rendition).

@@ -268,6 +268,15 @@ final class PlayerApp {
             }
         case .drop(let path, let index):
             drop(path, on: index.flatMap { tiles.tiles.indices.contains($0) ? tiles.tiles[$0] : nil })
+        case .zoom(let index, let zoom):
+            // The tile under the pointer (and its sync group), through the properties keys and the socket set.
+            guard tiles.tiles.indices.contains(index) else { return }
+            let tile = tiles.tiles[index]
+            run { () throws(CommandError) in
+                try controller.apply(.set(property: "video-zoom", value: .number(zoom.log2)), to: .tile(tile), from: .mouse)
+                try controller.apply(.set(property: "video-pan-x", value: .number(zoom.panX)), to: .tile(tile), from: .mouse)
+                try controller.apply(.set(property: "video-pan-y", value: .number(zoom.panY)), to: .tile(tile), from: .mouse)
+            }
         case .list(let action):
             controller.opener?.listAction(action)
         case .minimized:

@@ -101,6 +101,8 @@ final class TileSet {
         tiles.removeAll { $0 === tile }
         guard let index = index(of: old) else { return }
         tiles[index] = tile
+        // Its zoom and pan too (a sync group's, shared).
+        tile.view.zoom = old.view.zoom
         focusedIndex = index
         syncGroup = syncGroup.map { $0 === old ? tile : $0 }
         tearDown(old)

@@ -67,7 +67,7 @@ package enum KeyBindings {
         ("?", "help", "show / hide this list"),
         ("q", "quit", "quit"),
         ("Q", "quit-watch-later", "quit, remembering where each file was"),
-    ].map { binding(key: $0.0, $0.1, help: $0.2) } + [
+    ].map { binding(key: $0.0, $0.1, help: $0.2) } + ZoomKeys.bindings.map { binding(key: $0.key, $0.command, help: $0.help) } + [
         binding(key: "SPACE", "cycle pause", help: "pause / play", section: .pip),
         binding(key: "ESC", "pip-restore", help: "back into the main window", section: .pip),
     ]

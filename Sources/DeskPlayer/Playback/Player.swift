@@ -36,8 +36,18 @@ package final class Player {
     /// paused too (the frame on screen is decoded again).
     package var deinterlace = DeinterlaceMode.auto {
         didSet {
-            applyDeinterlace()
+            applyPipelineSettings()
             if isPaused && deinterlace != oldValue { redisplayCurrentFrame() }
+        }
+    }
+    /// Frames carry a reference to their decoded picture (`VideoFrame.decoded`)
+    /// for a reader of its code values (the comparison's loupe); off, none
+    /// is kept. Turned on while paused, the frame on screen is decoded again
+    /// so it has one at once.
+    package var keepsDecodedPictures = false {
+        didSet {
+            applyPipelineSettings()
+            if isPaused && keepsDecodedPictures && !oldValue { redisplayCurrentFrame() }
         }
     }
     /// Another player's clock this one's pictures follow (a sync group).
@@ -267,11 +277,12 @@ package final class Player {
 
     private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
 
-    /// The current and the upcoming item follow `deinterlace` (each as soon as it has opened).
-    private func applyDeinterlace() {
-        for pipeline in [currentItem?.pipeline, upcomingItem?.pipeline].compactMap({ $0 })
-        where pipeline.deinterlace != deinterlace {
-            pipeline.setDeinterlace(deinterlace)
+    /// The current and the upcoming item follow `deinterlace` and
+    /// `keepsDecodedPictures` (each as soon as it has opened).
+    private func applyPipelineSettings() {
+        for pipeline in [currentItem?.pipeline, upcomingItem?.pipeline].compactMap({ $0 }) {
+            if pipeline.deinterlace != deinterlace { pipeline.setDeinterlace(deinterlace) }
+            if pipeline.keepsDecodedPictures != keepsDecodedPictures { pipeline.setKeepsDecodedPictures(keepsDecodedPictures) }
         }
     }
 
@@ -348,7 +359,7 @@ package final class Player {
             return advanceState(at: now)
         }
         guard let pipeline = item.pipeline else { return nil }
-        applyDeinterlace()
+        applyPipelineSettings()
         if actionAtItemEnd == .advance, pipeline.hasAudio, let nextRing = upcomingItem?.pipeline,
            nextRing.hasAudio {
             audio.setNext(nextRing.audioRing)

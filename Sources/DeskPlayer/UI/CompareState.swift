@@ -67,7 +67,28 @@ package final class CompareState {
     /// (kept up to date by the view): video-zoom log2 of it shows 1:1.
     package var fitScale = 1.0
     /// A magnifier at the pointer: each side's pixels around it at 8× and their values.
-    package var showsLoupe = false { didSet { changed() } }
+    package var showsLoupe = false {
+        didSet {
+            if !showsLoupe { loupeReadings = [] }
+            changed()
+        }
+    }
+    /// What one side's pixel under the loupe holds.
+    package struct LoupeReading: Equatable, Sendable {
+        /// The side's index among the compared files (0 the reference).
+        package var side: Int
+        /// The pixel in the decoded picture, at the video's own size.
+        package var x: Int
+        package var y: Int
+        /// As shown (the converted picture at the size shown).
+        package var rgb: [Int]
+        /// The decoded picture's code values there (nil until a frame
+        /// decoded since the loupe came on is shown, or for an RGB video).
+        package var code: DecodedPicture.CodeValues?
+    }
+    /// The values the loupe shows now, A's then B's (empty while it is off
+    /// or the pointer is outside the window); kept by the view as it draws.
+    package var loupeReadings: [LoupeReading] = []
     /// Each side's file name, time and frame number on top of it.
     package var showsLabels = true { didSet { changed() } }
     /// Called after any change (the window redraws).

@@ -31,6 +31,8 @@ package final class CompareView {
             // core at 720p30): the difference, and a switch to it while
             // paused or to another rendition, read it at once.
             view.keepsPicture = true
+            // The decoded pictures' code values, only while the loupe reads them.
+            view.keepsDecodedPicture = state.showsLoupe
             view.zoom = state.zoom
         }
     }
@@ -83,10 +85,8 @@ package final class CompareView {
 
     package func drag(x: Int, y: Int, in bounds: Rect) {
         if let start = panning {
-            // Pan is in zoomed picture sizes: a drag moves the picture with the pointer.
-            let (w, h) = zoomedSize(in: bounds)
-            state.zoom.panX = start.panX + Double(x - start.x) / max(w, 1)
-            state.zoom.panY = start.panY + Double(y - start.y) / max(h, 1)
+            state.zoom = state.zoom.panned(from: (start.panX, start.panY), dx: x - start.x, dy: y - start.y,
+                                           fitted: fittedSize(in: bounds))
             return
         }
         guard draggingDivider else { return }
@@ -103,30 +103,21 @@ package final class CompareView {
     /// the video point under it stays under it.
     package func wheel(steps: Double, x: Int, y: Int, in bounds: Rect) {
         let area = areas(count: 2, in: bounds).first { $0.contains(x: x, y: y) } ?? bounds
-        let (w, h) = zoomedSize(in: bounds)
-        let cx = Double(area.x) + Double(area.width) / 2, cy = Double(area.y) + Double(area.height) / 2
-        // The pointer in zoomed-picture units from its centre.
-        let u = (Double(x) - cx) / max(w, 1) - state.zoom.panX, v = (Double(y) - cy) / max(h, 1) - state.zoom.panY
-        var zoom = state.zoom
-        zoom.log2 = min(max(zoom.log2 + steps * 0.25, VideoZoom.range.lowerBound), VideoZoom.range.upperBound)
-        let k = exp2(zoom.log2 - state.zoom.log2)
-        zoom.panX = (Double(x) - cx) / max(w * k, 1) - u
-        zoom.panY = (Double(y) - cy) / max(h * k, 1) - v
-        state.zoom = zoom
+        state.zoom = state.zoom.zoomed(by: steps, around: x, y, area: area, fitted: fittedSize(in: bounds))
     }
 
-    /// The reference's zoomed picture size in its area (screen pixels).
-    private func zoomedSize(in bounds: Rect) -> (Double, Double) {
-        let area = areas(count: 2, in: bounds)[0]
-        let f = exp2(state.zoom.log2)
-        let w = Double(area.width), h = Double(area.height)
-        // The fitted size, from the fit scale kept while drawing.
-        guard state.fitScale > 0, let size = fittedSize else { return (w * f, h * f) }
-        return (Double(size.0) * f, Double(size.1) * f)
+    /// The reference's fitted picture size in its area (screen pixels), as
+    /// last drawn (the area's before the first draw).
+    private func fittedSize(in bounds: Rect) -> (width: Double, height: Double) {
+        guard let size = drawnFittedSize else {
+            let area = areas(count: 2, in: bounds)[0]
+            return (Double(area.width), Double(area.height))
+        }
+        return (Double(size.0), Double(size.1))
     }
 
     /// The reference's fitted picture size, as last drawn.
-    private var fittedSize: (Int, Int)?
+    private var drawnFittedSize: (Int, Int)?
 
     // MARK: Drawing
 
@@ -137,8 +128,11 @@ package final class CompareView {
         referenceTime = views.first.map { $0.player.currentTime.seconds }
         defer {
             if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
-                CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
-                                  areas: areas(count: views.count, in: bounds), bounds: bounds, renderer: r, text: text)
+                state.loupeReadings = CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
+                                                        areas: areas(count: views.count, in: bounds), bounds: bounds,
+                                                        renderer: r, text: text)
+            } else {
+                state.loupeReadings = []
             }
         }
         guard views.count >= 2, views.indices.contains(state.other) else {
@@ -151,7 +145,7 @@ package final class CompareView {
             let fitted = VideoPlacement(mode: reference.contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
                                         area: areas[0])
             state.fitScale = Double(info.displayWidth) / Double(max(fitted.pictureWidth, 1))
-            fittedSize = (fitted.pictureWidth, fitted.pictureHeight)
+            drawnFittedSize = (fitted.pictureWidth, fitted.pictureHeight)
         }
         switch state.mode {
         case .wipe:

@@ -19,6 +19,9 @@ package enum WindowAction: Equatable {
     case pipButton(tile: Int)
     /// A file dropped on a tile (nil: elsewhere).
     case drop(path: String, tile: Int?)
+    /// The wheel or a drag zoomed or panned a tile's picture (outside a
+    /// comparison): this zoom and pan, for the tile and its sync group.
+    case zoom(tile: Int, VideoZoom)
     /// A key or click on the list overlay.
     case list(ListOverlay.Action)
     /// The window manager minimized the window, or brought it back.
@@ -64,6 +67,8 @@ package final class MainWindow: PlayerScreen {
     private var pointer: (x: Int, y: Int)?
     /// The seek or volume bar the mouse is dragging, and when it last seeked.
     private var dragging: (index: Int, volume: Bool, lastSeek: UInt64)?
+    /// A drag panning a zoomed tile: the tile, where it started and its zoom then.
+    private var panning: (index: Int, x: Int, y: Int, zoom: VideoZoom)?
     /// What the control bar showed when last drawn: redraw when it changes.
     private var drawnBar: BarState?
     /// A list to pick from over everything (file browser, recent files);
@@ -264,10 +269,23 @@ package final class MainWindow: PlayerScreen {
             SDL_GetMouseState(&x, &y)
             let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
             compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: compareBounds)
+        case SDL_MOUSEWHEEL:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
+            wheelZoom(steps: steps, x: Int(x), y: Int(y))
         case SDL_MOUSEBUTTONUP:
             compare?.release()
+            panning = nil
         case SDL_MOUSEBUTTONDOWN:
-            if let index = tileIndex(x: Int(event.button.x), y: Int(event.button.y)) { onAction(.focus(tile: index)) }
+            let (x, y) = (Int(event.button.x), Int(event.button.y))
+            if let index = tileIndex(x: x, y: y) {
+                onAction(.focus(tile: index))
+                // A zoomed-in picture pans with a drag.
+                if let zoom = views[index].zoom, zoom.log2 > 0, event.button.button == UInt8(SDL_BUTTON_LEFT) {
+                    panning = (index, x, y, zoom)
+                }
+            }
         case SDL_WINDOWEVENT:
             needsRedraw = true
         default:
@@ -282,6 +300,12 @@ package final class MainWindow: PlayerScreen {
             dragBar(drag, x: x, final: false)
         } else if let compare, compare.isDragging {
             compare.drag(x: x, y: y, in: compareBounds)
+        } else if let pan = panning {
+            let areas = areas()
+            guard views.indices.contains(pan.index), areas.indices.contains(pan.index),
+                  let fitted = views[pan.index].fittedSize(in: areas[pan.index]) else { return }
+            onAction(.zoom(tile: pan.index, pan.zoom.panned(from: (pan.zoom.panX, pan.zoom.panY), dx: x - pan.x, dy: y - pan.y,
+                                                            fitted: fitted)))
         } else if comparing {
             pointer = (x, y)
             // The loupe follows the pointer.
@@ -293,6 +317,18 @@ package final class MainWindow: PlayerScreen {
                 showControls(index)
             }
         }
+    }
+
+    /// The wheel over a tile zooms its picture around the pointer (the
+    /// video point under it stays there), for the App to apply to the tile
+    /// and its sync group.
+    private func wheelZoom(steps: Double, x: Int, y: Int) {
+        let areas = areas()
+        guard steps != 0, list == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
+              !views[index].isDetached,
+              let fitted = views[index].fittedSize(in: areas[index]) else { return }
+        let zoom = (views[index].zoom ?? VideoZoom()).zoomed(by: steps, around: x, y, area: areas[index], fitted: fitted)
+        onAction(.zoom(tile: index, zoom))
     }
 
     /// The pointer rests over a picture, with nothing it is needed for

@@ -33,14 +33,22 @@ package final class PlayerView {
     var displayGeometry: (width: Int, height: Int)? {
         didSet { if displayGeometry?.width != oldValue?.width || displayGeometry?.height != oldValue?.height { resetPicture() } }
     }
-    /// A comparison's shared zoom and pan (mpv's video-zoom, a log2 scale
-    /// of the fitted picture, and video-pan-x/y, in widths and heights of
-    /// the zoomed picture); nil: the content mode alone. The picture is
-    /// decoded at the zoomed size up to the video's own, and magnified
-    /// beyond that by the renderer (nearest: pixels as squares, unless `smooth`).
-    var zoom: VideoZoom? {
-        didSet { if zoom != oldValue { redisplayRequested = nil } }
+    /// Its zoom and pan (mpv's video-zoom, a log2 scale of the fitted
+    /// picture, and video-pan-x/y, in widths and heights of the zoomed
+    /// picture), shared by a comparison's sides and by a sync group's
+    /// tiles; nil: the content mode alone. The picture is decoded at the
+    /// zoomed size up to the video's own, and magnified beyond that by the
+    /// renderer (nearest: pixels as squares, unless `smooth`).
+    package var zoom: VideoZoom? {
+        didSet {
+            guard zoom != oldValue else { return }
+            redisplayRequested = nil
+            zoomChanged = true
+        }
     }
+    /// The zoom changed since the last refresh: the tile is drawn again
+    /// (paused, or zoomed past the video's size, no new picture comes).
+    private var zoomChanged = false
     /// Keeps a copy of each BGRA picture shown (the comparison's difference reads it).
     var keepsPicture = false { didSet { if !keepsPicture { keptPicture = nil } } }
     /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
@@ -48,6 +56,17 @@ package final class PlayerView {
     private(set) var pictureCount = 0
     /// Frames went by unconverted while unseen: the texture is older than the time.
     private var missedPictures = false
+    /// Keeps a reference to the decoded picture shown (the loupe reads its
+    /// code values); off, the player keeps none.
+    var keepsDecodedPicture = false {
+        didSet {
+            guard keepsDecodedPicture != oldValue else { return }
+            player.keepsDecodedPictures = keepsDecodedPicture
+            if !keepsDecodedPicture { keptDecoded = nil }
+        }
+    }
+    /// The decoded picture of the frame on screen, when `keepsDecodedPicture`.
+    private(set) var keptDecoded: DecodedPicture?
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -59,6 +78,32 @@ package final class PlayerView {
     /// minimized, when the player goes on (sound, time, item events) but
     /// its pictures are neither converted nor uploaded.
     func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool = true) -> Bool {
+        lastArea = area
+        let zoomed = zoomChanged
+        zoomChanged = false
+        return refreshPicture(at: now, area: area, renderer: renderer, seen: seen) || zoomed
+    }
+
+    /// The area it was last refreshed for.
+    private(set) var lastArea: Rect?
+
+    /// The picture's fitted size (its content mode, no zoom) in `area`, in screen pixels.
+    package func fittedSize(in area: Rect) -> (width: Double, height: Double)? {
+        guard let info = player.currentItem?.info, info.hasVideo else { return nil }
+        let (w, h) = displayGeometry ?? (info.displayWidth, info.displayHeight)
+        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
+        return (Double(fitted.pictureWidth), Double(fitted.pictureHeight))
+    }
+
+    /// Video pixels per screen pixel of the fitted picture where it was
+    /// last shown (video-zoom log2 of it shows 1:1); nil before that.
+    package var fitScale: Double? {
+        guard let area = lastArea, let info = player.currentItem?.info, info.hasVideo,
+              let fitted = fittedSize(in: area) else { return nil }
+        return Double(displayGeometry?.width ?? info.displayWidth) / max(fitted.width, 1)
+    }
+
+    private func refreshPicture(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool) -> Bool {
         if isDetached { return drawnPlaceholder != PlayerView.detachedText }
         player.setPicturesSeen(seen)
         if seen && missedPictures && player.isPaused {
@@ -104,6 +149,7 @@ package final class PlayerView {
         }
         texture?.upload(picture)
         if keepsPicture, picture.layout == .bgra { keep(picture) }
+        if keepsDecodedPicture { keptDecoded = frame.decoded }
         pictureCount &+= 1
         if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
@@ -114,6 +160,7 @@ package final class PlayerView {
         shownVideoSize = nil
         redisplayRequested = nil
         keptPicture = nil
+        keptDecoded = nil
     }
 
     private func keep(_ picture: PictureBuffer) {

@@ -20,6 +20,34 @@ package struct VideoZoom: Equatable, Sendable {
     }
 
     package var factor: Double { exp2(log2) }
+    package static let panRange = -3.0...3.0
+
+    /// Zoomed by `steps` quarters of a doubling (a wheel notch each) around
+    /// the screen point (x, y) of `area`, where the picture fits at
+    /// `fitted` (width, height): the video point under it stays under it.
+    func zoomed(by steps: Double, around x: Int, _ y: Int, area: Rect, fitted: (width: Double, height: Double)) -> VideoZoom {
+        let w = fitted.width * factor, h = fitted.height * factor
+        let cx = Double(area.x) + Double(area.width) / 2, cy = Double(area.y) + Double(area.height) / 2
+        // The pointer in zoomed-picture units from its centre.
+        let u = (Double(x) - cx) / max(w, 1) - panX, v = (Double(y) - cy) / max(h, 1) - panY
+        var zoom = self
+        zoom.log2 = min(max(log2 + steps * 0.25, VideoZoom.range.lowerBound), VideoZoom.range.upperBound)
+        let k = exp2(zoom.log2 - log2)
+        zoom.panX = VideoZoom.clampPan((Double(x) - cx) / max(w * k, 1) - u)
+        zoom.panY = VideoZoom.clampPan((Double(y) - cy) / max(h * k, 1) - v)
+        return zoom
+    }
+
+    /// Panned by a drag of (dx, dy) screen pixels from `start`: the picture
+    /// moves with the pointer (pan is in zoomed picture sizes).
+    func panned(from start: (panX: Double, panY: Double), dx: Int, dy: Int, fitted: (width: Double, height: Double)) -> VideoZoom {
+        var zoom = self
+        zoom.panX = VideoZoom.clampPan(start.panX + Double(dx) / max(fitted.width * factor, 1))
+        zoom.panY = VideoZoom.clampPan(start.panY + Double(dy) / max(fitted.height * factor, 1))
+        return zoom
+    }
+
+    static func clampPan(_ p: Double) -> Double { min(max(p, panRange.lowerBound), panRange.upperBound) }
 
     /// The zoomed picture's size and place on screen (it may be larger than the area).
     func zoomedFrame(_ fitted: VideoPlacement, area: Rect) -> (x: Double, y: Double, width: Double, height: Double) {

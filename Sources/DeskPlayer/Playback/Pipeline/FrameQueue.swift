@@ -13,6 +13,9 @@ package struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs 
     /// False for a frame decoded while nobody could see it (a minimized
     /// window): it keeps the timeline's place, its picture was never made.
     package var isConverted = true
+    /// The decoded picture it was converted from, while the pipeline keeps
+    /// them (`keepsDecodedPictures`: the comparison's loupe reads its code values).
+    package var decoded: DecodedPicture? = nil
 }
 
 /// The few decoded frames waiting between a video decode thread and the

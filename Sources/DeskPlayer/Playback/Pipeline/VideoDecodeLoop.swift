@@ -186,7 +186,9 @@ final class VideoDecodeLoop {
                 return
             }
         }
-        frames.push(VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial, isConverted: seen))
+        var shown = VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial, isConverted: seen)
+        if seen && control.keepsDecodedPictures { shown.decoded = DecodedPicture(referencing: frame) }
+        frames.push(shown)
         current.delivered += 1
         current.lastEnd = pts + duration
     }
