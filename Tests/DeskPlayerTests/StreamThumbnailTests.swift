@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import Media
+@testable import Playback
+
+/// The seek bar's thumbnails of an HLS stream served over HTTP by the
+/// stream tests' server, which logs every request and its bytes: each
+/// picture is of its time, and costs at most the one segment that holds it.
+@Suite(.serialized) struct StreamThumbnailTests {
+    /// Segments of the stream below, as the ffmpeg CLI cuts them.
+    static let segmentSeconds = 4.0
+
+    /// The frame-coded clip of `ThumbnailTests` (60 s, 25 fps, frame N shows
+    /// N) as a VOD stream the way a packager makes one: a keyframe every 2 s,
+    /// B-frames, AAC audio, 4 s MPEG-TS segments, under a master playlist of
+    /// one variant. The folder holds `coded/` (the media) and `master.m3u8`.
+    static let stream: URL? = {
+        guard let clip = try? ThumbnailTests.codedClip() else { return nil }
+        let dir = Fixtures.temporaryDirectory().appendingPathComponent("hls-thumbnails")
+        let folder = dir.appendingPathComponent("coded")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard let r = try? runTool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", clip,
+                                              "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:duration=60",
+                                              "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast",
+                                              "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "3",
+                                              "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+                                              "-f", "hls", "-hls_time", String(Int(segmentSeconds)),
+                                              "-hls_playlist_type", "vod",
+                                              folder.appendingPathComponent("index.m3u8").path]), r.status == 0
+        else { return nil }
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS=\"avc1.64000d,mp4a.40.2\"\n"
+            + "coded/index.m3u8\n"
+        try? master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return dir
+    }()
+
+    /// The segment file holding `seconds` (the ffmpeg CLI names them index0.ts, index1.ts…).
+    static func segment(at seconds: Double) -> String { "/coded/index\(Int(seconds / segmentSeconds)).ts" }
+
+    /// Every request the server answered so far: path and bytes sent (0 for a fault or a missing file).
+    static func requests(_ server: StreamTests.Server) -> [(path: String, bytes: Int)] {
+        ((try? String(contentsOf: server.log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard let path = fields.first else { return nil }
+            return (String(path), fields.count > 1 ? Int(fields[1]) ?? 0 : 0)
+        }
+    }
+
+    /// The item opened as a tile opens it, once its demuxer has buffered
+    /// what it reads ahead (10 s: the first two segments, read whole, are in
+    /// its segment cache) and stopped.
+    static func open(_ server: StreamTests.Server) throws -> (PlayerItem, ItemPipeline) {
+        let opened = try openItem(server.url("master.m3u8"), preferences: ItemPreferences(forwardBufferDuration: 10))
+        var seen = -1
+        _ = eventually(seconds: 10) {
+            defer { seen = requests(server).count }
+            Thread.sleep(forTimeInterval: 0.5)
+            return requests(server).count == seen
+        }
+        return opened
+    }
+
+    /// Times all over the stream, most far beyond what the player buffered:
+    /// each picture is the frame at that time (within a second), and each
+    /// costs one request, for the segment that holds it, of that segment's
+    /// size; a second time in the same segment, and a time in a segment the
+    /// player read whole, cost none (the segment cache serves them). The
+    /// segment fetched is kept in the cache for the player. The media
+    /// playlist is read once.
+    @Test func eachTimeShowsItsFrameAndFetchesOnlyItsSegment() throws {
+        let dir = try #require(Self.stream, "ffmpeg could not make the HLS stream")
+        let server = try StreamTests.Server(serving: dir)
+        let (item, _) = try Self.open(server)
+        defer { item.cancel() }
+        let buffered = Self.requests(server)
+        let bufferedSegments = Set(buffered.map(\.path).filter { $0.hasSuffix(".ts") })
+        #expect(bufferedSegments.count < 5, "the player read \(bufferedSegments.sorted())")
+        #expect(item.segmentCache?.kept(server.url("coded/index0.ts")) != nil, "the player keeps the segments it read whole")
+        let source = ThumbnailSource(for: item)
+        var before = buffered.count
+        var fetchedBytes = 0
+        for seconds in [41.3, 17.9, 55.2, 42.8, 29.0, 1.1, 58.7] {
+            let segment = Self.segment(at: seconds)
+            let wasKept = item.segmentCache?.kept(server.url(String(segment.dropFirst()))) != nil
+            let entry = try #require(ThumbnailTests.entry(source, at: seconds), "no thumbnail at \(seconds) s")
+            let picture = try #require(entry.picture, "no picture at \(seconds) s")
+            let shown = Double(ThumbnailTests.code(of: PPMImage(picture))) / ThumbnailTests.fps
+            #expect(abs(shown - seconds) <= 1, "at \(seconds) s the thumbnail shows \(shown) s")
+            #expect(abs(shown - entry.frameSeconds) < 0.05, "the picture is of the frame it says (\(entry.frameSeconds) s)")
+            let all = Self.requests(server)
+            let new = all[before...].filter { !$0.path.hasSuffix(".m3u8") }
+            before = all.count
+            let size = try FileManager.default.attributesOfItem(atPath: dir.path + segment)[.size] as? Int ?? -1
+            print("thumbnail at \(seconds) s shows \(shown) s; segments fetched: \(new.map { "\($0.path) \($0.bytes)" })")
+            if wasKept {
+                #expect(new.isEmpty, "\(segment) was in the cache, yet: \(new.map(\.path))")
+            } else {
+                #expect(new.count == 1 && new.first?.path == segment && new.first?.bytes == size,
+                        "\(seconds) s: \(new.map { "\($0.path) \($0.bytes)" }), \(segment) is \(size) bytes")
+                fetchedBytes += new.first?.bytes ?? 0
+            }
+            #expect(item.segmentCache?.kept(server.url(String(segment.dropFirst()))) != nil, "\(segment) is kept for the player")
+        }
+        let total = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("coded").path)
+            .filter { $0.hasSuffix(".ts") }
+            .map { try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("coded/\($0)").path)[.size] as? Int ?? 0 }
+            .reduce(0, +)
+        print("thumbnails of 7 times fetched \(fetchedBytes) bytes of the stream's \(total)")
+        #expect(fetchedBytes < total / 2)
+        let playlists = Self.requests(server).filter { $0.path == "/coded/index.m3u8" }.count
+        #expect(playlists == 2, "the media playlist was read \(playlists) times (once by the player, once for thumbnails)")
+    }
+
+    /// A segment the server answers with 404: no picture for its times,
+    /// asked for once and not again however long the mouse stays there or
+    /// moves in it; the segments around it still give theirs.
+    @Test func aMissingSegmentGivesNoPictureAndIsAskedOnce() throws {
+        let dir = try #require(Self.stream, "ffmpeg could not make the HLS stream")
+        let missing = "/coded/index9.ts"  // 36 s to 40 s
+        let server = try StreamTests.Server(serving: dir, faults: "\(missing)=404")
+        let (item, _) = try Self.open(server)
+        defer { item.cancel() }
+        let source = ThumbnailSource(for: item)
+        for seconds in [37.2, 38.9, 36.1] {
+            let entry = try #require(ThumbnailTests.entry(source, at: seconds), "nothing made for \(seconds) s")
+            #expect(entry.picture == nil, "a picture at \(seconds) s from a missing segment")
+        }
+        // The mouse stays there a while: asked all the time, nothing more is fetched.
+        for _ in 0..<20 {
+            source.request(37.7)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let asked = Self.requests(server).filter { $0.path == missing }.count
+        #expect(asked == 1, "the missing segment was asked for \(asked) times")
+        for seconds in [34.5, 41.0] {
+            let picture = try #require(ThumbnailTests.entry(source, at: seconds)?.picture, "no picture at \(seconds) s")
+            let shown = Double(ThumbnailTests.code(of: PPMImage(picture))) / ThumbnailTests.fps
+            #expect(abs(shown - seconds) <= 1, "at \(seconds) s the thumbnail shows \(shown) s")
+        }
+        #expect(item.status == .readyToPlay)
+    }
+}
