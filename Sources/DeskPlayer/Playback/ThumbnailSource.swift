@@ -92,6 +92,9 @@ package final class ThumbnailSource: Sendable {
     /// Whether this source can never make a picture (no video in the file, or it cannot be opened).
     package var isUnavailable: Bool { shared.state.withLock { $0.unavailable } }
 
+    /// Whether a stream's segment is being fetched now.
+    package var isFetching: Bool { shared.state.withLock { $0.fetch != nil } }
+
     /// Pictures made so far (for the statistics).
     package var picturesMade: Int { shared.state.withLock { $0.made } }
 
