@@ -88,7 +88,8 @@ extension ScreenTests {
     /// buffered shows each one's picture, and the only segments fetched
     /// beyond the player's own are those that hold the times hovered. A
     /// segment the server answers with 404 shows no picture, is asked for
-    /// once, and nothing is said; the stream then plays on.
+    /// once, and nothing is said. A click on the first time then plays the
+    /// stream from there, its segment taken from the cache.
     @Test func hoveringAnHLSStreamShowsThePictureOfThatTime() throws {
         let stream = try #require(StreamThumbnailTests.stream, "ffmpeg could not make the HLS stream")
         let missing = "/coded/index9.ts"  // 36 s to 40 s
@@ -130,10 +131,17 @@ extension ScreenTests {
         let asked = StreamThumbnailTests.requests(server).filter { $0.path == missing }.count
         #expect(asked == 1, "the missing segment was asked for \(asked) times")
 
-        // It plays on from the start.
+        // A click where the first thumbnail was: the stream plays on from
+        // there, its segment from the cache (not fetched again).
+        let first = track.x + Int(Double(track.width) * 0.72)
+        let clicked = ControlBar.fraction(x: first, along: track) * duration
+        try runTool("xdotool", ["mousemove", String(first), String(track.y + track.height / 2), "click", "1"])
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
-        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 2 }, "the stream does not play")
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > clicked + 1 }, "the stream does not play from \(clicked) s")
         #expect(app.process.isRunning)
+        let segment = StreamThumbnailTests.segment(at: clicked)
+        let fetches = StreamThumbnailTests.requests(server).filter { $0.path == segment }.count
+        #expect(fetches == 1, "\(segment), fetched for its thumbnail, was fetched \(fetches) times")
         #expect(app.errors.isEmpty, "stderr: \(app.errors)")
     }
 

@@ -194,4 +194,37 @@ import Testing
         }
         #expect(item.status == .readyToPlay)
     }
+
+    /// A media playlist as packagers write it: segment times summed from
+    /// `#EXTINF`, URIs resolved against the playlist's, the initialisation
+    /// section, and what keeps segments from being read one by one.
+    @Test func theMediaPlaylistPlacesEachSegment() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-KEY:METHOD=NONE
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:6.006,
+            seg0.m4s
+            #EXTINF:5.5, a title, with a comma
+            ../other/seg1.m4s?token=1
+            #EXTINF:2.0,
+            https://cdn.example/seg2.m4s
+            #EXT-X-ENDLIST
+            """
+        let playlist = try #require(HLSMediaPlaylist(text, base: "http://host/a/b/index.m3u8"))
+        #expect(playlist.segments.map(\.uri) == ["http://host/a/b/seg0.m4s", "http://host/a/other/seg1.m4s?token=1",
+                                                 "https://cdn.example/seg2.m4s"])
+        #expect(playlist.segments.map(\.start) == [0, 6.006, 11.506])
+        #expect(playlist.initSection == "http://host/a/b/init.mp4")
+        #expect(playlist.isEnded && !playlist.needsDemuxer)
+        #expect([0, 6.005, 6.006, 11.5, 13.4, 99].map { playlist.segment(at: $0) } == [0, 0, 1, 1, 2, 2])
+        #expect(playlist.segment(at: -1) == nil)
+        let local = try #require(HLSMediaPlaylist("#EXTINF:4,\nindex0.ts\n", base: "/media/show/index.m3u8"))
+        #expect(local.segments.first?.uri == "/media/show/index0.ts" && !local.isEnded)
+        #expect(HLSMediaPlaylist("#EXT-X-KEY:METHOD=AES-128,URI=\"k\"\n#EXTINF:4,\na.ts\n", base: "http://h/x.m3u8")?.needsDemuxer == true)
+        #expect(HLSMediaPlaylist("#EXTINF:4,\n#EXT-X-BYTERANGE:1000@0\nall.ts\n", base: "http://h/x.m3u8")?.needsDemuxer == true)
+        #expect(HLSMediaPlaylist("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", base: "http://h/x.m3u8") == nil)
+    }
 }
