@@ -28,7 +28,9 @@ stripes (white for a 1 bit, least significant on the left).
   (Tests/DeskPlayerTests/hls_server.py, which logs each request and its
   bytes): the same 20 hovers, the same figures, and the segments and bytes
   fetched (the player's own, paused at the start, and the thumbnails')
-  against the stream's size and the segments the 20 times fall in.
+  against the stream's size and the segments the 20 times fall in; and
+  (without --hover-only) 15 s of it played with the mouse away and
+  scrubbing as above: frames dropped and CPU seconds.
 - Beside mpv: no thumbnail script is packaged here (thumbfast,
   mpv_thumbnail_script are not in Debian); what the older scripts do, one
   mpv process per thumbnail with an exact seek, a 192x108 scale, the loop
@@ -97,18 +99,22 @@ def served(log):
     return out
 
 
-def hls_run(clip, d, text_height):
+def hls_run(clip, d, text_height, plays):
     folder = os.path.join(d, "hls")
     make_hls(clip, folder)
     log = os.path.join(d, "requests.log")
     server = subprocess.Popen(["python3", HLS_SERVER, folder, log], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    runs = None
     try:
         port = int(server.stdout.readline())
-        report, errors, seen, _ = hover_run(f"http://127.0.0.1:{port}/index.m3u8", d, text_height, settle=2)
+        url = f"http://127.0.0.1:{port}/index.m3u8"
+        report, errors, seen, _ = hover_run(url, d, text_height, settle=2)
+        segments = [(p, b) for p, b in served(log) if p.endswith(".ts")]
+        if plays:
+            runs = {name: play_run(url, d, "hls-" + name, scrub) for name, scrub in [("still", False), ("scrubbing", True)]}
     finally:
         server.kill()
         server.wait()
-    segments = [(p, b) for p, b in served(log) if p.endswith(".ts")]
     total = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder) if f.endswith(".ts"))
     hovered = {int(time_at(track_x(f)) // SEGMENT_SECONDS) for f in walk(20)}
     return {
@@ -126,6 +132,7 @@ def hls_run(clip, d, text_height):
         "segmentsFetched": len({p for p, _ in segments}),
         "bytesFetched": sum(b for _, b in segments),
         "streamBytes": total,
+        **({"play15s": runs} if runs else {}),
     }
 
 
@@ -258,7 +265,7 @@ def main():
         text_height = a.text_height or 21
         load = os.getloadavg()[0]
         report, errors, seen, grab_seconds = hover_run(clip, d, text_height)
-        hls = hls_run(clip, d, text_height)
+        hls = hls_run(clip, d, text_height, plays=not a.hover_only)
         if a.hover_only:
             runs, mpv = None, None
         else:

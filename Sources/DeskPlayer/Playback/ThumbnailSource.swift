@@ -191,7 +191,7 @@ package final class ThumbnailSource: Sendable {
         guard let stream else {
             return try ThumbnailDecoder(location: location, settings: settings, maxWidth: maxWidth, maxHeight: maxHeight)
         }
-        var playlist: HLSMediaPlaylist
+        let playlist: HLSMediaPlaylist
         if let read = shared.state.withLock({ $0.playlist }) {
             playlist = read
         } else {
