@@ -23,6 +23,14 @@ stripes (white for a 1 bit, least significant on the left).
   bar (20 moves a second, all over it) with thumbnails; the same with
   --thumbnails=no. Frames dropped (--stats-json), the process's CPU
   seconds (user + system, from wait4) and the thumbnail threads' of each.
+- An HLS stream of the same clip (a keyframe every 2 s, 6 s MPEG-TS
+  segments, AAC audio) served over HTTP on 127.0.0.1 by the tests' server
+  (Tests/DeskPlayerTests/hls_server.py, which logs each request and its
+  bytes): the same 20 hovers, the same figures, and the segments and bytes
+  fetched (the player's own, paused at the start, and the thumbnails')
+  against the stream's size and the segments the 20 times fall in; and
+  (without --hover-only) 15 s of it played with the mouse away and
+  scrubbing as above: frames dropped and CPU seconds.
 - Beside mpv: no thumbnail script is packaged here (thumbfast,
   mpv_thumbnail_script are not in Debian); what the older scripts do, one
   mpv process per thumbnail with an exact seek, a 192x108 scale, the loop
@@ -62,6 +70,70 @@ def make_clip(path):
                     f"testsrc2=size={W}x{H}:rate={FPS}:duration={SECONDS}", "-f", "lavfi", "-i", code,
                     "-filter_complex", "[0][1]overlay=0:0", "-c:v", "libx264", "-preset", "veryfast", "-g", "250",
                     "-keyint_min", "250", "-sc_threshold", "0", "-bf", "3", "-pix_fmt", "yuv420p", path], check=True)
+
+
+SEGMENT_SECONDS = 6
+HLS_SERVER = os.path.join(ROOT, "Tests/DeskPlayerTests/hls_server.py")
+
+
+def make_hls(clip, folder):
+    """The clip as a VOD HLS stream: a keyframe every 2 s, 6 s segments, AAC audio."""
+    os.makedirs(folder, exist_ok=True)
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", clip, "-f", "lavfi", "-i",
+                    f"sine=f=440:sample_rate=48000:duration={SECONDS}", "-map", "0:v", "-map", "1:a",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", str(2 * FPS), "-keyint_min", str(2 * FPS),
+                    "-sc_threshold", "0", "-bf", "3", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+                    "-f", "hls", "-hls_time", str(SEGMENT_SECONDS), "-hls_playlist_type", "vod",
+                    os.path.join(folder, "index.m3u8")], check=True)
+
+
+def served(log):
+    """(path, bytes) of each request the server answered."""
+    if not os.path.exists(log):
+        return []
+    out = []
+    for line in open(log):
+        fields = line.split()
+        if fields:
+            out.append((fields[0], int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0))
+    return out
+
+
+def hls_run(clip, d, text_height, plays):
+    folder = os.path.join(d, "hls")
+    make_hls(clip, folder)
+    log = os.path.join(d, "requests.log")
+    server = subprocess.Popen(["python3", HLS_SERVER, folder, log], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    runs = None
+    try:
+        port = int(server.stdout.readline())
+        url = f"http://127.0.0.1:{port}/index.m3u8"
+        report, errors, seen, _ = hover_run(url, d, text_height, settle=2)
+        segments = [(p, b) for p, b in served(log) if p.endswith(".ts")]
+        if plays:
+            runs = {name: play_run(url, d, "hls-" + name, scrub) for name, scrub in [("still", False), ("scrubbing", True)]}
+    finally:
+        server.kill()
+        server.wait()
+    total = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder) if f.endswith(".ts"))
+    hovered = {int(time_at(track_x(f)) // SEGMENT_SECONDS) for f in walk(20)}
+    return {
+        "hoverToThumbnailMeanMs": report.get("thumbnailMeanMs"),
+        "hoverToThumbnailMaxMs": report.get("thumbnailMaxMs"),
+        "thumbnailsDecoded": report.get("thumbnailsDecoded"),
+        "thumbnailsReadyAtOnce": report.get("thumbnailsReady"),
+        "onScreenWithinMeanMs": round(sum(seen) / len(seen) * 1000, 1),
+        "onScreenWithinMaxMs": round(max(seen) * 1000, 1),
+        "accuracyMeanSeconds": round(sum(errors) / len(errors), 3),
+        "accuracyMaxSeconds": round(max(errors), 3),
+        "segmentsInStream": len([f for f in os.listdir(folder) if f.endswith(".ts")]),
+        "segmentsHovered": len(hovered),
+        "segmentRequests": len(segments),
+        "segmentsFetched": len({p for p, _ in segments}),
+        "bytesFetched": sum(b for _, b in segments),
+        "streamBytes": total,
+        **({"play15s": runs} if runs else {}),
+    }
 
 
 def grab(x, y, w, h, path):
@@ -109,13 +181,13 @@ def finish(proc, timeout=30):
     return usage.ru_utime + usage.ru_stime
 
 
-def hover_run(clip, d, text_height):
+def hover_run(clip, d, text_height, settle=0.5):
     """Latency (the app's own figures) and accuracy (the screen's)."""
     stats = os.path.join(d, "hover.json")
     proc = subprocess.Popen([DESK, clip, "--pause", "--geometry", f"{W}x{H}+0+0", "--no-config", "--no-resume",
                              "--stats-json", stats], stderr=subprocess.PIPE)
     wait_window(proc)
-    time.sleep(0.5)
+    time.sleep(settle)
     errors, seen = [], []
     tip_top = BAR_Y - text_height - 10
     # What one grab takes on its own (the on-screen figure includes at least one).
@@ -181,6 +253,8 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--text-height", type=int, default=None,
                     help="the time label's line height (TextRenderer.lineHeight: 21 with DejaVu Sans)")
+    ap.add_argument("--hover-only", action="store_true",
+                    help="only the hovers (the file's and the HLS stream's), not the 15 s plays nor mpv")
     a = ap.parse_args()
     if "DISPLAY" not in os.environ:
         sys.exit("needs an X display: run under xvfb-run")
@@ -191,10 +265,14 @@ def main():
         text_height = a.text_height or 21
         load = os.getloadavg()[0]
         report, errors, seen, grab_seconds = hover_run(clip, d, text_height)
-        runs = {name: play_run(clip, d, name, scrub, thumbs)
-                for name, scrub, thumbs in [("still", False, True), ("scrubbing", True, True),
-                                            ("scrubbingWithoutThumbnails", True, False)]}
-        mpv = mpv_per_thumbnail(clip, d)
+        hls = hls_run(clip, d, text_height, plays=not a.hover_only)
+        if a.hover_only:
+            runs, mpv = None, None
+        else:
+            runs = {name: play_run(clip, d, name, scrub, thumbs)
+                    for name, scrub, thumbs in [("still", False, True), ("scrubbing", True, True),
+                                                ("scrubbingWithoutThumbnails", True, False)]}
+            mpv = mpv_per_thumbnail(clip, d)
     out = {
         "hoverToThumbnailMeanMs": report.get("thumbnailMeanMs"),
         "hoverToThumbnailMaxMs": report.get("thumbnailMaxMs"),
@@ -208,12 +286,16 @@ def main():
         "loadAverageAtStart": round(load, 2),
         "accuracyMeanSeconds": round(sum(errors) / len(errors), 3),
         "accuracyMaxSeconds": round(max(errors), 3),
-        "play15s": runs,
-        "thumbnailCpuSecondsWhileScrubbing": round(runs["scrubbing"]["cpuSeconds"]
-                                                    - runs["scrubbingWithoutThumbnails"]["cpuSeconds"], 2),
-        "mpvProcessPerThumbnailMeanMs": round(sum(mpv) / len(mpv) * 1000, 1),
-        "mpvProcessPerThumbnailMaxMs": round(max(mpv) * 1000, 1),
+        "hls": hls,
     }
+    if runs and mpv:
+        out.update({
+            "play15s": runs,
+            "thumbnailCpuSecondsWhileScrubbing": round(runs["scrubbing"]["cpuSeconds"]
+                                                        - runs["scrubbingWithoutThumbnails"]["cpuSeconds"], 2),
+            "mpvProcessPerThumbnailMeanMs": round(sum(mpv) / len(mpv) * 1000, 1),
+            "mpvProcessPerThumbnailMaxMs": round(max(mpv) * 1000, 1),
+        })
     print(json.dumps(out, indent=2))
     if a.json:
         os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)

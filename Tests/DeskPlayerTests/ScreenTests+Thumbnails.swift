@@ -19,6 +19,27 @@ extension ScreenTests {
         return SeekThumbnail.frame(width: 192, height: 108, pointerX: x, bottom: tipTop - 4, bounds: area)
     }
 
+    /// Moves the mouse onto the seek bar of the tile filling `area` at
+    /// `fraction` of `duration` (after the app connected: Xvfb re-centres
+    /// the pointer when its last client leaves) and reads the frame number
+    /// in the thumbnail until it is the time's (`seconds` at most).
+    func hoverCodedThumbnail(_ fraction: Double, of duration: Double, in area: Rect, dir: URL,
+                             seconds: Double = 5) throws -> (asked: Double, shown: Double?) {
+        let track = ControlBar(in: area).seekTrack
+        let x = track.x + Int(Double(track.width) * fraction), y = track.y + track.height / 2
+        let asked = ControlBar.fraction(x: x, along: track) * duration
+        try runTool("xdotool", ["mousemove", String(x), String(y - 40), "sleep", "0.1", "mousemove", String(x), String(y)])
+        let place = Self.thumbnailFrame(pointerX: x, in: area)
+        var shown: Double?
+        _ = try eventually(seconds: seconds) {
+            let shot = try grab(place.width, place.height, at: (place.x, place.y),
+                                to: dir.appendingPathComponent("thumb.ppm").path)
+            shown = Double(ThumbnailTests.code(of: shot)) / ThumbnailTests.fps
+            return abs((shown ?? 0) - asked) <= 1
+        }
+        return (asked, shown)
+    }
+
     /// Paused at the start of a clip with keyframes 10 s apart, the mouse at
     /// times along the bar, forward and back: each shows the picture of its
     /// time (within a second). Turned off through the property, the bar
@@ -37,25 +58,8 @@ extension ScreenTests {
         let area = Rect(x: 0, y: 0, width: 640, height: 360)
         let track = ControlBar(in: area).seekTrack
         let y = track.y + track.height / 2
-        /// Moves the mouse onto the bar at `fraction` (after the app connected:
-        /// Xvfb re-centres the pointer when its last client leaves) and reads
-        /// the frame number in the thumbnail until it is the time's (5 s at most).
-        func hover(_ fraction: Double) throws -> (asked: Double, shown: Double?) {
-            let x = track.x + Int(Double(track.width) * fraction)
-            let asked = ControlBar.fraction(x: x, along: track) * 60
-            try runTool("xdotool", ["mousemove", String(x), String(y - 40), "sleep", "0.1", "mousemove", String(x), String(y)])
-            let place = Self.thumbnailFrame(pointerX: x, in: area)
-            var shown: Double?
-            _ = try eventually(seconds: 5) {
-                let shot = try grab(place.width, place.height, at: (place.x, place.y),
-                                    to: dir.appendingPathComponent("thumb.ppm").path)
-                shown = Double(ThumbnailTests.code(of: shot)) / ThumbnailTests.fps
-                return abs((shown ?? 0) - asked) <= 1
-            }
-            return (asked, shown)
-        }
         for fraction in [0.72, 0.18, 0.55, 0.93, 0.31] {
-            let (asked, shown) = try hover(fraction)
+            let (asked, shown) = try hoverCodedThumbnail(fraction, of: 60, in: area, dir: dir)
             print("thumbnail at \(String(format: "%.2f", asked)) s shows \(shown.map { String(format: "%.2f", $0) } ?? "-") s")
             #expect(shown.map { abs($0 - asked) <= 1 } == true, "hovering \(asked) s shows \(String(describing: shown)) s")
         }
@@ -77,6 +81,68 @@ extension ScreenTests {
         print("thumbnails: \(report.thumbnailsDecoded) decoded, mean \(report.thumbnailMeanMs ?? -1) ms, "
               + "largest \(report.thumbnailMaxMs ?? -1) ms, \(report.thumbnailsReady) ready at once")
         #expect(!app.errors.contains("error"), "stderr: \(app.errors)")
+    }
+
+    /// The same clip as an HLS stream over HTTP (4 s segments, a keyframe
+    /// every 2 s), paused at its start: hovering times far past what it
+    /// buffered shows each one's picture, and the only segments fetched
+    /// beyond the player's own are those that hold the times hovered. A
+    /// segment the server answers with 404 shows no picture, is asked for
+    /// once, and nothing is said. A click on the first time then plays the
+    /// stream from there, its segment taken from the cache.
+    @Test func hoveringAnHLSStreamShowsThePictureOfThatTime() throws {
+        let stream = try #require(StreamThumbnailTests.stream, "ffmpeg could not make the HLS stream")
+        let missing = "/coded/index9.ts"  // 36 s to 40 s
+        let server = try StreamTests.Server(serving: stream, faults: "\(missing)=404")
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp([server.url("master.m3u8"), "--pause", "--geometry", "640x360+0+0", "--no-config",
+                                  "--no-resume", "--input-ipc-server", socket])
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        let duration = try #require(client.waitFor("duration")?.number, "no duration")
+        #expect(abs(duration - 60) < 0.5, "duration \(duration)")
+        Thread.sleep(forTimeInterval: 1)  // the paused player buffers what it reads ahead
+        let segments = { Set(StreamThumbnailTests.requests(server).map(\.path).filter { $0.hasSuffix(".ts") }) }
+        let playersOwn = segments()
+        let area = Rect(x: 0, y: 0, width: 640, height: 360)
+        var hovered: Set<String> = []
+        for fraction in [0.72, 0.18, 0.93, 0.47] {
+            let (asked, shown) = try hoverCodedThumbnail(fraction, of: duration, in: area, dir: dir)
+            print("stream thumbnail at \(String(format: "%.2f", asked)) s shows \(shown.map { String(format: "%.2f", $0) } ?? "-") s")
+            #expect(shown.map { abs($0 - asked) <= 1 } == true, "hovering \(asked) s shows \(String(describing: shown)) s")
+            hovered.insert(StreamThumbnailTests.segment(at: asked))
+        }
+        let fetched = segments().subtracting(playersOwn)
+        print("segments: the player's \(playersOwn.sorted()), fetched for thumbnails \(fetched.sorted())")
+        #expect(fetched == hovered.subtracting(playersOwn), "fetched \(fetched.sorted()) for \(hovered.sorted())")
+
+        // The missing segment: no picture (the paused first frame, all black, shows there), asked for once.
+        let track = ControlBar(in: area).seekTrack
+        let x = track.x + Int(Double(track.width) * 0.63)
+        #expect(StreamThumbnailTests.segment(at: ControlBar.fraction(x: x, along: track) * duration) == missing)
+        try runTool("xdotool", ["mousemove", String(x), String(track.y - 40), "sleep", "0.1",
+                                "mousemove", String(x), String(track.y + track.height / 2), "sleep", "1.5"])
+        let place = Self.thumbnailFrame(pointerX: x, in: area)
+        let none = try grab(place.width, place.height, at: (place.x, place.y), to: dir.appendingPathComponent("none.ppm").path)
+        #expect(none.meanLevel < 20, "a picture shows for a missing segment (mean level \(none.meanLevel))")
+        let asked = StreamThumbnailTests.requests(server).filter { $0.path == missing }.count
+        #expect(asked == 1, "the missing segment was asked for \(asked) times")
+
+        // A click where the first thumbnail was: the stream plays on from
+        // there, its segment from the cache (not fetched again).
+        let first = track.x + Int(Double(track.width) * 0.72)
+        let clicked = ControlBar.fraction(x: first, along: track) * duration
+        try runTool("xdotool", ["mousemove", String(first), String(track.y + track.height / 2), "click", "1"])
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > clicked + 1 }, "the stream does not play from \(clicked) s")
+        #expect(app.process.isRunning)
+        let segment = StreamThumbnailTests.segment(at: clicked)
+        let fetches = StreamThumbnailTests.requests(server).filter { $0.path == segment }.count
+        #expect(fetches == 1, "\(segment), fetched for its thumbnail, was fetched \(fetches) times")
+        #expect(app.errors.isEmpty, "stderr: \(app.errors)")
     }
 
     /// A 540p clip with keyframes 10 s apart plays 10 s twice: once with the

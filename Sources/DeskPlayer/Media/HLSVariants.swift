@@ -130,35 +130,3 @@ package enum HLSMaster {
         return fitting + others
     }
 }
-
-/// Owns an AVIOContext opened for reading a small text resource (a
-/// playlist) through FFmpeg's protocols, with the input's whitelist and
-/// interrupt callback.
-package final class TextResource {
-    private var context: UnsafeMutablePointer<AVIOContext>?
-
-    package init(_ location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
-        var callback = AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(interrupt).toOpaque())
-        var options: OpaquePointer? = nil
-        av_dict_set(&options, "protocol_whitelist", location.protocolWhitelist, 0)
-        av_dict_set(&options, "rw_timeout", "10000000", 0)  // 10 s, in µs
-        let ret = avio_open2(&context, location.url, AVIO_FLAG_READ, &callback, &options)
-        av_dict_free(&options)
-        try MediaError.check(ret, "cannot open \(location.url)")
-    }
-
-    deinit { avio_closep(&context) }
-
-    /// Everything, up to `limit` bytes (a playlist is small; anything bigger is not one).
-    package func readAll(limit: Int = 1 << 20) throws(MediaError) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while data.count < limit {
-            let n = avio_read(context, &buffer, Int32(buffer.count))
-            if n == DP_AVERROR_EOF || n == 0 { break }
-            try MediaError.check(n, "read error")
-            data.append(contentsOf: buffer[0..<Int(n)])
-        }
-        return data
-    }
-}

@@ -80,6 +80,8 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
     let cache: SegmentCache?
     private let location: MediaLocation
     private let playlist: String?
+    /// The bytes an input opened on memory reads (freed after the input).
+    private let memory: MemoryIO?
 
     /// `playlist`: for an HLS stream, a master playlist to open in place of
     /// `location`'s (one variant and its audio rendition), given to FFmpeg
@@ -91,6 +93,7 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
         self.playlist = playlist
         self.cache = cache
         self.interrupt = interrupt
+        memory = nil
         context = try MediaInput.open(location, playlist: playlist, cache: cache, interrupt: interrupt)
         let probe = avformat_find_stream_info(context, nil)
         if probe < 0 {
@@ -99,6 +102,30 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
             if let failure = cache?.firstFailure, probe != DP_AVERROR_EXIT { throw MediaInput.missingSegment(failure) }
             throw MediaError(code: probe, context: "cannot read stream information")
         }
+    }
+
+    /// An input on `bytes` held in memory (a stream segment read whole),
+    /// its format probed from them. It may open nothing else: a playlist
+    /// or a reference among the bytes reaches no file and no network.
+    package init(bytes: Data) throws(MediaError) {
+        let memory = try MemoryIO(bytes)
+        guard let allocated = avformat_alloc_context() else { throw MediaError("out of memory (format context)") }
+        allocated.pointee.pb = memory.context
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", "none", 0)
+        let ret = avformat_open_input(&ctx, nil, nil, &options)  // frees the context when it fails
+        av_dict_free(&options)
+        guard ret >= 0, let opened = ctx else { throw MediaError(code: ret, context: "cannot read the segment") }
+        self.memory = memory
+        context = opened
+        location = MediaLocation("memory")
+        playlist = nil
+        cache = nil
+        interrupt = InterruptFlag()
+        let probe = avformat_find_stream_info(context, nil)
+        if probe < 0 { throw MediaError(code: probe, context: "cannot read stream information") }
     }
 
     private static func open(_ location: MediaLocation, playlist: String?, cache: SegmentCache?,

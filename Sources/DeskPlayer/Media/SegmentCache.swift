@@ -76,7 +76,16 @@ package final class SegmentCache: Sendable {
         return data
     }
 
-    func store(_ data: Data, for url: String) {
+    /// The segment kept for `url`, if any, for a reader other than the
+    /// stream's (a thumbnail): not counted as the stream's hit.
+    package func kept(_ url: String) -> Data? {
+        let (memory, file) = state.withLock { ($0.entries[url], $0.spilled[url]) }
+        return memory ?? file.flatMap { try? Data(contentsOf: $0) }
+    }
+
+    /// Keeps `data` as the segment at `url` while it fits (a segment
+    /// already kept stays as it is).
+    package func store(_ data: Data, for url: String) {
         state.withLock { s in
             guard s.inMemory + s.onDisk + data.count <= limit, s.entries[url] == nil, s.spilled[url] == nil else { return }
             if s.inMemory + data.count <= memoryLimit {

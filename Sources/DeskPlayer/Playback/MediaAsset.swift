@@ -43,6 +43,12 @@ final class MediaAsset {
                                playlist: source.playlist)
     }
 
+    /// An input already opened (a stream segment read into memory), standing for `location`.
+    init(input: MediaInput, of location: MediaLocation) {
+        self.location = location
+        self.input = input
+    }
+
     /// A local file or a plain URL, as it is (no variant choice, no cache).
     convenience init(opening location: MediaLocation) throws(MediaError) {
         try self.init(Source(location: location, playlist: nil, cache: nil), of: location, interrupt: InterruptFlag())
@@ -57,7 +63,7 @@ final class MediaAsset {
     static func variantChoices(of location: MediaLocation, preferences p: ItemPreferences,
                                interrupt: InterruptFlag) throws(MediaError) -> [HLSChoice] {
         guard location.isNetworkPlaylist else { return [] }
-        let text = String(decoding: try TextResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
+        let text = String(decoding: try WholeResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
         let variants = HLSMaster.variants(in: text, base: location.url)
         let renditions = HLSMaster.audioRenditions(in: text, base: location.url)
         return HLSMaster.ranked(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight, maxBitrate: p.maxBitrate).map {
@@ -189,9 +195,9 @@ final class MediaAsset {
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
         // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
         info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
-        let (chapters, chapterProblem) = ChapterTable.make(
-            from: input.chapters, offset: startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim),
-            duration: info.duration)
+        info.timelineStart = startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim)
+        let (chapters, chapterProblem) = ChapterTable.make(from: input.chapters, offset: info.timelineStart,
+                                                           duration: info.duration)
         info.chapters = chapters
         if let chapterProblem { warning(chapterProblem) }
         let (subtitles, decoders) = video != nil
@@ -199,7 +205,7 @@ final class MediaAsset {
         return ItemPipeline(input: input, info: info, video: video, audio: audio, preferences: p,
                             outputFormat: outputFormat, otherAudio: otherAudio, tracks: tracks,
                             subtitles: subtitles, subtitleDecoders: decoders,
-                            startOffset: startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim),
+                            startOffset: info.timelineStart,
                             bounds: passBounds(video: video?.index, audio: audio?.index, trim: p.audioTrim),
                             warning: warning)
     }

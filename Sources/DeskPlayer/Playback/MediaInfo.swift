@@ -29,6 +29,9 @@ package struct MediaInfo: Sendable {
     package var chapters: [Chapter] = []
     /// A live stream (an HLS playlist without an end): it cannot loop.
     package var isLive = false
+    /// Where the item's timeline starts in container time: a timestamp of
+    /// its streams less this is an item time.
+    package var timelineStart = MediaTime.zero
 
     package var hasVideo: Bool { videoCodec != nil }
     package var hasAudio: Bool { audioCodec != nil }

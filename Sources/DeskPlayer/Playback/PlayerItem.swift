@@ -268,6 +268,9 @@ package final class PlayerItem: Sendable {
         state.withLock { $0.cache }.map { ($0.bytes, $0.memoryBytes, $0.hits, $0.misses) }
     }
 
+    /// The segment cache of an HLS stream (its thumbnails read through it too).
+    var segmentCache: SegmentCache? { state.withLock { $0.cache } }
+
     /// The HLS variant playing (from a master playlist), if any.
     package var variant: HLSVariant? { state.withLock { $0.variant } }
 

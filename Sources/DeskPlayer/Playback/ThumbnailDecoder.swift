@@ -10,8 +10,11 @@ import CFFmpeg
 /// (skipping only non-reference frames keeps it within a few frames);
 /// moving forward within the same run of frames goes on decoding rather
 /// than seeking again, and each half-second bucket passed on the way is
-/// kept. Used by the thumbnail worker thread only.
-package final class ThumbnailDecoder {
+/// kept. It reads a whole file, or one segment of an HLS stream held in
+/// memory (`span`: where the playlist places it), which it decodes from its
+/// start (a segment starts with a keyframe) and never seeks. Used by the
+/// thumbnail worker thread only.
+package final class ThumbnailDecoder: ThumbnailMaker {
     /// How long a picture the mouse has moved away from is still worth
     /// finishing (seconds): past that, the time now under the mouse goes first.
     package static let patience = 0.25
@@ -36,10 +39,29 @@ package final class ThumbnailDecoder {
     /// to what is missing), though the decoder may not mark them.
     private var damaged = false
     private var lastSeconds = 0.0
+    /// For a segment: its place on the timeline by the playlist; whether it
+    /// was read to its end (or could not be read on); and what is added to
+    /// its frames' times when their timestamps do not fall there (a
+    /// discontinuity: the playlist's time then stands).
+    private let span: Range<Double>?
+    private var drained = false
+    private var shift: Double?
 
-    package init(location: MediaLocation, settings: VideoFilterSettings, maxWidth: Int, maxHeight: Int) throws(MediaError) {
+    /// A whole local file.
+    package convenience init(location: MediaLocation, settings: VideoFilterSettings, maxWidth: Int,
+                             maxHeight: Int) throws(MediaError) {
         guard !location.isNetwork else { throw MediaError("no thumbnails of network streams") }
-        asset = try MediaAsset(opening: location)
+        try self.init(asset: MediaAsset(opening: location), timelineStart: nil, span: nil, settings: settings,
+                      maxWidth: maxWidth, maxHeight: maxHeight)
+    }
+
+    /// `timelineStart`: where the item's timeline starts in container time
+    /// (nil: from the asset's streams); `span`: for a segment, where the
+    /// playlist places it.
+    init(asset: MediaAsset, timelineStart: MediaTime?, span: Range<Double>?, settings: VideoFilterSettings,
+         maxWidth: Int, maxHeight: Int) throws(MediaError) {
+        self.asset = asset
+        self.span = span
         let input = asset.input
         guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
               stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else {
@@ -56,7 +78,7 @@ package final class ThumbnailDecoder {
         context.pointee.flags2 |= DP_AV_CODEC_FLAG2_FAST
         // A frame the decoder had to patch up (a damaged region) is marked, not hidden, so it can be refused.
         context.pointee.flags |= AV_CODEC_FLAG_OUTPUT_CORRUPT
-        startOffset = asset.startOffset(video: index, audio: input.bestStream(AVMEDIA_TYPE_AUDIO))
+        startOffset = timelineStart ?? asset.startOffset(video: index, audio: input.bestStream(AVMEDIA_TYPE_AUDIO))
         orientation = asset.orientation(ofStream: index, settings: settings).orientation
         let parameters = stream.pointee.codecpar.pointee
         guard parameters.width > 0, parameters.height > 0 else { throw MediaError("the video has no size") }
@@ -78,7 +100,10 @@ package final class ThumbnailDecoder {
     package func make(_ target: Double, progress: ThumbnailSource.Progress) {
         var target = target
         let started = HostTime.now()
-        if !canContinue(to: target) { seek(to: target) }
+        if !canContinue(to: target) {
+            guard span == nil else { return }  // a segment is read once, from its start
+            seek(to: target)
+        }
         var backOff = 2.0
         var seekedTo = target
         defer { packet.unref() }
@@ -101,6 +126,7 @@ package final class ThumbnailDecoder {
                 // Unreadable here (not the end): no picture for this time; the next is sought afresh.
                 progress.store(ThumbnailCache.Entry(picture: nil, frameSeconds: target), for: ThumbnailCache.bucket(target))
                 position = nil
+                drained = true
                 return
             }
             if more && Int(packet.streamIndex) != streamIndex { continue }
@@ -123,6 +149,16 @@ package final class ThumbnailDecoder {
             if done { return }
             if !more {
                 position = nil  // drained: only a seek starts it again
+                drained = true
+                if span != nil {
+                    // The segment ends before the time's frame (it is in the
+                    // next one): its last picture if that is within a second.
+                    let near = hasLast && abs(lastSeconds - target) <= 1
+                    progress.store(ThumbnailCache.Entry(picture: near ? picture(of: last) : nil,
+                                                        frameSeconds: near ? lastSeconds : target),
+                                   for: ThumbnailCache.bucket(target))
+                    return
+                }
                 if hasLast {
                     // The file ends before the time asked: its last picture stands for every time from there.
                     progress.storeTail(ThumbnailCache.Entry(picture: picture(of: last), frameSeconds: lastSeconds),
@@ -148,7 +184,15 @@ package final class ThumbnailDecoder {
         defer { frame.unref() }
         let pts = frame.bestEffortTimestamp
         guard pts != DP_AV_NOPTS_VALUE else { return false }
-        let seconds = (MediaTime(pts, stream.pointee.time_base) - startOffset).seconds
+        var seconds = (MediaTime(pts, stream.pointee.time_base) - startOffset).seconds
+        if let span {
+            if shift == nil {
+                let slack = max(span.upperBound - span.lowerBound, 2)
+                let placed = seconds >= span.lowerBound - slack && seconds < span.upperBound + slack
+                shift = placed ? 0 : span.lowerBound - seconds
+            }
+            seconds += shift ?? 0
+        }
         position = seconds
         let marked = frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0
         if frame.pointer.pointee.key_frame != 0 { damaged = false }
@@ -186,7 +230,11 @@ package final class ThumbnailDecoder {
     /// Whether decoding on from where it is reaches `target` sooner than a
     /// seek: it is at or before it and no keyframe lies between (by the
     /// container's index; without one, within four seconds).
-    private func canContinue(to target: Double) -> Bool {
+    func canContinue(to target: Double) -> Bool {
+        if let span {
+            // A segment: on through it, from wherever it is (not yet started: from its start).
+            return !drained && span.contains(target) && target >= (position ?? -Double.infinity)
+        }
         guard let position, target >= position else { return false }
         let ts = (MediaTime(seconds: target) + startOffset).ticks(in: stream.pointee.time_base)
         let index = av_index_search_timestamp(stream, ts, AVSEEK_FLAG_BACKWARD)

@@ -32,6 +32,20 @@ package final class ThumbnailSource: Sendable {
         /// Nothing can be made (no video, cannot open): asked once, then quiet.
         package var unavailable = false
         package var made = 0
+        /// An HLS stream's playlist, once read (a worker that ends keeps it for the next).
+        var playlist: HLSMediaPlaylist?
+        /// A segment being fetched for the times of `span`: given up
+        /// through `interrupt` when the mouse leaves, or rests on a time
+        /// outside it for longer than `ThumbnailDecoder.patience`.
+        var fetch: (span: Range<Double>, interrupt: InterruptFlag, since: UInt64)?
+
+        /// Gives up the fetch under way, if the time now wanted is not in it.
+        mutating func giveUpFetch(unlessFor seconds: Double?) {
+            guard let fetch else { return }
+            if let seconds, fetch.span.contains(seconds)
+                || Double(HostTime.now() &- fetch.since) / 1e9 <= ThumbnailDecoder.patience { return }
+            fetch.interrupt.set()
+        }
     }
 
     /// What the worker thread shares with the owner (the worker holds this,
@@ -43,21 +57,43 @@ package final class ThumbnailSource: Sendable {
 
     package let location: MediaLocation
     private let settings: VideoFilterSettings
+    /// For an HLS stream: what its pictures are read from, a segment at a time.
+    private let stream: HLSThumbnails.Stream?
     private let shared = Shared()
 
-    /// `settings`: the item's video settings (its rotation is followed).
+    /// A local file. `settings`: the item's video settings (its rotation is followed).
     package init(location: MediaLocation, settings: VideoFilterSettings) {
         self.location = location
         self.settings = settings
+        stream = nil
+    }
+
+    /// The pictures of what `item` plays: a local file, or an HLS stream
+    /// (the variant it plays, through its segment cache).
+    package init(for item: PlayerItem) {
+        location = item.location
+        settings = item.preferences.video
+        if let info = item.info, info.formatName == "hls" {
+            stream = HLSThumbnails.Stream(playlist: item.variant.map { MediaLocation($0.uri) } ?? item.location,
+                                          cache: item.segmentCache, timelineStart: info.timelineStart)
+        } else {
+            stream = nil
+        }
     }
 
     deinit {
-        shared.state.withLock { $0.closed = true }
+        shared.state.withLock { s in
+            s.closed = true
+            s.giveUpFetch(unlessFor: nil)
+        }
         shared.wake.signal()
     }
 
     /// Whether this source can never make a picture (no video in the file, or it cannot be opened).
     package var isUnavailable: Bool { shared.state.withLock { $0.unavailable } }
+
+    /// Whether a stream's segment is being fetched now.
+    package var isFetching: Bool { shared.state.withLock { $0.fetch != nil } }
 
     /// Pictures made so far (for the statistics).
     package var picturesMade: Int { shared.state.withLock { $0.made } }
@@ -92,6 +128,7 @@ package final class ThumbnailSource: Sendable {
     package func request(_ seconds: Double) {
         let start = shared.state.withLock { s -> Bool in
             guard !s.closed, !s.unavailable else { return false }
+            s.giveUpFetch(unlessFor: seconds)
             if let tail = s.tail, seconds >= tail.from { return false }
             if s.cache.contains(ThumbnailCache.bucket(seconds)) { return false }
             if s.wanted == seconds && s.workerRunning { return false }
@@ -101,8 +138,8 @@ package final class ThumbnailSource: Sendable {
             return true
         }
         if start {
-            let shared = self.shared, location = self.location, settings = self.settings
-            let thread = Thread { ThumbnailSource.work(shared, location: location, settings: settings) }
+            let shared = self.shared, location = self.location, settings = self.settings, stream = self.stream
+            let thread = Thread { ThumbnailSource.work(shared, location: location, settings: settings, stream: stream) }
             thread.name = "deskplayer.thumbnails"
             thread.stackSize = 1 << 20
             thread.start()
@@ -115,6 +152,7 @@ package final class ThumbnailSource: Sendable {
     package func cancel() {
         let running = shared.state.withLock { s -> Bool in
             s.wanted = nil
+            s.giveUpFetch(unlessFor: nil)
             return s.workerRunning
         }
         if running { shared.wake.signal() }
@@ -122,14 +160,14 @@ package final class ThumbnailSource: Sendable {
 
     // MARK: The worker
 
-    private static func work(_ shared: Shared, location: MediaLocation, settings: VideoFilterSettings) {
+    private static func work(_ shared: Shared, location: MediaLocation, settings: VideoFilterSettings,
+                             stream: HLSThumbnails.Stream?) {
         LowPriority.apply()
-        var decoder: ThumbnailDecoder?
+        var decoder: (any ThumbnailMaker)?
         while let target = nextWanted(shared) {
             if decoder == nil {
                 do throws(MediaError) {
-                    decoder = try ThumbnailDecoder(location: location, settings: settings,
-                                                   maxWidth: maxWidth, maxHeight: maxHeight)
+                    decoder = try maker(shared, location: location, settings: settings, stream: stream)
                 } catch {
                     // Said nowhere: the seek bar still shows the time, and
                     // the player says what is wrong with the file.
@@ -144,6 +182,23 @@ package final class ThumbnailSource: Sendable {
             decoder?.make(target, progress: Progress(shared))
             cpuMicrosecondsInAll.add(LowPriority.threadCPUMicroseconds() - cpu, ordering: .relaxed)
         }
+    }
+
+    /// What makes the pictures: a decoder of the file, or of the stream's
+    /// segments (its playlist read once per source).
+    private static func maker(_ shared: Shared, location: MediaLocation, settings: VideoFilterSettings,
+                              stream: HLSThumbnails.Stream?) throws(MediaError) -> any ThumbnailMaker {
+        guard let stream else {
+            return try ThumbnailDecoder(location: location, settings: settings, maxWidth: maxWidth, maxHeight: maxHeight)
+        }
+        let playlist: HLSMediaPlaylist
+        if let read = shared.state.withLock({ $0.playlist }) {
+            playlist = read
+        } else {
+            playlist = try HLSThumbnails.playlist(of: stream.playlist, interrupt: InterruptFlag())
+            shared.state.withLock { $0.playlist = playlist }
+        }
+        return HLSThumbnails(stream, playlist: playlist, settings: settings, maxWidth: maxWidth, maxHeight: maxHeight)
     }
 
     /// The time to make next, waiting for one; nil once closed or idle for
@@ -195,6 +250,19 @@ package final class ThumbnailSource: Sendable {
             }
         }
 
+        /// A fetch for the times of `span` begins (false: nothing is wanted
+        /// there now, do not begin); `interrupt` gives it up.
+        func fetching(_ span: Range<Double>, interrupt: InterruptFlag) -> Bool {
+            shared.state.withLock { s in
+                guard !s.closed, let wanted = s.wanted, span.contains(wanted) else { return false }
+                s.fetch = (span, interrupt, HostTime.now())
+                return true
+            }
+        }
+
+        /// The fetch ended.
+        func fetched() { shared.state.withLock { $0.fetch = nil } }
+
         /// The file ends early: from `seconds` on, `entry` (its last picture) stands for every time.
         package func storeTail(_ entry: ThumbnailCache.Entry, from seconds: Double) {
             shared.state.withLock { s in
@@ -204,6 +272,14 @@ package final class ThumbnailSource: Sendable {
             }
         }
     }
+}
+
+/// What the thumbnail worker makes pictures with: a decoder of a whole
+/// file, or of an HLS stream's segments.
+protocol ThumbnailMaker: AnyObject {
+    /// Makes the picture at `target` (timeline seconds) into `progress`, or
+    /// returns early when the time wanted moves on.
+    func make(_ target: Double, progress: ThumbnailSource.Progress)
 }
 
 /// The calling thread runs at the lowest priority (nice 19) so that any

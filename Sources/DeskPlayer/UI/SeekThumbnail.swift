@@ -39,7 +39,7 @@ final class SeekThumbnail {
             return outcome
         }
         if source == nil || self.item !== item {
-            source = ThumbnailSource(location: item.location, settings: item.preferences.video)
+            source = ThumbnailSource(for: item)
             self.item = item
             pending = nil
             outcome.changed = show(nil)
@@ -73,11 +73,14 @@ final class SeekThumbnail {
         source?.cancel()
     }
 
-    /// Items that can have thumbnails: a local file with video (not a
-    /// composition, an audio file, or a network stream, which would be
+    /// Items that can have thumbnails: a local file or an HLS stream that
+    /// ends (read a segment at a time), with video; not a composition, an
+    /// audio file, a live stream, or another network stream (which would be
     /// fetched again).
     static func hasPictures(_ item: PlayerItem) -> Bool {
-        item.composition == nil && !item.location.isNetwork && item.status == .readyToPlay && item.info?.hasVideo == true
+        guard item.composition == nil, item.status == .readyToPlay, let info = item.info, info.hasVideo, !info.isLive
+        else { return false }
+        return !item.location.isNetwork || info.formatName == "hls"
     }
 
     private func show(_ picture: PictureBuffer?) -> Bool {
