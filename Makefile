@@ -29,7 +29,7 @@ INSTALL_PACKAGES := ffmpeg
 # (--root-owner-group): no fakeroot; no debhelper, since no debian/rules.
 DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream
 # What the benchmarks compare against.
-BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool socat time bc python3-numpy linux-perf
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool socat time bc python3-numpy linux-perf openbox
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays: the demo (the issue asks for 60), and
@@ -91,7 +91,7 @@ test: test-deps
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
 BENCH_JSON := playback ttff wakeups tiles compare seams video_seams stream_seams video_cases composition streams speed \
-	stretchers scan live_metrics thumbnails
+	stretchers scan live_metrics thumbnails lighter
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -111,6 +111,7 @@ bench: bench-deps
 	bench/scan.sh
 	$(XVFB) bench/live_metrics.sh
 	$(XVFB) python3 bench/thumbnails.py --json bench/out/thumbnails.json
+	$(XVFB) python3 bench/lighter.py
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in

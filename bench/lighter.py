@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Issue 30: one stream in a 1280x720 window, DeskPlayer beside mpv
+(--vo=x11, its CPU path) and ffplay, in the same run, under one Xvfb:
+
+- CPU seconds (user+sys) and peak RSS for 8 s of 1080p30 and 2160p30
+  clips with fine detail (testsrc2 under temporal noise, x264), video
+  only; the median of RUNS runs, the players taking turns;
+- the picture: a still, detailed 1080p frame shown at 1280x720, grabbed
+  from the screen and compared (PSNR, and per channel) with FFmpeg's
+  lanczos downscale of the frame converted to RGB with full-chroma
+  interpolation (BT.709);
+- minimized: CPU per second while the window is minimized by a real WM
+  (openbox) against the same player visible, measured from /proc between
+  the 3rd and the 8th second.
+
+Run under Xvfb (`make bench`, or `xvfb-run -a -s "-screen 0 1920x1080x24"
+python3 bench/lighter.py`). Writes bench/out/lighter.json (BENCH_OUT).
+"""
+import json, os, statistics, subprocess, sys, tempfile, time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DESK = os.environ.get("DESKPLAYER_BIN", os.path.join(ROOT, ".build/release/deskplayer"))
+RUNS = int(os.environ.get("RUNS", "3"))
+SECS = 8
+W, H = 1280, 720
+ENV = dict(os.environ, SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE="/dev/null")
+
+
+def ff(*args):
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *args], check=True)
+
+
+def make_media(d):
+    clips = {}
+    for name, size in (("1080p30", "1920x1080"), ("2160p30", "3840x2160")):
+        path = os.path.join(d, f"fine{name}.mp4")
+        ff("-f", "lavfi", "-i", f"testsrc2=size={size}:rate=30:duration={SECS + 1},noise=alls=6:allf=t",
+           "-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p",
+           "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", path)
+        clips[name] = path
+    still = os.path.join(d, "still.mp4")
+    ff("-f", "lavfi", "-i", "mandelbrot=size=1920x1080:rate=1,trim=start_frame=40:end_frame=41,noise=alls=4",
+       "-frames:v", "1", "-c:v", "libx264", "-crf", "14", "-pix_fmt", "yuv420p",
+       "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", still)
+    return clips, still
+
+
+def commands(path, seconds=SECS, paused=False):
+    desk = [DESK, path, "--no-config", "--geometry", f"{W}x{H}+0+0"] + \
+        (["--pause"] if paused else ["--quit-after", str(seconds)])
+    mpv = ["mpv", "--really-quiet", "--no-config", "--ao=null", "--vo=x11", f"--geometry={W}x{H}+0+0",
+           "--no-osc", "--no-border", path] + (["--pause"] if paused else [f"--length={seconds}"])
+    ffplay = ["ffplay", "-v", "error", "-an", "-x", str(W), "-y", str(H), "-left", "0", "-top", "0",
+              "-noborder", path] + ([] if paused else ["-autoexit", "-t", str(seconds)])
+    return {"deskplayer": desk, "mpv": mpv, "ffplay": ffplay}
+
+
+def measure(cmd):
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", t.name] + cmd, env=ENV,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        user, sys_, rss = t.read().split()[-3:]
+    return float(user) + float(sys_), int(rss) / 1024
+
+
+def cpu_and_memory(clips):
+    rows = {}
+    for name, path in clips.items():
+        samples = {p: [] for p in ("deskplayer", "mpv", "ffplay")}
+        for _ in range(RUNS):
+            for player, cmd in commands(path).items():
+                samples[player].append(measure(cmd))
+        rows[name] = {p: {"cpu_s": round(statistics.median(c for c, _ in s), 2),
+                          "peak_rss_mb": round(statistics.median(m for _, m in s), 1)}
+                      for p, s in samples.items()}
+        base = rows[name]["mpv"]["cpu_s"]
+        for p in rows[name].values():
+            p["cpu_vs_mpv"] = round(p["cpu_s"] / base, 2) if base else None
+    return rows
+
+
+def rgb(raw, w=W, h=H):
+    return np.frombuffer(raw, np.uint8).reshape(h, w, 3).astype(np.float64)
+
+
+def psnr(a, b):
+    m = ((a - b) ** 2).mean()
+    return round(10 * np.log10(255 ** 2 / m), 2) if m else 99.0
+
+
+def grab():
+    return rgb(subprocess.run(["ffmpeg", "-v", "error", "-f", "x11grab", "-video_size", f"{W}x{H}",
+                               "-i", os.environ["DISPLAY"] + "+0,0", "-frames:v", "1", "-f", "rawvideo",
+                               "-pix_fmt", "rgb24", "-"], capture_output=True, check=True).stdout)
+
+
+def picture(still):
+    ref = rgb(subprocess.run(["ffmpeg", "-v", "error", "-i", still, "-frames:v", "1", "-vf",
+                              "scale=1920:1080:in_color_matrix=bt709:flags=lanczos+full_chroma_int+full_chroma_inp"
+                              "+accurate_rnd,format=rgb24,scale=1280:720:flags=lanczos",
+                              "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True, check=True).stdout)
+    out = {}
+    for player, cmd in commands(still, paused=True).items():
+        p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(3)
+            subprocess.run(["xdotool", "mousemove", "1919", "1079"])
+            time.sleep(2.5)  # any OSD line gone
+            shot = grab()
+        finally:
+            p.kill()
+            p.wait()
+        out[player] = {"psnr_db": psnr(ref, shot),
+                       "per_channel_db": [psnr(ref[..., c], shot[..., c]) for c in range(3)]}
+    return out
+
+
+def cpu_of(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def minimized(clip):
+    """CPU per second from the 3rd to the 8th second, visible and minimized."""
+    wm = subprocess.Popen(["openbox", "--sm-disable"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    out = {}
+    try:
+        for player in ("deskplayer", "mpv"):
+            cmd = commands(clip, seconds=60)[player]
+            for state in ("visible", "minimized"):
+                p = subprocess.Popen(cmd + (["--loop", "inf"] if player == "deskplayer" else ["--loop-file=inf"]),
+                                     env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                try:
+                    time.sleep(2)
+                    if state == "minimized":
+                        found = subprocess.run(["xdotool", "search", "--pid", str(p.pid)], capture_output=True, text=True)
+                        for window in found.stdout.split():
+                            subprocess.run(["xdotool", "windowminimize", window], stderr=subprocess.DEVNULL)
+                    time.sleep(1)
+                    start = cpu_of(p.pid)
+                    time.sleep(5)
+                    out.setdefault(player, {})[state] = round((cpu_of(p.pid) - start) / 5, 3)
+                finally:
+                    p.kill()
+                    p.wait()
+            v, m = out[player]["visible"], out[player]["minimized"]
+            out[player]["minimized_vs_visible"] = round(m / v, 2) if v else None
+    finally:
+        wm.kill()
+        wm.wait()
+    return out
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        clips, still = make_media(d)
+        rows = cpu_and_memory(clips)
+        shown = picture(still)
+        hidden = minimized(clips["1080p30"])
+    print(f"One stream in a {W}x{H} window, {SECS} s, median of {RUNS} (CPU s = user+sys; ratio to mpv --vo=x11):")
+    print(f"{'clip':9} {'player':11} {'CPU s':>7} {'x mpv':>6} {'peak RSS MB':>12}")
+    for clip, players in rows.items():
+        for player, r in players.items():
+            print(f"{clip:9} {player:11} {r['cpu_s']:7.2f} {r['cpu_vs_mpv']:6.2f} {r['peak_rss_mb']:12.1f}")
+    print("A still detailed 1080p frame at 1280x720 against FFmpeg's lanczos (PSNR dB, whole and R G B):")
+    for player, r in shown.items():
+        print(f"  {player:11} {r['psnr_db']:6.2f}   {r['per_channel_db']}")
+    print("CPU (cores) from the 3rd to the 8th second, 1080p30, visible and minimized under openbox:")
+    for player, r in hidden.items():
+        print(f"  {player:11} visible {r['visible']:.3f}  minimized {r['minimized']:.3f}  ({r['minimized_vs_visible']}x)")
+    out_dir = os.environ.get("BENCH_OUT", os.path.join(ROOT, "bench/out"))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "lighter.json"), "w") as f:
+        json.dump({"lighter": {"window": f"{W}x{H}", "seconds": SECS, "runs": RUNS, "cpu_memory": rows,
+                               "picture": shown, "minimized": hidden}}, f, indent=2)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
