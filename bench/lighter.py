@@ -87,7 +87,7 @@ def rgb(raw, w=W, h=H):
 
 def psnr(a, b):
     m = ((a - b) ** 2).mean()
-    return round(10 * np.log10(255 ** 2 / m), 2) if m else 99.0
+    return round(float(10 * np.log10(255 ** 2 / m)), 2) if m else 99.0
 
 
 def grab():
@@ -113,7 +113,7 @@ def picture(still):
             p.kill()
             p.wait()
         out[player] = {"psnr_db": psnr(ref, shot),
-                       "per_channel_db": [psnr(ref[..., c], shot[..., c]) for c in range(3)]}
+                       "per_channel_db": [float(psnr(ref[..., c], shot[..., c])) for c in range(3)]}
     return out
 
 
