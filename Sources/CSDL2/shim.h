@@ -9,6 +9,7 @@ static const int DP_SDL_WINDOWPOS_CENTERED = SDL_WINDOWPOS_CENTERED;
 static const int DP_SDL_WINDOWPOS_UNDEFINED = SDL_WINDOWPOS_UNDEFINED;
 static const Uint32 DP_SDL_PIXELFORMAT_ARGB8888 = SDL_PIXELFORMAT_ARGB8888;
 static const Uint32 DP_SDL_PIXELFORMAT_IYUV = SDL_PIXELFORMAT_IYUV;
+static const Uint32 DP_SDL_PIXELFORMAT_RGB888 = SDL_PIXELFORMAT_RGB888;
 
 // The OpenGL renderer string of the current context (SDL's accelerated
 // renderer makes its context current), or NULL without one: tells a real

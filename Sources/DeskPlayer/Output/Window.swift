@@ -125,9 +125,13 @@ package final class VideoTexture {
     package let layout: PictureBuffer.Layout
     let matrix: PictureBuffer.Matrix
 
+    /// `opaque`: the picture's alpha is ignored (video, always opaque): the
+    /// texture has none, so SDL's software renderer copies it to the
+    /// window as it is, where an alpha texture is blended pixel by pixel
+    /// (a third of SDL's time playing 1080p). Covers and scopes keep theirs.
     package init(renderer: OpaquePointer, width: Int, height: Int, layout: PictureBuffer.Layout = .bgra,
-         matrix: PictureBuffer.Matrix = .bt601) throws(SDLError) {
-        let format = layout == .bgra ? DP_SDL_PIXELFORMAT_ARGB8888 : DP_SDL_PIXELFORMAT_IYUV
+         matrix: PictureBuffer.Matrix = .bt601, opaque: Bool = false) throws(SDLError) {
+        let format = layout == .yuv420 ? DP_SDL_PIXELFORMAT_IYUV : opaque ? DP_SDL_PIXELFORMAT_RGB888 : DP_SDL_PIXELFORMAT_ARGB8888
         if layout == .yuv420 {
             // SDL takes a YUV texture's matrix from this setting when it is made.
             switch matrix {

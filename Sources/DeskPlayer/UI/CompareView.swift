@@ -220,7 +220,7 @@ package final class CompareView {
         if diffSource.map({ $0 != source }) ?? true || diffTexture == nil {
             CompareDiff.compute(a, c, variant: state.diffVariant, gain: state.diffGain, into: diffPicture)
             if diffTexture.map({ !$0.fits(diffPicture) }) ?? true {
-                diffTexture = try? VideoTexture(renderer: r, width: diffPicture.width, height: diffPicture.height)
+                diffTexture = try? VideoTexture(renderer: r, width: diffPicture.width, height: diffPicture.height, opaque: true)
             }
             diffTexture?.upload(diffPicture)
             diffSource = source

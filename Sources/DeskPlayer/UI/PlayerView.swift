@@ -145,7 +145,7 @@ package final class PlayerView {
         let picture = frame.picture
         if texture.map({ !$0.fits(picture) }) ?? true {
             texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height,
-                                        layout: picture.layout, matrix: picture.matrix)
+                                        layout: picture.layout, matrix: picture.matrix, opaque: true)
         }
         texture?.upload(picture)
         if keepsPicture, picture.layout == .bgra { keep(picture) }

@@ -106,7 +106,7 @@ final class SeekThumbnail {
         guard let picture = shown else { return nil }
         if uploaded !== picture {
             if texture.map({ !$0.fits(picture) }) ?? true {
-                texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height)
+                texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height, opaque: true)
             }
             texture?.upload(picture)
             uploaded = picture
