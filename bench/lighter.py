@@ -11,12 +11,15 @@
   interpolation (BT.709);
 - minimized: CPU per second while the window is minimized by a real WM
   (openbox) against the same player visible, measured from /proc between
-  the 3rd and the 8th second.
+  the 3rd and the 8th second;
+- 2160p60 HEVC Main 10 (5 s, x265): frames shown and dropped by
+  DeskPlayer (--stats-json) and dropped by mpv (its frame-drop-count and
+  decoder-frame-drop-count over the JSON IPC), and their CPU.
 
 Run under Xvfb (`make bench`, or `xvfb-run -a -s "-screen 0 1920x1080x24"
 python3 bench/lighter.py`). Writes bench/out/lighter.json (BENCH_OUT).
 """
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, socket, statistics, subprocess, sys, tempfile, time
 
 import numpy as np
 
@@ -44,7 +47,11 @@ def make_media(d):
     ff("-f", "lavfi", "-i", "mandelbrot=size=1920x1080:rate=1,trim=start_frame=40:end_frame=41,noise=alls=4",
        "-frames:v", "1", "-c:v", "libx264", "-crf", "14", "-pix_fmt", "yuv420p",
        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", still)
-    return clips, still
+    hevc = os.path.join(d, "hevc2160p60.mp4")
+    ff("-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=60:duration=5,noise=alls=4:allf=t", "-c:v", "libx265",
+       "-preset", "ultrafast", "-crf", "24", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
+       "-x265-params", "log-level=error", hevc)
+    return clips, still, hevc
 
 
 def commands(path, seconds=SECS, paused=False):
@@ -155,12 +162,65 @@ def minimized(clip):
     return out
 
 
+def ipc_query(path, prop, command=None):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(2)
+    s.connect(path)
+    s.sendall((json.dumps({"command": command or ["get_property", prop]}) + "\n").encode())
+    data = s.recv(4096).decode().splitlines()
+    s.close()
+    for line in data:
+        msg = json.loads(line)
+        if "data" in msg:
+            return msg["data"]
+    return None
+
+
+def drops(clip):
+    """The whole 5 s 2160p60 clip: frames dropped by each player, and its CPU."""
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "stats.json")
+        cpu, rss = measure([DESK, clip, "--no-config", "--geometry", f"{W}x{H}+0+0", "--stats-json", stats])
+        e = json.load(open(stats))["players"][0]
+        out["deskplayer"] = {"shown": e["framesPresented"], "dropped": e["framesDropped"], "cpu_s": round(cpu, 2),
+                             "peak_rss_mb": round(rss, 1)}
+        sock = os.path.join(d, "mpv.sock")
+        with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+            p = subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", "-o", t.name, "mpv", "--really-quiet", "--no-config",
+                                  "--ao=null", "--vo=x11", f"--geometry={W}x{H}+0+0", "--keep-open=yes",
+                                  f"--input-ipc-server={sock}", clip], env=ENV,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            dropped = None
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                try:
+                    if ipc_query(sock, "eof-reached"):
+                        # Frames dropped by the decoder and by the VO (mpv's own counters).
+                        dropped = (ipc_query(sock, "frame-drop-count") or 0) + \
+                            (ipc_query(sock, "decoder-frame-drop-count") or 0)
+                        ipc_query(sock, None, command=["quit"])
+                        break
+                except (OSError, ValueError):
+                    pass
+                time.sleep(0.05)
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            user, sys_, rss = (t.read().split() or ["0", "0", "0"])[-3:]
+        out["mpv"] = {"dropped": dropped, "cpu_s": round(float(user) + float(sys_), 2), "peak_rss_mb": round(int(rss) / 1024, 1)}
+    return out
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
-        clips, still = make_media(d)
+        clips, still, hevc = make_media(d)
         rows = cpu_and_memory(clips)
         shown = picture(still)
         hidden = minimized(clips["1080p30"])
+        heavy = drops(hevc)
     print(f"One stream in a {W}x{H} window, {SECS} s, median of {RUNS} (CPU s = user+sys; ratio to mpv --vo=x11):")
     print(f"{'clip':9} {'player':11} {'CPU s':>7} {'x mpv':>6} {'peak RSS MB':>12}")
     for clip, players in rows.items():
@@ -172,11 +232,15 @@ def main():
     print("CPU (cores) from the 3rd to the 8th second, 1080p30, visible and minimized under openbox:")
     for player, r in hidden.items():
         print(f"  {player:11} visible {r['visible']:.3f}  minimized {r['minimized']:.3f}  ({r['minimized_vs_visible']}x)")
+    print("2160p60 HEVC Main 10, 5 s (300 frames) in the window:")
+    for player, r in heavy.items():
+        print(f"  {player:11} " + ", ".join(f"{k} {v}" for k, v in r.items()))
     out_dir = os.environ.get("BENCH_OUT", os.path.join(ROOT, "bench/out"))
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "lighter.json"), "w") as f:
         json.dump({"lighter": {"window": f"{W}x{H}", "seconds": SECS, "runs": RUNS, "cpu_memory": rows,
-                               "picture": shown, "minimized": hidden}}, f, indent=2)
+                               "picture": shown, "minimized": hidden,
+                               "hevc_2160p60_main10": heavy}}, f, indent=2)
 
 
 if __name__ == "__main__":
