@@ -9,9 +9,9 @@
   from the screen and compared (PSNR, and per channel) with FFmpeg's
   lanczos downscale of the frame converted to RGB with full-chroma
   interpolation (BT.709);
-- minimized: CPU per second while the window is minimized by a real WM
-  (openbox) against the same player visible, measured from /proc between
-  the 3rd and the 8th second;
+- minimized and covered: CPU per second while the window is minimized by
+  a real WM (openbox), or covered whole by another window, against the
+  same player visible, measured from /proc between the 3rd and 8th second;
 - 2160p60 HEVC Main 10 (5 s, x265): frames shown and dropped by
   DeskPlayer (--stats-json) and dropped by mpv (its frame-drop-count and
   decoder-frame-drop-count over the JSON IPC), and their CPU.
@@ -138,24 +138,32 @@ def minimized(clip):
     try:
         for player in ("deskplayer", "mpv"):
             cmd = commands(clip, seconds=60)[player]
-            for state in ("visible", "minimized"):
+            for state in ("visible", "minimized", "covered"):
                 p = subprocess.Popen(cmd + (["--loop", "inf"] if player == "deskplayer" else ["--loop-file=inf"]),
                                      env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                cover = None
                 try:
                     time.sleep(2)
                     if state == "minimized":
                         found = subprocess.run(["xdotool", "search", "--pid", str(p.pid)], capture_output=True, text=True)
                         for window in found.stdout.split():
                             subprocess.run(["xdotool", "windowminimize", window], stderr=subprocess.DEVNULL)
+                    elif state == "covered":
+                        # Another window over the whole screen (an idle DeskPlayer).
+                        cover = subprocess.Popen([DESK, "--idle", "--no-config", "--geometry", "1920x1080+0+0"],
+                                                 env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     time.sleep(1)
                     start = cpu_of(p.pid)
                     time.sleep(5)
                     out.setdefault(player, {})[state] = round((cpu_of(p.pid) - start) / 5, 3)
                 finally:
-                    p.kill()
-                    p.wait()
-            v, m = out[player]["visible"], out[player]["minimized"]
-            out[player]["minimized_vs_visible"] = round(m / v, 2) if v else None
+                    for q in (p, cover):
+                        if q:
+                            q.kill()
+                            q.wait()
+            v = out[player]["visible"]
+            for state in ("minimized", "covered"):
+                out[player][f"{state}_vs_visible"] = round(out[player][state] / v, 2) if v else None
     finally:
         wm.kill()
         wm.wait()
@@ -229,9 +237,10 @@ def main():
     print("A still detailed 1080p frame at 1280x720 against FFmpeg's lanczos (PSNR dB, whole and R G B):")
     for player, r in shown.items():
         print(f"  {player:11} {r['psnr_db']:6.2f}   {r['per_channel_db']}")
-    print("CPU (cores) from the 3rd to the 8th second, 1080p30, visible and minimized under openbox:")
+    print("CPU (cores) from the 3rd to the 8th second, 1080p30, visible, minimized and covered under openbox:")
     for player, r in hidden.items():
-        print(f"  {player:11} visible {r['visible']:.3f}  minimized {r['minimized']:.3f}  ({r['minimized_vs_visible']}x)")
+        print(f"  {player:11} visible {r['visible']:.3f}  minimized {r['minimized']:.3f} ({r['minimized_vs_visible']}x)"
+              f"  covered {r['covered']:.3f} ({r['covered_vs_visible']}x)")
     print("2160p60 HEVC Main 10, 5 s (300 frames) in the window:")
     for player, r in heavy.items():
         print(f"  {player:11} " + ", ".join(f"{k} {v}" for k, v in r.items()))

@@ -22,6 +22,34 @@ static inline const char *dp_gl_renderer_string(void) {
 }
 static const Uint16 DP_AUDIO_F32SYS = AUDIO_F32SYS;
 
+// Asks X11 to tell the window when it becomes fully covered or visible
+// again (VisibilityNotify, which SDL does not select) and lets those X
+// events through as SDL_SYSWMEVENT. Returns -1 off X11. Under a
+// compositing window manager windows are never reported covered.
+static inline int dp_watch_visibility(SDL_Window *window) {
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return -1;
+    XWindowAttributes attributes;
+    if (!XGetWindowAttributes(info.info.x11.display, info.info.x11.window, &attributes)) return -1;
+    XSelectInput(info.info.x11.display, info.info.x11.window, attributes.your_event_mask | VisibilityChangeMask);
+    SDL_EventState(SDL_SYSWMEVENT, SDL_ENABLE);
+    return 0;
+}
+
+// For an SDL_SYSWMEVENT: 1 when X11 says `window` became fully covered, 0
+// when it is (partly) visible again, -1 for any other event.
+static inline int dp_visibility_change(const SDL_Event *event, SDL_Window *window) {
+    if (event->type != SDL_SYSWMEVENT || !event->syswm.msg || event->syswm.msg->subsystem != SDL_SYSWM_X11) return -1;
+    const XEvent *x = &event->syswm.msg->msg.x11.event;
+    if (x->type != VisibilityNotify) return -1;
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11
+        || info.info.x11.window != x->xvisibility.window) return -1;
+    return x->xvisibility.state == VisibilityFullyObscured ? 1 : 0;
+}
+
 // Makes `child` a transient of `parent` on X11, or of no window when `parent`
 // is NULL. Window managers put a focused fullscreen window in their top layer
 // (as EWMH suggests), above always-on-top windows, but stack its transients

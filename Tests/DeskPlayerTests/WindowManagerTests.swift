@@ -180,6 +180,8 @@ struct WindowManagerTests {
         Thread.sleep(forTimeInterval: 1.5)
         let after = client.get("time-pos")?.number ?? -1
         #expect(after - before > 1.0 || after < before, "the time goes on while minimized: \(before) -> \(after)")
+        let unseen = client.get("frames-unseen")?.number ?? 0
+        #expect(unseen >= 30, "1.5 s of 30 fps came due unseen: \(unseen)")
 
         // Paused and moved while unseen: the restored window shows that frame.
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
@@ -207,6 +209,24 @@ struct WindowManagerTests {
             return psnr > 35
         }
         #expect(psnr > 35, "the restored window shows the frame at 3 s: \(psnr) dB")
+
+        // Playing on, seen: every frame is made again.
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
+        let seenFrom = client.get("frames-unseen")?.number ?? -1
+        Thread.sleep(forTimeInterval: 1)
+        #expect(client.get("frames-unseen")?.number == seenFrom, "no frame goes by unseen while the window shows")
+
+        // A window over it whole (another app, full screen): unseen again;
+        // uncovered, it shows the picture of now.
+        let cover = try ScreenTests.RunningApp(["--idle", "--no-config", "--geometry", "1280x720+0+0"],
+                                               audio: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": display.name])
+        defer { cover.stop() }
+        #expect(eventually(seconds: 5) { (client.get("frames-unseen")?.number ?? 0) > seenFrom + 10 },
+                "frames go by unseen under a window that covers it: \(String(describing: client.get("frames-unseen")))")
+        cover.stop()
+        let uncovered = client.get("frames-unseen")?.number ?? -1
+        Thread.sleep(forTimeInterval: 1)
+        #expect((client.get("frames-unseen")?.number ?? -1) <= uncovered + 2, "uncovered, the frames are made again")
         #expect(app.process.isRunning, "\(app.errors)")
     }
 }

@@ -67,6 +67,14 @@ enum MediaProperties {
             let rate = try frameRate(t)
             return .number((try t.player().currentTime.seconds * rate).rounded())
         }),
+        // mpv's count of frames dropped late, and DeskPlayer's of frames that
+        // came due while the window was minimized or covered (never converted).
+        Property("frame-drop-count", format: .integer, get: { t throws(CommandError) in
+            .number(Double(try t.player().stats.framesDropped))
+        }),
+        Property("frames-unseen", format: .integer, get: { t throws(CommandError) in
+            .number(Double(try t.player().stats.framesUnseen))
+        }),
         Property("video-params", get: { t throws(CommandError) in
             let info = try video(t)
             return .object([("w", .number(Double(info.videoWidth))), ("h", .number(Double(info.videoHeight))),

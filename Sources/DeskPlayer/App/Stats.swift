@@ -12,6 +12,8 @@ struct StatsReport: Codable {
         var framesDropped: Int
         /// Frames left out by schedule at a speed faster than the display shows (not late).
         var framesSkipped: Int?
+        /// Frames that came due while the window was minimized or covered (never converted).
+        var framesUnseen: Int?
         var audioUnderruns: Int
         var maxAVOffsetMs: Double
         var meanAVOffsetMs: Double
@@ -84,7 +86,7 @@ struct StatsReport: Codable {
         }
         players.append(Entry(item: item.name, status: status, error: item.error?.message,
                              framesPresented: s.framesPresented, framesDropped: s.framesDropped,
-                             framesSkipped: s.framesSkipped, audioUnderruns: s.audioUnderruns,
+                             framesSkipped: s.framesSkipped, framesUnseen: s.framesUnseen, audioUnderruns: s.audioUnderruns,
                              maxAVOffsetMs: (s.maxAVOffsetMs * 100).rounded() / 100,
                              meanAVOffsetMs: (s.meanAVOffsetMs * 100).rounded() / 100,
                              timeToFirstFrameMs: s.timeToFirstFrameMs.map { ($0 * 10).rounded() / 10 },

@@ -258,6 +258,7 @@ package final class Player {
         let shown = presenter.stats
         s.framesPresented = shown.framesPresented
         s.framesDropped = shown.framesDropped
+        s.framesUnseen = shown.framesUnseen
         s.framesSkipped = shown.framesSkipped
         s.maxAVOffsetMs = shown.maxAVOffsetMs
         s.meanAVOffsetMs = shown.meanAVOffsetMs

@@ -23,6 +23,8 @@ package enum PlayerEvent: Sendable {
 package struct PlayerStats: Sendable {
     package var framesPresented = 0
     package var framesDropped = 0
+    /// Shown while nobody could see them (a minimized or covered window): timed, never converted.
+    package var framesUnseen = 0
     /// Left out on purpose by schedule (faster than the display shows), not late.
     package var framesSkipped = 0
     package var audioUnderruns = 0

@@ -94,6 +94,7 @@ package final class MainWindow: PlayerScreen {
         let y = position.map { Int32($0.y) } ?? DP_SDL_WINDOWPOS_CENTERED
         window = try Window(title: title, width: width, height: height, x: x, y: y)
         text = TextRenderer()
+        _ = dp_watch_visibility(window.window)
         // Dark at once: never a white flash while the first item opens.
         render()
     }
@@ -146,6 +147,10 @@ package final class MainWindow: PlayerScreen {
             newValue ? SDL_DisableScreenSaver() : SDL_EnableScreenSaver()
         }
     }
+
+    /// Another window covers it whole (X11's VisibilityNotify; never
+    /// under a compositing window manager, which draws windows off screen).
+    package private(set) var isCovered = false
 
     /// Minimized or hidden: nothing in it is seen.
     package var isMinimized: Bool {
@@ -208,6 +213,13 @@ package final class MainWindow: PlayerScreen {
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
+        case SDL_SYSWMEVENT:
+            var e = event
+            let covered = dp_visibility_change(&e, window.window)
+            if covered >= 0 {
+                isCovered = covered == 1
+                needsRedraw = true
+            }
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_CLOSE:
             return false  // with a PiP window open, SDL sends no SDL_QUIT for the main one
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_MINIMIZED:
@@ -439,8 +451,8 @@ package final class MainWindow: PlayerScreen {
     /// Advances every player, uploads due frames and redraws when needed.
     package func refresh(at now: UInt64) {
         let areas = areas()
-        // Minimized: the players go on unseen (no conversion, no upload, no present).
-        let seen = !isMinimized
+        // Minimized or covered: the players go on unseen (no conversion, no upload, no present).
+        let seen = !isMinimized && !isCovered
         if let background, background.refresh(at: now, area: bounds, renderer: window.renderer, seen: seen) { needsRedraw = true }
         compare?.prepare(views)
         var changed: [Int] = []

@@ -5,6 +5,8 @@ struct PresentationStats: Sendable {
     var framesPresented = 0
     /// Frames that were late: a later one was already due when they came up.
     var framesDropped = 0
+    /// Frames presented while unseen (never converted: a minimized or covered window).
+    var framesUnseen = 0
     /// Frames left out on purpose: at a speed where the video has more
     /// frames a second than the display shows, the schedule keeps one per
     /// refresh (not late: nothing was missed).
@@ -130,6 +132,7 @@ final class FramePresenter {
         if let picked {
             onFramePresented?(picked.pts, now)
             stats.framesPresented += 1
+            if !picked.isConverted { stats.framesUnseen += 1 }
             lastFrameEnd = (picked.pts + picked.duration).seconds
             lastPresentedTime = picked.pts
             if stats.timeToFirstFrameMs == nil, let createdAt = itemCreatedAt {
