@@ -4,11 +4,13 @@ import Testing
 @testable import Control
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// mpv's A-B loop on real decoded media: every pass after the first is the
 /// interval [A, B), its seams as exact as a whole-file loop's.
 @Suite struct ABLoopTests {
-    let pipelines = PipelineTests()
+    let pipelines = Pipelines()
 
     /// Opens `path` with an A-B loop and waits until it is ready.
     func open(_ path: String, a: Double, b: Double) throws -> (PlayerItem, ItemPipeline) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+import TestSupport
 
 /// The real binary, as a person or a script runs it. These use SDL's dummy
 /// video driver (no window to look at) so they can run side by side.

@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// Sound that survives the desktop: a real PulseAudio with a null sink,
 /// killed with SIGKILL while DeskPlayer plays and started again
@@ -37,7 +38,7 @@ import Testing
         var offset: Double { at - pts }
     }
 
-    static let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/audio_outage.py").path
+    static let script = Fixtures.root.appendingPathComponent("Tests/TestSupport/audio_outage.py").path
 
     /// 25 fps video and AAC audio: a quiet 440 Hz tone throughout and a
     /// loud 1 kHz beep for 50 ms at every whole second.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+import TestSupport
 
 /// `--pip-auto` under a real window manager (openbox): the WM minimizes
 /// and restores the main window, as a person's click on its title bar would.

@@ -5,6 +5,8 @@ import Testing
 @testable import Control
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Chapters as FFmpeg reads them from Matroska, MP4 and Ogg that ffmpeg
 /// wrote, mended when the table is damaged, and driven as mpv drives them:

@@ -5,6 +5,7 @@ import Testing
 @testable import Media
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// Commands and properties applied in-process to real players decoding real
 /// files, without SDL (as mpv's libmpv tests drive a player with no video

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import TestSupport
 
 /// Compositions checked sample by sample against references computed here,
 /// independently: ffmpeg's own decode of each source and the ramp formula.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Control
 @testable import Media
+import TestSupport
 
 /// The control socket driven by a real client, as an mpv script would drive
 /// mpv: requests and replies over the Unix socket, events in between.
@@ -222,7 +223,7 @@ import Testing
         let client = try Client(path: path)
         #expect(client.waitFor("duration") == .number(10))
 
-        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/mpv_client.py").path
+        let script = Fixtures.root.appendingPathComponent("Tests/TestSupport/mpv_client.py").path
         let r = try runTool("python3", [script, path, Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4")], timeout: 90)
         #expect(r.status == 0 && r.stdout.contains("all checks passed"), "\(r.stdout)\(r.stderr)")
 

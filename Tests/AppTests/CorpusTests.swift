@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import TestSupport
 
 /// Files broken in known ways, made here from the demo: each plays headless
 /// for a few seconds with no crash and no hang (the run has a watchdog), and
@@ -67,7 +68,7 @@ import Testing
 
     /// Inputs `make fuzz` found, kept byte for byte in corpus/ (see its README).
     static let found: [String] = {
-        let dir = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/corpus")
+        let dir = Fixtures.root.appendingPathComponent("Tests/AppTests/corpus")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { $0 != "README.md" }.sorted().map { dir.appendingPathComponent($0).path }
     }()

@@ -3,6 +3,8 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Audio with a face: each container's own cover (ID3 APIC, FLAC's picture
 /// block, MP4's covr, a Vorbis comment's METADATA_BLOCK_PICTURE in Opus)

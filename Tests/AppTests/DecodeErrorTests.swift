@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+import TestSupport
 
 /// A stream damaged in its middle plays to its end, as mpv plays it: FFmpeg
 /// conceals what it cannot decode, the errors are counted in --stats-json

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Control
 @testable import Media
+import TestSupport
 
 /// The `deinterlace` property and the `d` key, in-process on a real player:
 /// `--deinterlace` starts it, `d` cycles it as mpv's `cycle deinterlace`,

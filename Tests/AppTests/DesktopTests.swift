@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import Control
+import TestSupport
 
 /// The small things of a desktop app, checked without a process: the
 /// desktop entry, the command line's idle modes, title expansion, D-Bus values.

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import TestSupport
 
 /// mpv's frame-back-step (`,`) on real H.264: each step shows exactly the
 /// frame before, read back from the frame number coded into the picture.

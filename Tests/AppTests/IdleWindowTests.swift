@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The desktop app a person starts from the menu: the idle window, what it
 /// plays, the pointer and the screen saver as playback pauses and resumes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import Control
+import TestSupport
 
 /// The one binding table: input.conf over it, and the help made from it.
 @Suite struct KeyBindingTests {

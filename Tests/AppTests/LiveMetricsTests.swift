@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// `--compare-metrics` while two files play compared: the values measured
 /// on the side equal the scan's (FFmpeg's), and the `compare-metrics`

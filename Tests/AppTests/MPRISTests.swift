@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Playback
+import TestSupport
 
 /// A private D-Bus session bus for one test: Debian's dbus-daemon on a
 /// socket in the test's folder. Stopped with SIGKILL: Foundation's Process

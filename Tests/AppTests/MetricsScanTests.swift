@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// `--scan A B --compare-metrics-out FILE.csv`: the CSV against FFmpeg's own
 /// `psnr=stats_file=` and `ssim=stats_file=` output on the same pair, frame

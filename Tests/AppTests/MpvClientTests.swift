@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+import TestSupport
 
 /// DeskPlayer driven by mpv clients written by others, each command's
 /// effect read back over the socket; the same scripts run against mpv
@@ -38,7 +39,7 @@ import Testing
         // (idle, paused) would outlive the test.
         defer { if player.isRunning { kill(player.processIdentifier, SIGKILL); player.waitUntilExit() } }
         _ = eventually { FileManager.default.fileExists(atPath: socket) }
-        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/mpv_socat_client.sh").path
+        let script = Fixtures.root.appendingPathComponent("Tests/TestSupport/mpv_socat_client.sh").path
         return try runProcess("/bin/sh", [script, socket, Self.fileA, Self.fileB], timeout: 120)
     }
 
@@ -57,7 +58,7 @@ import Testing
     /// --no-audio-display) and its own socket path, sends seek flags as
     /// separate arguments, and waits for mpv's events.
     @Test func anAsyncioLibraryStartsDeskPlayerAndHearsMpvsEvents() throws {
-        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/aio_mpv_client.py").path
+        let script = Fixtures.root.appendingPathComponent("Tests/TestSupport/aio_mpv_client.py").path
         let ours = try runProcess("/usr/bin/env", ["python3", script, Fixtures.binary, Self.fileA, Self.fileB],
                                   environment: Self.headless, timeout: 120)
         #expect(ours.status == 0 && ours.stdout.contains("tally: 19 of 19 work"), "\(ours.stdout)\(ours.stderr)")
@@ -73,7 +74,7 @@ import Testing
     @Test func pythonMpvJsonipcStartsDeskPlayerWithItsOwnOptions() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/mpv_jsonipc_start.py").path
+        let script = Fixtures.root.appendingPathComponent("Tests/TestSupport/mpv_jsonipc_start.py").path
         let ours = try runProcess("/usr/bin/env", ["python3", script, Fixtures.binary, dir.appendingPathComponent("a.sock").path,
                                                    Self.fileA], environment: Self.headless, timeout: 60)
         #expect(ours.status == 0 && ours.stdout.contains("tally: 5 of 5 work"), "\(ours.stdout)\(ours.stderr)")

@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// What `make install` and `make deb` install beside the binary, checked the
 /// quick way (each test runs in about a second): the version and commit

@@ -7,6 +7,8 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import PlaybackTestSupport
+import TestSupport
 
 /// Loops exact on the streams packagers make (#28): every loop pass plays
 /// the same samples as the first, bit for bit, whatever the audio codec
@@ -16,7 +18,7 @@ import Testing
 /// of stereo noise at 48 kHz (no resampling to the device's 48 kHz, so the
 /// comparison is of the decoder's own samples).
 @Suite(.serialized) struct PassIdentityTests {
-    let pipelines = PipelineTests()
+    let pipelines = Pipelines()
     static let passLength = StreamSeamTests.passLength
 
     /// The media, made once.
@@ -164,9 +166,9 @@ import Testing
                       "eac3/index.m3u8", "ac3.ts"])
     func everyPassPlaysTheFirstPassesSamples(_ name: String) throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
-        func play(_ passes: Int) throws -> PipelineTests.DrainedAudio {
+        func play(_ passes: Int) throws -> DrainedAudio {
             let (item, pipeline) = try StreamSeamTests().open(location, passes: passes)
             defer { withExtendedLifetime(item) {} }
             return pipelines.drain(pipeline, keepSamples: true).1
@@ -189,7 +191,7 @@ import Testing
     @Test(arguments: ["opus/index.m3u8", "opus.ts"])
     func opusInTransportStreamsLoopsOnTheVideosInterval(_ name: String) throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
         let (item, pipeline) = try StreamSeamTests().open(location, passes: 3)
         defer { withExtendedLifetime(item) {} }
@@ -229,7 +231,7 @@ import Testing
     /// (it skipped the hole, and the frames in it were dropped as late).
     @Test func aHoleInTheAudioAtADiscontinuityIsSilence() throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let (item, pipeline) = try StreamSeamTests().open(server.url("hole.m3u8"), passes: 2)
         defer { withExtendedLifetime(item) {} }
         let (video, audio) = pipelines.drain(pipeline, keepSamples: true)
@@ -255,7 +257,7 @@ import Testing
     /// and the next best variant plays and loops instead, said once.
     @Test func aVariantWithMissingSegmentsFallsBackToTheNextBest() throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir, faults: "/variants/v0/index0.ts=404,/variants/v0/index1.ts=404")
+        let server = try HLSServer(serving: dir, faults: "/variants/v0/index0.ts=404,/variants/v0/index1.ts=404")
         let stats = dir.appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let environment = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
@@ -282,7 +284,7 @@ import Testing
     @Test(arguments: ["ac3/index.m3u8", "opus/index.m3u8", "ac3.ts"])
     func theDeviceHearsEveryPassAlike(_ name: String) throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
         let work = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -319,7 +321,7 @@ import Testing
     /// timeline (FFmpeg's encoder: 1024 priming and 256 padding for 2 s at 48 kHz).
     @Test func audioOnlyHLSPlaysEveryDecodedSampleOnOneTimeline() throws {
         let dir = try #require(PassIdentityTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let (item, pipeline) = try StreamSeamTests().open(server.url("audio/index.m3u8"), passes: 2)
         defer { withExtendedLifetime(item) {} }
         let (_, audio) = pipelines.drain(pipeline, keepSamples: true)

@@ -7,6 +7,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// Scopes: FFmpeg's histogram, waveform and vectorscope of a tile's
 /// picture, the same pictures the ffmpeg command line draws; the `scope`

@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// Renditions of one clip made the way real ones differ: the reference
 /// (x264, high quality), another encoder at a lower bit rate (MPEG-4 part

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import UI
+import TestSupport
 
 extension ScreenTests {
     /// `--vo gpu` on Xvfb's software OpenGL (llvmpipe): the same screenshots

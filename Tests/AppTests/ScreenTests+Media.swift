@@ -4,6 +4,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// What a person sees of music and chapters, grabbed from the X server:
 /// the cover in the tile and in Picture in Picture with its title under it,

@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// Issue 27 on screen: a click on the metrics strip seeks the compared
 /// pair there, and the scope panel follows the picture while paused. In

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UI
+import TestSupport
 
 extension ScreenTests {
     /// A phone's upright recording (landscape pixels, a 90° display matrix)

@@ -6,6 +6,7 @@ import Testing
 @testable import Output
 @testable import Playback
 @testable import UI
+import TestSupport
 
 /// The seek bar's thumbnails as a person sees them: the mouse moved over
 /// the bar with xdotool, the picture grabbed from the X server and its
@@ -34,7 +35,7 @@ extension ScreenTests {
         _ = try eventually(seconds: seconds) {
             let shot = try grab(place.width, place.height, at: (place.x, place.y),
                                 to: dir.appendingPathComponent("thumb.ppm").path)
-            shown = Double(ThumbnailTests.code(of: shot)) / ThumbnailTests.fps
+            shown = Double(CodedClip.code(of: shot)) / CodedClip.fps
             return abs((shown ?? 0) - asked) <= 1
         }
         return (asked, shown)
@@ -45,7 +46,7 @@ extension ScreenTests {
     /// time (within a second). Turned off through the property, the bar
     /// shows only the time.
     @Test func hoveringTheSeekBarShowsThePictureOfThatTime() throws {
-        let clip = try ThumbnailTests.codedClip()
+        let clip = try CodedClip.file()
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ipc.sock").path, stats = dir.appendingPathComponent("stats.json")
@@ -91,9 +92,9 @@ extension ScreenTests {
     /// once, and nothing is said. A click on the first time then plays the
     /// stream from there, its segment taken from the cache.
     @Test func hoveringAnHLSStreamShowsThePictureOfThatTime() throws {
-        let stream = try #require(StreamThumbnailTests.stream, "ffmpeg could not make the HLS stream")
+        let stream = try #require(CodedClip.stream, "ffmpeg could not make the HLS stream")
         let missing = "/coded/index9.ts"  // 36 s to 40 s
-        let server = try StreamTests.Server(serving: stream, faults: "\(missing)=404")
+        let server = try HLSServer(serving: stream, faults: "\(missing)=404")
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ipc.sock").path
@@ -105,7 +106,7 @@ extension ScreenTests {
         let duration = try #require(client.waitFor("duration")?.number, "no duration")
         #expect(abs(duration - 60) < 0.5, "duration \(duration)")
         Thread.sleep(forTimeInterval: 1)  // the paused player buffers what it reads ahead
-        let segments = { Set(StreamThumbnailTests.requests(server).map(\.path).filter { $0.hasSuffix(".ts") }) }
+        let segments = { Set(CodedClip.requests(server).map(\.path).filter { $0.hasSuffix(".ts") }) }
         let playersOwn = segments()
         let area = Rect(x: 0, y: 0, width: 640, height: 360)
         var hovered: Set<String> = []
@@ -113,7 +114,7 @@ extension ScreenTests {
             let (asked, shown) = try hoverCodedThumbnail(fraction, of: duration, in: area, dir: dir)
             print("stream thumbnail at \(String(format: "%.2f", asked)) s shows \(shown.map { String(format: "%.2f", $0) } ?? "-") s")
             #expect(shown.map { abs($0 - asked) <= 1 } == true, "hovering \(asked) s shows \(String(describing: shown)) s")
-            hovered.insert(StreamThumbnailTests.segment(at: asked))
+            hovered.insert(CodedClip.segment(at: asked))
         }
         let fetched = segments().subtracting(playersOwn)
         print("segments: the player's \(playersOwn.sorted()), fetched for thumbnails \(fetched.sorted())")
@@ -122,13 +123,13 @@ extension ScreenTests {
         // The missing segment: no picture (the paused first frame, all black, shows there), asked for once.
         let track = ControlBar(in: area).seekTrack
         let x = track.x + Int(Double(track.width) * 0.63)
-        #expect(StreamThumbnailTests.segment(at: ControlBar.fraction(x: x, along: track) * duration) == missing)
+        #expect(CodedClip.segment(at: ControlBar.fraction(x: x, along: track) * duration) == missing)
         try runTool("xdotool", ["mousemove", String(x), String(track.y - 40), "sleep", "0.1",
                                 "mousemove", String(x), String(track.y + track.height / 2), "sleep", "1.5"])
         let place = Self.thumbnailFrame(pointerX: x, in: area)
         let none = try grab(place.width, place.height, at: (place.x, place.y), to: dir.appendingPathComponent("none.ppm").path)
         #expect(none.meanLevel < 20, "a picture shows for a missing segment (mean level \(none.meanLevel))")
-        let asked = StreamThumbnailTests.requests(server).filter { $0.path == missing }.count
+        let asked = CodedClip.requests(server).filter { $0.path == missing }.count
         #expect(asked == 1, "the missing segment was asked for \(asked) times")
 
         // A click where the first thumbnail was: the stream plays on from
@@ -139,8 +140,8 @@ extension ScreenTests {
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
         #expect(eventually { (client.get("time-pos")?.number ?? 0) > clicked + 1 }, "the stream does not play from \(clicked) s")
         #expect(app.process.isRunning)
-        let segment = StreamThumbnailTests.segment(at: clicked)
-        let fetches = StreamThumbnailTests.requests(server).filter { $0.path == segment }.count
+        let segment = CodedClip.segment(at: clicked)
+        let fetches = CodedClip.requests(server).filter { $0.path == segment }.count
         #expect(fetches == 1, "\(segment), fetched for its thumbnail, was fetched \(fetches) times")
         #expect(app.errors.isEmpty, "stderr: \(app.errors)")
     }

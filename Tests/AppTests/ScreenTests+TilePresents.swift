@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+import TestSupport
 
 extension ScreenTests {
     /// Tiles whose picture changed are drawn and pushed to the screen on

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Control
 @testable import Media
+import TestSupport
 
 /// Zoom and pan outside a comparison: a sync group's tiles share one
 /// (the same video point in the same place in each tile), a tile outside

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Media
 @testable import UI
+import TestSupport
 
 /// What a person sees: the app in a real X window (Xvfb under `make test`),
 /// screenshots grabbed from the X server, keys typed through XTEST. One

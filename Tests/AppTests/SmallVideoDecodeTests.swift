@@ -3,6 +3,8 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Video shown at half its size or less (a small tile) decodes without the
 /// H.264 loop filter: after scaling, the picture stays within 35 dB of a

@@ -4,6 +4,8 @@ import Testing
 @testable import Control
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Playback speed as a person hears it: a clip whose tone changes from
 /// 1000 Hz to 1500 Hz at 3 s, played by the binary and captured by SDL's

@@ -3,6 +3,8 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Loop seams of streams (#17): audio+video MPEG-TS and HLS loop on the
 /// video's interval, so every pass is exactly the content, with no priming
@@ -13,7 +15,7 @@ import Testing
 /// every position unique, so where each pass starts in the output is found
 /// exactly by cross-correlation with the first pass.
 @Suite(.serialized) struct StreamSeamTests {
-    let pipelines = PipelineTests()
+    let pipelines = Pipelines()
     static let passLength = 96_000  // 2 s at the device's 48 kHz
 
     /// The media, made once (about 10 s of ffmpeg).
@@ -103,7 +105,7 @@ import Testing
     }
 
     /// Every frame once, each one frame after the last, the first at zero.
-    func expectEveryFrameOnce(_ video: PipelineTests.DrainedVideo, count: Int, _ name: String) {
+    func expectEveryFrameOnce(_ video: DrainedVideo, count: Int, _ name: String) {
         #expect(video.pts.count == count, "\(name): \(video.pts.count) frames")
         #expect(video.pts.first == .zero, "\(name): the first frame at \(String(describing: video.pts.first))")
         let frame = MediaTime(value: 1, timescale: 30)
@@ -118,7 +120,7 @@ import Testing
     @Test(arguments: ["ts44/index.m3u8", "ts48/index.m3u8", "fmp4/index.m3u8", "rendition/master.m3u8", "clip.ts"])
     func audioAndVideoStreamsLoopOnTheVideosInterval(_ name: String) throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let location = name.hasSuffix(".m3u8") ? server.url(name) : dir.appendingPathComponent(name).path
         let (item, pipeline) = try open(location, passes: 3)
         defer { withExtendedLifetime(item) {} }
@@ -138,7 +140,7 @@ import Testing
     @Test(arguments: [(nil, "v0"), (160, "v1")] as [(Int?, String)])
     func variantsThatDifferInPrimingEachLoopExactly(_ maxWidth: Int?, _ variant: String) throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         var preferences = ItemPreferences()
         preferences.maxWidth = maxWidth
         let (item, pipeline) = try open(server.url("variants/master.m3u8"), passes: 3, preferences: preferences)
@@ -155,7 +157,7 @@ import Testing
     /// cut (fMP4 HLS: the input is opened again, as a loop does).
     @Test func aSeekToZeroStartsPictureAndSoundTogether() throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let (item, pipeline) = try open(server.url("fmp4/index.m3u8"), passes: 2)
         defer { withExtendedLifetime(item) {} }
         // Into the first pass a little, then back to zero.
@@ -218,7 +220,7 @@ import Testing
     /// as one timeline, said once, every pass the two pieces' 4 s.
     @Test func aDiscontinuityPlaysOnAsOneTimeline() throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let (item, pipeline) = try open(server.url("discontinuity.m3u8"), passes: 2)
         defer { withExtendedLifetime(item) {} }
         let (video, audio) = pipelines.drain(pipeline)
@@ -234,7 +236,7 @@ import Testing
     /// the stream does, the line is said once, and it loops on.
     @Test func aSegmentMissingAtTheSeamIsSaidOnce() throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir, faults: "/ts48/index1.ts=404")
+        let server = try HLSServer(serving: dir, faults: "/ts48/index1.ts=404")
         let stats = dir.appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let r = try runProcess(Fixtures.binary, [server.url("ts48/index.m3u8"), "--loop", "4", "--stats-json", stats.path],
@@ -250,7 +252,7 @@ import Testing
     /// cannot, and it plays.
     @Test func aLiveStreamSaysItCannotLoopAndPlays() throws {
         let dir = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
-        let server = try StreamTests.Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let stats = dir.appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let r = try runProcess(Fixtures.binary, [server.url("live.m3u8"), "--loop", "inf", "--quit-after", "1.5",

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import Media
+import TestSupport
 
 /// HLS over HTTP from a local server the test starts: the variant that fits
 /// the preferences is the only one whose playlist and segments are fetched.
@@ -53,49 +54,6 @@ import Testing
         return dir
     }()
 
-    /// The server, its port and its request log (path, bytes).
-    final class Server {
-        let process = Process()
-        let port: Int
-        let log: URL
-
-        init(serving folder: URL, faults: String = "") throws {
-            log = folder.deletingLastPathComponent().appendingPathComponent("requests-\(UUID().uuidString).log")
-            try Data().write(to: log)
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hls_server.py")
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, folder.path, log.path, faults]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw MediaError("the test server did not start") }
-            self.port = port
-        }
-
-        // SIGKILL: a child of Foundation's Process starts with SIGTERM blocked.
-        deinit {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(at: log)
-        }
-
-        func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
-
-        /// The paths requested so far.
-        var requests: [String] {
-            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
-                .compactMap { $0.split(separator: " ").first.map(String.init) }
-        }
-    }
-
     func play(_ url: String, _ extra: [String], stats: URL) throws -> ProcessResult {
         try runProcess(Fixtures.binary, [url, "--quit-after", "1.5", "--stats-json", stats.path] + extra,
                        environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 30)
@@ -109,7 +67,7 @@ import Testing
     ])
     func onlyTheChosenVariantIsFetched(_ extra: [String], _ folder: String, _ size: String) throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
-        let server = try Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let r = try play(server.url("master.m3u8"), extra, stats: stats)
@@ -131,7 +89,7 @@ import Testing
     @Test(arguments: [([String](), 1, 1), (["--stream-cache-size", "260k"], 1, 4), (["--stream-cache-size", "0"], 4, 4)])
     func aStreamLoopsAndDownloadsOnce(_ extra: [String], _ firstSegmentFetches: Int, _ lastSegmentFetches: Int) throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
-        let server = try Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         // Its own temporary folder: where segments beyond the memory part spill.
@@ -164,7 +122,7 @@ import Testing
     @Test(arguments: [("404", false), ("500x2", true), ("500", false), ("reset", false), ("truncate", false)])
     func faultsAreRetriedOrSkippedAndReported(_ fault: String, _ recovers: Bool) throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
-        let server = try Server(serving: dir, faults: "/v1/index1.ts=\(fault)")
+        let server = try HLSServer(serving: dir, faults: "/v1/index1.ts=\(fault)")
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), "--max-resolution", "640x360",
@@ -196,7 +154,7 @@ import Testing
     /// and its clock is the one a stall would stop).
     @Test func aStalledSegmentIsWaitedForWhileOtherTilesPlayOn() throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
-        let server = try Server(serving: dir, faults: "/v1/index2.ts=stall5")
+        let server = try HLSServer(serving: dir, faults: "/v1/index2.ts=stall5")
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), Fixtures.asset("tone.flac"), "--layout", "grid",
@@ -235,7 +193,7 @@ import Testing
     @Test(arguments: [([String](), "aen", "afr", 441.0), (["--alang", "fr"], "afr", "aen", 1000.0)])
     func anAlternateAudioRenditionPlaysAlone(_ extra: [String], _ used: String, _ unused: String, _ frequency: Double) throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
-        let server = try Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let audio = dir.deletingLastPathComponent().appendingPathComponent("audio-\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(at: audio) }
         let r = try runProcess(Fixtures.binary, [server.url("renditions.m3u8"), "--max-resolution", "640x360"] + extra,
@@ -267,7 +225,7 @@ import Testing
 
     @Test func aNetworkPlaylistCannotReachLocalFiles() throws {
         let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
-        let server = try Server(serving: dir)
+        let server = try HLSServer(serving: dir)
         let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: stats) }
         let r = try play(server.url("local.m3u8"), [], stats: stats)

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Tracks and subtitles on media made here with ffmpeg: a 6 s black 640x360
 /// video with two audio tracks (eng 440 Hz, fre 1000 Hz), an SRT, an ASS and
@@ -51,7 +53,7 @@ import Testing
             """)
         write("movie.fr.srt", "1\n00:00:00,500 --> 00:00:02,500\nÉté — naïve café ✓\n\n2\n00:00:04,000 --> 00:00:05,500\nZweite Zeile\n")
         write("garbage.srt", "this is not\na subtitle file at all\n\u{1}\u{2}\u{3}")
-        let script = Fixtures.root.appendingPathComponent("Tests/DeskPlayerTests/make_pgs.py").path
+        let script = Fixtures.root.appendingPathComponent("Tests/TestSupport/make_pgs.py").path
         let pgs = folder.appendingPathComponent("box.sup").path
         guard (try? runTool("python3", [script, pgs, "640", "360"] + pgsSpans.map { "\($0.0):\($0.1)" }))?.status == 0
         else { return nil }

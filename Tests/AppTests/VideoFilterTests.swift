@@ -4,6 +4,8 @@ import Testing
 @testable import App
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Video as phones, cameras and TV recorders make it, through the real
 /// engine headless: every frame timed, turned upright, deinterlaced, tone
@@ -11,7 +13,7 @@ import Testing
 /// case at a time: each makes its media with ffmpeg and decodes it, and
 /// the suite's timed tests (sync, A/V offset) run beside them on 2 cores.
 @Suite(.serialized) struct VideoFilterTests {
-    let engine = PipelineTests()
+    let engine = Pipelines()
 
     /// Opens `path` with `settings`, waits until ready, decodes at `size`.
     func open(_ path: String, settings: VideoFilterSettings = VideoFilterSettings(),

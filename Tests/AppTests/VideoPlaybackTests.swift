@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+import TestSupport
 
 /// The app plays what devices make, frame by frame, as the frame log and
 /// the statistics it writes at exit say (SDL's dummy video and audio). One

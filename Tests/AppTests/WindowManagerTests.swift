@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Media
 @testable import UI
+import TestSupport
 
 /// Picture in Picture under a real window manager (openbox, from Debian's
 /// packages), on a private virtual X server so the other window tests keep

@@ -2,6 +2,7 @@ import CFFmpeg
 import Foundation
 import Testing
 @testable import Media
+import TestSupport
 
 /// The loupe's code values come from the decoded picture itself
 /// (`DecodedPicture`, through libavutil's reader): every layout decoders

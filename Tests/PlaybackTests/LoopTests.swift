@@ -2,11 +2,13 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Looping by seeking the one item back to zero: the seams are sample-exact
 /// and frame-exact on real decoded media.
 @Suite struct LoopTests {
-    let pipelines = PipelineTests()
+    let pipelines = Pipelines()
 
     /// 48 kHz sources need no resampling, so every pass must be bit-identical
     /// to the first and the passes must abut with nothing inserted or lost.

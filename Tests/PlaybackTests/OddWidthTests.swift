@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// Video whose width is not a multiple of 8 (854x480 is 16:9 480p, as many
 /// encoders make it), shown at its own size: every column of every picture
@@ -16,7 +18,7 @@ import Testing
         // A flat grey that brightens every frame: a stale column is a step at the right edge.
         try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=854x480:r=25:d=2",
                                "-vf", "geq=lum='N*5':cb=128:cr=128", "-c:v", "ffv1", "-pix_fmt", "yuv420p", path])
-        let (item, pipeline) = try VideoFilterTests().open(path, size: (854, 480))
+        let (item, pipeline) = try openItem(path, size: (854, 480))
         defer { withExtendedLifetime(item) {} }
         var checked = 0
         var stale: [String] = []

@@ -2,58 +2,12 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// The engine without any window or device: real FFmpeg decoding of the
 /// bundled media, compared with what ffprobe says about the same files.
-@Suite struct PipelineTests {
-    struct DrainedVideo { var pts: [MediaTime] = []; var durations: [MediaTime] = [] }
-    struct DrainedAudio { var frames = 0; var firstTime: MediaTime?; var continuous = true; var samples: [Float] = [] }
-
-    /// Opens `path` and waits until it is ready (or fails the test). The
-    /// item owns the pipeline: keep it alive while using the pipeline.
-    func open(_ path: String, passes: Int? = 1) throws -> (PlayerItem, ItemPipeline) {
-        try openItem(path) { $0.setPasses(passes) }
-    }
-
-    /// Takes every frame and sample the pipeline produces for the current serial.
-    func drain(_ pipeline: ItemPipeline, keepSamples: Bool = false, timeout: Double = 30)
-        -> (DrainedVideo, DrainedAudio) {
-        var video = DrainedVideo(), audio = DrainedAudio()
-        let chunk = 1024, channels = pipeline.audioRing.format.channels
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk * channels)
-        defer { buffer.deallocate() }
-        let rate = Int64(pipeline.audioRing.format.sampleRate)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            var progressed = false
-            if let f = pipeline.frames.pop() {
-                if f.serial == pipeline.serial {
-                    video.pts.append(f.pts)
-                    video.durations.append(f.duration)
-                }
-                pipeline.frames.recycle(f.picture)
-                progressed = true
-            }
-            let (n, time, _) = pipeline.audioRing.read(into: buffer, frames: chunk)
-            if n > 0, let time {
-                if let first = audio.firstTime {
-                    let expected = first + MediaTime(value: Int64(audio.frames), timescale: rate)
-                    if expected != time { audio.continuous = false }
-                } else {
-                    audio.firstTime = time
-                }
-                audio.frames += n
-                if keepSamples { audio.samples.append(contentsOf: UnsafeBufferPointer(start: buffer, count: n * channels)) }
-                progressed = true
-            }
-            let videoDone = pipeline.video == nil || pipeline.frames.isDrained
-            let audioDone = pipeline.audio == nil || pipeline.audioRing.isDrained
-            if videoDone && audioDone { break }
-            if !progressed { Thread.sleep(forTimeInterval: 0.001) }
-        }
-        return (video, audio)
-    }
-
+@Suite struct PipelineTests: PipelineDraining {
     /// ffprobe's frame timestamps for the first video stream, in seconds.
     func ffprobeVideoTimes(_ path: String) throws -> [Double] {
         let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
@@ -186,13 +140,5 @@ import Testing
         #expect(video >= seconds - 0.05 && video <= seconds + 0.5, "video queue \(video) s")
         #expect(audio >= seconds - 0.05 && audio <= seconds + 0.5, "audio queue \(audio) s")
         withExtendedLifetime(item) {}
-    }
-}
-
-extension PPMImage {
-    init(width: Int, height: Int, pixels: [UInt8]) {
-        self.width = width
-        self.height = height
-        self.pixels = pixels
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Playback
+import TestSupport
 
 /// AVQueuePlayer's verbs on real items (no device: the player is driven headless).
 @Suite struct QueuePlayerTests {

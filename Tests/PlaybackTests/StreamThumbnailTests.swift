@@ -2,65 +2,23 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Playback
+import PlaybackTestSupport
+import TestSupport
 
 /// The seek bar's thumbnails of an HLS stream served over HTTP by the
 /// stream tests' server, which logs every request and its bytes: each
 /// picture is of its time, and costs at most the one segment that holds it.
 @Suite(.serialized) struct StreamThumbnailTests {
-    /// Segments of the stream below, as the ffmpeg CLI cuts them.
-    static let segmentSeconds = 4.0
-
-    /// The frame-coded clip of `ThumbnailTests` (60 s, 25 fps, frame N shows
-    /// N) as a VOD stream the way a packager makes one: a keyframe every 2 s,
-    /// B-frames, AAC audio, 4 s segments: MPEG-TS in `coded/` under a master
-    /// playlist of one variant (`master.m3u8`), and fragmented MP4 (an
-    /// initialisation section and `.m4s` segments) in `fmp4/`.
-    static let stream: URL? = {
-        guard let clip = try? ThumbnailTests.codedClip() else { return nil }
-        let dir = Fixtures.temporaryDirectory().appendingPathComponent("hls-thumbnails")
-        for (name, type) in [("coded", "mpegts"), ("fmp4", "fmp4")] {
-            let folder = dir.appendingPathComponent(name)
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard let r = try? runTool("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", clip,
-                                                  "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:duration=60",
-                                                  "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast",
-                                                  "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "3",
-                                                  "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
-                                                  "-f", "hls", "-hls_time", String(Int(segmentSeconds)),
-                                                  "-hls_playlist_type", "vod", "-hls_segment_type", type,
-                                                  folder.appendingPathComponent("index.m3u8").path]), r.status == 0
-            else { return nil }
-        }
-        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS=\"avc1.64000d,mp4a.40.2\"\n"
-            + "coded/index.m3u8\n"
-        try? master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
-        return dir
-    }()
-
-    /// The segment file holding `seconds` (the ffmpeg CLI names them index0.ts, index1.ts…).
-    static func segment(at seconds: Double, in folder: String = "coded", type: String = "ts") -> String {
-        "/\(folder)/index\(Int(seconds / segmentSeconds)).\(type)"
-    }
-
-    /// Every request the server answered so far: path and bytes sent (0 for a fault or a missing file).
-    static func requests(_ server: StreamTests.Server) -> [(path: String, bytes: Int)] {
-        ((try? String(contentsOf: server.log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ")
-            guard let path = fields.first else { return nil }
-            return (String(path), fields.count > 1 ? Int(fields[1]) ?? 0 : 0)
-        }
-    }
-
     /// The item opened as a tile opens it, once its demuxer has buffered
     /// what it reads ahead (10 s: the first two segments, read whole, are in
     /// its segment cache) and stopped.
-    static func open(_ server: StreamTests.Server, _ path: String = "master.m3u8") throws -> (PlayerItem, ItemPipeline) {
+    static func open(_ server: HLSServer, _ path: String = "master.m3u8") throws -> (PlayerItem, ItemPipeline) {
         let opened = try openItem(server.url(path), preferences: ItemPreferences(forwardBufferDuration: 10))
         var seen = -1
         _ = eventually(seconds: 10) {
-            defer { seen = requests(server).count }
+            defer { seen = CodedClip.requests(server).count }
             Thread.sleep(forTimeInterval: 0.5)
-            return requests(server).count == seen
+            return CodedClip.requests(server).count == seen
         }
         return opened
     }
@@ -75,11 +33,11 @@ import Testing
     /// MPEG-TS under a master playlist, fMP4 from its media playlist.
     @Test(arguments: [("master.m3u8", "coded", "ts"), ("fmp4/index.m3u8", "fmp4", "m4s")])
     func eachTimeShowsItsFrameAndFetchesOnlyItsSegment(_ path: String, _ folder: String, _ type: String) throws {
-        let dir = try #require(Self.stream, "ffmpeg could not make the HLS stream")
-        let server = try StreamTests.Server(serving: dir)
+        let dir = try #require(CodedClip.stream, "ffmpeg could not make the HLS stream")
+        let server = try HLSServer(serving: dir)
         let (item, _) = try Self.open(server, path)
         defer { item.cancel() }
-        let buffered = Self.requests(server)
+        let buffered = CodedClip.requests(server)
         let bufferedSegments = Set(buffered.map(\.path).filter { $0.hasSuffix("." + type) })
         #expect(bufferedSegments.count < 5, "the player read \(bufferedSegments.sorted())")
         #expect(item.segmentCache?.kept(server.url("\(folder)/index0.\(type)")) != nil,
@@ -88,14 +46,14 @@ import Testing
         var before = buffered.count
         var fetchedBytes = 0
         for seconds in [41.3, 17.9, 55.2, 42.8, 29.0, 1.1, 58.7] {
-            let segment = Self.segment(at: seconds, in: folder, type: type)
+            let segment = CodedClip.segment(at: seconds, in: folder, type: type)
             let wasKept = item.segmentCache?.kept(server.url(String(segment.dropFirst()))) != nil
             let entry = try #require(ThumbnailTests.entry(source, at: seconds), "no thumbnail at \(seconds) s")
             let picture = try #require(entry.picture, "no picture at \(seconds) s")
-            let shown = Double(ThumbnailTests.code(of: PPMImage(picture))) / ThumbnailTests.fps
+            let shown = Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps
             #expect(abs(shown - seconds) <= 1, "at \(seconds) s the thumbnail shows \(shown) s")
             #expect(abs(shown - entry.frameSeconds) < 0.05, "the picture is of the frame it says (\(entry.frameSeconds) s)")
-            let all = Self.requests(server)
+            let all = CodedClip.requests(server)
             let new = all[before...].filter { $0.path.hasSuffix("." + type) }
             before = all.count
             let size = try FileManager.default.attributesOfItem(atPath: dir.path + segment)[.size] as? Int ?? -1
@@ -115,7 +73,7 @@ import Testing
             .reduce(0, +)
         print("thumbnails of 7 times fetched \(fetchedBytes) bytes of the stream's \(total)")
         #expect(fetchedBytes < total / 2)
-        let all = Self.requests(server)
+        let all = CodedClip.requests(server)
         let playlists = all[buffered.count...].filter { $0.path == "/\(folder)/index.m3u8" }.count
         #expect(playlists == 1, "the thumbnails read the media playlist \(playlists) times")
         let other = all.filter { !$0.path.hasSuffix("." + type) && !$0.path.hasSuffix(".m3u8") }
@@ -125,13 +83,13 @@ import Testing
     /// A stream on disk (its master playlist, read through the file
     /// protocol): the same pictures, read from its segment files.
     @Test func aLocalStreamShowsTheFrameOfEachTime() throws {
-        let dir = try #require(Self.stream, "ffmpeg could not make the HLS stream")
+        let dir = try #require(CodedClip.stream, "ffmpeg could not make the HLS stream")
         let (item, _) = try openItem(dir.appendingPathComponent("master.m3u8").path)
         defer { item.cancel() }
         let source = ThumbnailSource(for: item)
         for seconds in [22.4, 7.9, 50.1] {
             let picture = try #require(ThumbnailTests.entry(source, at: seconds)?.picture, "no picture at \(seconds) s")
-            let shown = Double(ThumbnailTests.code(of: PPMImage(picture))) / ThumbnailTests.fps
+            let shown = Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps
             #expect(abs(shown - seconds) <= 1, "at \(seconds) s the thumbnail shows \(shown) s")
         }
     }
@@ -142,9 +100,9 @@ import Testing
     /// the bar gives a fetch up at once. A segment given up is not taken for
     /// missing: asked again, its picture comes.
     @Test func aStalledFetchIsGivenUpWhenTheMouseMovesOn() throws {
-        let dir = try #require(Self.stream, "ffmpeg could not make the HLS stream")
+        let dir = try #require(CodedClip.stream, "ffmpeg could not make the HLS stream")
         let stalled = "/coded/index9.ts"  // 36 s to 40 s
-        let server = try StreamTests.Server(serving: dir, faults: "\(stalled)=stall6")
+        let server = try HLSServer(serving: dir, faults: "\(stalled)=stall6")
         let (item, _) = try Self.open(server)
         defer { item.cancel() }
         let source = ThumbnailSource(for: item)
@@ -155,7 +113,7 @@ import Testing
         let waited = Date().timeIntervalSince(moved)
         print("the picture of another segment came \(String(format: "%.2f", waited)) s after the mouse moved on")
         #expect(waited < 3, "it waited \(waited) s for the stalled segment")
-        #expect(abs(Double(ThumbnailTests.code(of: PPMImage(elsewhere))) / ThumbnailTests.fps - 17.9) <= 1)
+        #expect(abs(Double(CodedClip.code(of: PPMImage(elsewhere))) / CodedClip.fps - 17.9) <= 1)
 
         source.request(38.5)
         #expect(eventually(seconds: 5) { source.isFetching }, "no fetch began")
@@ -163,16 +121,16 @@ import Testing
         #expect(eventually(seconds: 1) { !source.isFetching }, "leaving the bar did not give the fetch up")
 
         let picture = try #require(ThumbnailTests.entry(source, at: 37.2)?.picture, "no picture at 37.2 s once the stall ended")
-        #expect(abs(Double(ThumbnailTests.code(of: PPMImage(picture))) / ThumbnailTests.fps - 37.2) <= 1)
+        #expect(abs(Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps - 37.2) <= 1)
     }
 
     /// A segment the server answers with 404: no picture for its times,
     /// asked for once and not again however long the mouse stays there or
     /// moves in it; the segments around it still give theirs.
     @Test func aMissingSegmentGivesNoPictureAndIsAskedOnce() throws {
-        let dir = try #require(Self.stream, "ffmpeg could not make the HLS stream")
+        let dir = try #require(CodedClip.stream, "ffmpeg could not make the HLS stream")
         let missing = "/coded/index9.ts"  // 36 s to 40 s
-        let server = try StreamTests.Server(serving: dir, faults: "\(missing)=404")
+        let server = try HLSServer(serving: dir, faults: "\(missing)=404")
         let (item, _) = try Self.open(server)
         defer { item.cancel() }
         let source = ThumbnailSource(for: item)
@@ -185,11 +143,11 @@ import Testing
             source.request(37.7)
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let asked = Self.requests(server).filter { $0.path == missing }.count
+        let asked = CodedClip.requests(server).filter { $0.path == missing }.count
         #expect(asked == 1, "the missing segment was asked for \(asked) times")
         for seconds in [34.5, 41.0] {
             let picture = try #require(ThumbnailTests.entry(source, at: seconds)?.picture, "no picture at \(seconds) s")
-            let shown = Double(ThumbnailTests.code(of: PPMImage(picture))) / ThumbnailTests.fps
+            let shown = Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps
             #expect(abs(shown - seconds) <= 1, "at \(seconds) s the thumbnail shows \(shown) s")
         }
         #expect(item.status == .readyToPlay)

@@ -1,39 +1,13 @@
 import Foundation
 import Testing
-@testable import App
-@testable import Control
 @testable import Media
-@testable import Output
 @testable import Playback
-@testable import UI
+import TestSupport
 
 /// The seek bar's thumbnails as their source makes them, from real H.264
 /// with keyframes ten seconds apart: the frame number drawn into each
 /// picture says which frame it is.
 @Suite struct ThumbnailTests {
-    static let fps = 25.0
-
-    /// 60 s of 320x180 at 25 fps whose frame N shows N in binary: 11
-    /// vertical stripes, white for a 1 bit (the least significant on the
-    /// left); a keyframe every 10 s only, B-frames, as a screen recorder or
-    /// a streaming encoder makes long-GOP video.
-    static func codedClip() throws -> String {
-        try VideoMedia.clip("thumbnails-coded.mp4", [
-            "-f", "lavfi", "-i", "color=black:size=320x180:rate=25:duration=60",
-            "-vf", "geq=lum='if(gt(bitand(N\\,pow(2\\,floor(X*11/W)))\\,0)\\,235\\,16)':cb=128:cr=128",
-            "-c:v", "libx264", "-preset", "veryfast", "-g", "250", "-keyint_min", "250", "-sc_threshold", "0",
-            "-bf", "3", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
-    }
-
-    /// The frame number a picture of the coded clip shows (read at each stripe's middle).
-    static func code(of picture: PPMImage) -> Int {
-        var n = 0
-        for bit in 0..<11 where picture.pixel((2 * bit + 1) * picture.width / 22, picture.height / 2).g > 128 {
-            n |= 1 << bit
-        }
-        return n
-    }
-
     /// Asks `source` for `seconds` until its entry is made (10 s at most).
     static func entry(_ source: ThumbnailSource, at seconds: Double) -> ThumbnailCache.Entry? {
         var found: ThumbnailCache.Entry?
@@ -49,13 +23,13 @@ import Testing
     /// picture is the frame at that time to within half a second (its
     /// bucket), however far the keyframe before it is.
     @Test func eachTimeShowsItsOwnFrameThoughKeyframesAreTenSecondsApart() throws {
-        let source = ThumbnailSource(location: MediaLocation(try Self.codedClip()), settings: VideoFilterSettings())
+        let source = ThumbnailSource(location: MediaLocation(try CodedClip.file()), settings: VideoFilterSettings())
         var worst = 0.0
         for seconds in [9.7, 3.3, 17.2, 42.6, 55.9, 12.1, 30.0, 0.2, 59.9, 47.4] {
             let entry = try #require(Self.entry(source, at: seconds), "no thumbnail at \(seconds) s")
             let picture = try #require(entry.picture, "no picture at \(seconds) s")
             #expect(picture.width == 192 && picture.height == 108, "\(picture.width)x\(picture.height)")
-            let shown = Double(Self.code(of: PPMImage(picture))) / Self.fps
+            let shown = Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps
             #expect(abs(shown - seconds) <= ThumbnailCache.bucketSeconds + 0.2, "at \(seconds) s the thumbnail shows \(shown) s")
             #expect(abs(shown - entry.frameSeconds) < 0.02, "the picture is of the frame it says (\(entry.frameSeconds) s)")
             worst = max(worst, abs(shown - seconds))
@@ -69,7 +43,7 @@ import Testing
     @Test func aFileCutShortShowsItsLastPicture() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.codedClip()))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try CodedClip.file()))
         let cut = dir.appendingPathComponent("cut.mp4")
         try whole.prefix(whole.count / 2).write(to: cut)
         // The last frame ffmpeg decodes of it.
@@ -81,13 +55,13 @@ import Testing
         for seconds in [52.0, 58.0] {
             let entry = try #require(Self.entry(source, at: seconds), "no thumbnail at \(seconds) s")
             let picture = try #require(entry.picture, "no picture at \(seconds) s")
-            let shown = Double(Self.code(of: PPMImage(picture))) / Self.fps
+            let shown = Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps
             // Within a few frames: frames nothing refers to are not decoded.
             #expect(abs(shown - lastFrame) <= 0.2, "at \(seconds) s: \(shown) s, the file's last frame is \(lastFrame) s")
         }
         // Before the cut, the frame at the time.
         let early = try #require(Self.entry(source, at: 12.3)?.picture)
-        #expect(abs(Double(Self.code(of: PPMImage(early))) / Self.fps - 12.3) <= 0.7)
+        #expect(abs(Double(CodedClip.code(of: PPMImage(early))) / CodedClip.fps - 12.3) <= 0.7)
     }
 
     /// Garbage over the frames from 24 s to 28 s (a bad sector, a broken
@@ -96,7 +70,7 @@ import Testing
     @Test func aDamagedRegionGivesNoPicture() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let clip = try Self.codedClip()
+        let clip = try CodedClip.file()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
         // Where the frames at 24 s and 28 s are in the file, as ffprobe reads its index.
         let packets = try runTool("ffprobe", ["-v", "quiet", "-select_streams", "v", "-show_entries", "packet=pts_time,pos",
@@ -119,7 +93,7 @@ import Testing
                 missing.append(seconds)
                 continue
             }
-            let shown = Double(Self.code(of: PPMImage(picture))) / Self.fps
+            let shown = Double(CodedClip.code(of: PPMImage(picture))) / CodedClip.fps
             #expect(abs(shown - seconds) <= 0.7, "at \(seconds) s a picture of \(shown) s (a damaged frame?)")
         }
         print("thumbnails: no picture at \(missing) s (damage from 24 s to 28 s)")

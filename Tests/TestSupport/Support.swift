@@ -1,20 +1,21 @@
 import Foundation
-@testable import Media
+import Media
 
-/// Paths and helpers shared by the tests.
-enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+/// Paths and helpers shared by the tests of every layer (each test target
+/// depends on this one; see Package.swift).
+package enum Fixtures {
+    package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static func asset(_ name: String) -> String { root.appendingPathComponent("assets/\(name)").path }
+    package static func asset(_ name: String) -> String { root.appendingPathComponent("assets/\(name)").path }
 
     /// The app binary `swift build` made next to the tests.
-    static var binary: String {
+    package static var binary: String {
         if let path = ProcessInfo.processInfo.environment["DESKPLAYER_BIN"] { return path }
         return root.appendingPathComponent(".build/debug/deskplayer").path
     }
 
     /// A fresh scratch folder, removed by the caller.
-    static func temporaryDirectory() -> URL {
+    package static func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-test-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -23,7 +24,7 @@ enum Fixtures {
 
 /// Polls `check` until it holds or `seconds` pass: tests wait for a state
 /// the player reaches, never for a fixed time.
-func eventually(seconds: Double = 10, _ check: () throws -> Bool) rethrows -> Bool {
+package func eventually(seconds: Double = 10, _ check: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try check() { return true }
@@ -32,16 +33,16 @@ func eventually(seconds: Double = 10, _ check: () throws -> Bool) rethrows -> Bo
     return try check()
 }
 
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var timedOut: Bool
+package struct ProcessResult {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
+    package var timedOut: Bool
 }
 
 /// Runs a program to completion (killing it after `timeout` seconds).
 @discardableResult
-func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+package func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                 timeout: Double = 60) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -87,17 +88,23 @@ final class ReadBox: @unchecked Sendable {  // guarded by lock
 
 /// Runs a tool found on PATH.
 @discardableResult
-func runTool(_ name: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
+package func runTool(_ name: String, _ arguments: [String], timeout: Double = 60) throws -> ProcessResult {
     try runProcess("/usr/bin/env", [name] + arguments, timeout: timeout)
 }
 
 /// A binary PPM (P6) image, as ffmpeg writes it.
-struct PPMImage {
-    var width: Int
-    var height: Int
-    var pixels: [UInt8]  // RGB
+package struct PPMImage {
+    package var width: Int
+    package var height: Int
+    package var pixels: [UInt8]  // RGB
 
-    init(path: String) throws {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    package init(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var fields: [String] = []
         var index = 0
@@ -124,7 +131,7 @@ struct PPMImage {
     }
 
     /// PSNR in dB of `other` against this image (same size).
-    func psnr(_ other: PPMImage) -> Double {
+    package func psnr(_ other: PPMImage) -> Double {
         precondition(width == other.width && height == other.height, "PSNR needs equal sizes")
         var sum = 0.0
         for i in 0..<pixels.count {
@@ -136,19 +143,19 @@ struct PPMImage {
     }
 
     /// The columns `x0..<x1`, all rows.
-    func columns(_ x0: Int, _ x1: Int) -> PPMImage {
+    package func columns(_ x0: Int, _ x1: Int) -> PPMImage {
         var out: [UInt8] = []
         for y in 0..<height { out += pixels[(y * width + x0) * 3..<(y * width + x1) * 3] }
         return PPMImage(width: x1 - x0, height: height, pixels: out)
     }
 
     /// Mean of all channels (to tell a black frame from a picture).
-    var meanLevel: Double { Double(pixels.reduce(0) { $0 + Int($1) }) / Double(max(pixels.count, 1)) }
+    package var meanLevel: Double { Double(pixels.reduce(0) { $0 + Int($1) }) / Double(max(pixels.count, 1)) }
 }
 
 /// What SDL's disk audio driver wrote: interleaved stereo float at 48 kHz.
-enum CapturedAudio {
-    static func leftChannel(_ url: URL) throws -> [Float] {
+package enum CapturedAudio {
+    package static func leftChannel(_ url: URL) throws -> [Float] {
         let data = try Data(contentsOf: url)
         return data.withUnsafeBytes { buffer in
             let floats = buffer.bindMemory(to: Float.self)
@@ -157,7 +164,7 @@ enum CapturedAudio {
     }
 
     /// The longest run of exactly silent samples.
-    static func longestSilence<S: Sequence<Float>>(_ samples: S) -> Int {
+    package static func longestSilence<S: Sequence<Float>>(_ samples: S) -> Int {
         var run = 0, longest = 0
         for v in samples {
             run = v == 0 ? run + 1 : 0
@@ -170,12 +177,12 @@ enum CapturedAudio {
 /// ffmpeg's filter for a picture the app shows at another size than the
 /// video's own: zimg's bicubic to RGB, as the app's `PlanarRGBResizer`
 /// (at the video's own size the app converts with swscale: no filter).
-func displayScale(_ width: Int, _ height: Int) -> String {
+package func displayScale(_ width: Int, _ height: Int) -> String {
     "zscale=w=\(width):h=\(height):filter=bicubic,format=gbrp"
 }
 
 /// A video file's first video stream's width and height (ffprobe).
-func videoSize(of file: String) throws -> (width: Int, height: Int) {
+package func videoSize(of file: String) throws -> (width: Int, height: Int) {
     let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
                                     "-of", "csv=p=0", file])
     let parts = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }

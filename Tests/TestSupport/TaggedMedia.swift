@@ -1,38 +1,38 @@
 import Foundation
-@testable import Media
+import Media
 
 /// Music and video as the world makes them with ffmpeg: tags, a cover in
 /// each container's own way, a cover file beside, chapters from an
 /// ffmetadata file, and the damaged kinds. Made once per test run.
-struct TaggedMedia: Sendable {
-    let folder: URL
+package struct TaggedMedia: Sendable {
+    package let folder: URL
     /// A 64x64 PNG in quadrants: red | lime over blue | yellow.
-    var cover: String { path("quad.png") }
+    package var cover: String { path("quad.png") }
     /// 3 s of sine, each with title/artist/album tags and the quadrant cover.
-    var mp3: String { path("song.mp3") }          // ID3v2.3 APIC
-    var flac: String { path("song.flac") }        // METADATA_BLOCK_PICTURE
-    var m4a: String { path("song.m4a") }          // MP4 covr
-    var opus: String { path("song.opus") }        // Vorbis comment METADATA_BLOCK_PICTURE (built here)
+    package var mp3: String { path("song.mp3") }          // ID3v2.3 APIC
+    package var flac: String { path("song.flac") }        // METADATA_BLOCK_PICTURE
+    package var m4a: String { path("song.m4a") }          // MP4 covr
+    package var opus: String { path("song.opus") }        // Vorbis comment METADATA_BLOCK_PICTURE (built here)
     /// A plain MP3 (title tag only) in a folder with `Cover.JPG` and `folder.png` (a different colour).
-    var beside: String { path("beside/plain.mp3") }
-    var besideCover: String { path("beside/Cover.JPG") }
+    package var beside: String { path("beside/plain.mp3") }
+    package var besideCover: String { path("beside/Cover.JPG") }
     /// MP3s whose covers will not decode: an ID3 APIC of garbage that says
     /// it is PNG; a `cover.jpg` beside that is text.
-    var brokenEmbedded: String { path("broken/embedded.mp3") }
-    var brokenBeside: String { path("broken/other/beside.mp3") }
+    package var brokenEmbedded: String { path("broken/embedded.mp3") }
+    package var brokenBeside: String { path("broken/other/beside.mp3") }
     /// 12 s of 320x180 video and audio, chapters Opening 0, Middle Part 2, Ending 5.
-    var mkv: String { path("chapters.mkv") }
-    var mp4: String { path("chapters.mp4") }
+    package var mkv: String { path("chapters.mkv") }
+    package var mp4: String { path("chapters.mp4") }
     /// Ogg Opus whose CHAPTERxxx comments start at 0, 6, 3, -3600 and 50 s in an 8 s file.
-    var badChapters: String { path("bad-chapters.opus") }
+    package var badChapters: String { path("bad-chapters.opus") }
 
-    static let chapterTitles = ["Opening", "Middle Part", "Ending"]
-    static let chapterStarts = [0.0, 2.0, 5.0]
-    static let tags = ["title": "Song Title", "artist": "The Artist", "album": "The Album"]
+    package static let chapterTitles = ["Opening", "Middle Part", "Ending"]
+    package static let chapterStarts = [0.0, 2.0, 5.0]
+    package static let tags = ["title": "Song Title", "artist": "The Artist", "album": "The Album"]
 
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    static let shared: TaggedMedia? = try? TaggedMedia(in: Fixtures.temporaryDirectory())
+    package static let shared: TaggedMedia? = try? TaggedMedia(in: Fixtures.temporaryDirectory())
 
     private init(in folder: URL) throws {
         self.folder = folder
@@ -95,7 +95,7 @@ struct TaggedMedia: Sendable {
     }
 
     /// FLAC's METADATA_BLOCK_PICTURE body: a front cover (type 3).
-    static func flacPictureBlock(_ image: Data, mime: String, width: Int, height: Int) -> Data {
+    package static func flacPictureBlock(_ image: Data, mime: String, width: Int, height: Int) -> Data {
         var block = Data()
         func u32(_ v: Int) { block.append(contentsOf: withUnsafeBytes(of: UInt32(v).bigEndian, Array.init)) }
         u32(3)
@@ -113,7 +113,7 @@ struct TaggedMedia: Sendable {
 
     /// An ID3v2.3 tag with one APIC frame that says image/png and holds a
     /// PNG signature followed by garbage.
-    static func id3WithGarbagePicture() -> [UInt8] {
+    package static func id3WithGarbagePicture() -> [UInt8] {
         let garbage = [UInt8](repeating: 0x5A, count: 300)
         let body: [UInt8] = [0] + Array("image/png".utf8) + [0, 3, 0] + [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + garbage
         let frame = Array("APIC".utf8) + withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + [0, 0] + body
