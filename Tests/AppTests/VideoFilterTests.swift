@@ -326,3 +326,12 @@ import TestSupport
         #expect(VideoOrientation.mirrored.then(.clockwise(90)).filters == ["transpose=clock_flip"])
     }
 }
+
+extension VideoOrientation {
+    /// Left and right swapped (a selfie camera's mirror), read the way the
+    /// player reads it: from a display matrix (a = -1, d = 1 in 16.16; upright
+    /// if the reading failed, which the tests comparing with it then show).
+    static let mirrored = [Int32(-65536), 0, 0, 0, 65536, 0, 0, 0, 1 << 30].withUnsafeBufferPointer { matrix in
+        matrix.baseAddress.flatMap(VideoOrientation.init(displayMatrix:)) ?? .upright
+    }
+}
