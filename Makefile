@@ -139,7 +139,7 @@ bench: bench-deps
 # debug build slowed 2-10x by the sanitizer cannot be sure to meet on 2
 # shared cores. They then run on their own for the sanitizer's sake only:
 # their reports count, their timing assertions do not.
-SANITIZE_TIMED := audioAndVideoStayInSyncOverTenSeconds|aFailingTileDoesNotDisturbTheOthers|syncedTilesFollowOneClock|aVideoQueueShowsEveryFrameOfEachItem|aGoodTilePlaysBesideTheBrokenOnes|closingTilesGivesTheirMemoryBack|pictureInPictureStartsAndRestoresWithoutAGap|pipStaysOnTopOfAFullscreenMainWindowAndRestores|playingGivesExactlyTheExportedSamples|faultsAreRetriedOrSkippedAndReported|clickFocusesATileAndKeysActOnIt|contentModesShowTheRightFrameInTheRightPlace|theGPUPathShowsWhatTheSoftwarePathShows|wipeShowsEachSideOfTheDivider
+SANITIZE_TIMED := audioAndVideoStayInSyncOverTenSeconds|aFailingTileDoesNotDisturbTheOthers|syncedTilesFollowOneClock|aVideoQueueShowsEveryFrameOfEachItem|aGoodTilePlaysBesideTheBrokenOnes|closingTilesGivesTheirMemoryBack|pictureInPictureStartsAndRestoresWithoutAGap|pipStaysOnTopOfAFullscreenMainWindowAndRestores|playingGivesExactlyTheExportedSamples|faultsAreRetriedOrSkippedAndReported|clickFocusesATileAndKeysActOnIt|contentModesShowTheRightFrameInTheRightPlace|theGPUPathShowsWhatTheSoftwarePathShows|theWipeDividerDragsBothWays
 # sanitizer name, scratch folder, options variable, extra build flags
 define sanitized_suite
 	$(SWIFT) build --build-tests --sanitize=$(1) --scratch-path $(2) $(4)
@@ -179,7 +179,7 @@ sanitize-address: test-deps
 # under ASan. Seeds are made from the assets at run time (bench/fuzz-seeds.sh);
 # the corpus it grows stays in .build-fuzz/corpus for the next run; crashing
 # inputs go to FUZZ_CRASHES (the run stops at the first: fix it, then keep the
-# input in Tests/DeskPlayerTests/corpus/). FUZZ_SECONDS bounds the run.
+# input in Tests/AppTests/corpus/). FUZZ_SECONDS bounds the run.
 # LeakSanitizer checks after each input that allocated more than it freed
 # (FuzzEntry frees the item before it returns), with the suite's suppressions.
 # The "rss:" libFuzzer prints is the peak (getrusage), which only grows: the

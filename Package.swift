@@ -103,14 +103,53 @@ let package = Package(
             name: "BuildInfo",
             capability: .buildTool()
         ),
-        .testTarget(
-            name: "DeskPlayerTests",
-            dependencies: ["DeskPlayer", "App", "Control", "UI", "Output", "Playback", "Media", "CFFmpeg"],
-            // corpus/: inputs `make fuzz` found, read by path; the Python
-            // and shell files are helpers the tests run (a test server, a
-            // subtitle maker, mpv IPC clients, an audio server killed and restarted).
+        // The tests, a target per layer like the code: each sees its own
+        // layer and those below it, so a test sits in the lowest layer whose
+        // code it exercises (README, "How it is built"). A test that runs
+        // the app binary, or uses App's types, is in AppTests.
+        //
+        // What every layer's tests share: fixture paths, running tools and
+        // the binary, PPM pictures, the media the tests make with the ffmpeg
+        // CLI, the HLS test server. Plain imports (no @testable): this
+        // target is built by every `swift build`, release ones too. The
+        // Python and shell files are helpers the tests run (the HLS server,
+        // a subtitle maker, mpv IPC clients, an audio server killed and restarted).
+        .target(
+            name: "TestSupport",
+            dependencies: ["Media"],
+            path: "Tests/TestSupport",
             exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "aio_mpv_client.py", "mpv_jsonipc_start.py",
-                      "mpv_socat_client.sh", "audio_outage.py", "corpus"]
+                      "mpv_socat_client.sh", "audio_outage.py"]
+        ),
+        // What the suites that read a pipeline directly share: opening an
+        // item as a tile does, draining its pipeline.
+        .target(
+            name: "PlaybackTestSupport",
+            dependencies: ["TestSupport", "Playback", "Media"],
+            path: "Tests/PlaybackTestSupport"
+        ),
+        .testTarget(
+            name: "MediaTests",
+            dependencies: ["TestSupport", "Media", "CFFmpeg"]
+        ),
+        .testTarget(
+            name: "PlaybackTests",
+            dependencies: ["PlaybackTestSupport", "TestSupport", "Playback", "Media", "CFFmpeg"]
+        ),
+        .testTarget(
+            name: "UITests",
+            dependencies: ["TestSupport", "UI", "Output", "Playback", "Media"]
+        ),
+        .testTarget(
+            name: "ControlTests",
+            dependencies: ["TestSupport", "Control", "UI", "Output", "Playback", "Media"]
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["DeskPlayer", "App", "Control", "UI", "Output", "Playback", "Media", "CFFmpeg",
+                           "PlaybackTestSupport", "TestSupport"],
+            // corpus/: inputs `make fuzz` found, read by path.
+            exclude: ["corpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

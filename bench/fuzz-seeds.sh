@@ -29,7 +29,7 @@ ff -f lavfi -i "sine=frequency=440:sample_rate=8000:duration=0.2" -c:a pcm_u8 "$
 # Tracks: two audio tracks and text (SRT, ASS) and bitmap (PGS) subtitles in Matroska.
 printf '1\n00:00:00,050 --> 00:00:00,200\nhé ✓\n' > "$DIR/t.srt"
 printf '[Script Info]\nScriptType: v4.00+\n\n[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\nStyle: S,DejaVu Sans,20,&H00FFFF,&HFF,&H0,&H0,1,0,0,0,100,100,0,0,1,2,0,8,5,5,5,1\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:00.10,0:00:00.25,S,,0,0,0,,{\\pos(10,10)}x\n' > "$DIR/t.ass"
-python3 Tests/DeskPlayerTests/make_pgs.py "$DIR/t.sup" 64 36 0.05:0.2
+python3 Tests/TestSupport/make_pgs.py "$DIR/t.sup" 64 36 0.05:0.2
 ff -i assets/demo.mp4 -f lavfi -i "sine=frequency=880:sample_rate=8000:duration=0.3" -i "$DIR/t.srt" -i "$DIR/t.ass" -i "$DIR/t.sup" \
     -t 0.3 -vf scale=64:36 -r 10 -map 0:v -map 0:a -map 1 -map 2 -map 3 -map 4 -c:v libx264 -preset ultrafast -c:a aac -b:a 8k "${A[@]}" \
     -c:s:0 srt -c:s:1 ass -c:s:2 copy "$DIR/tracks.mkv"

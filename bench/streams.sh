@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HLS from a local server (127.0.0.1, Tests/DeskPlayerTests/hls_server.py
+# HLS from a local server (127.0.0.1, Tests/TestSupport/hls_server.py
 # counting bytes per request): three variants (180p/360p/720p, 4 s, 1 s
 # segments) behind a master playlist, played with --max-resolution 640x360
 # and looped 10 times. Bytes served for 10 passes / bytes for one pass, and
@@ -24,7 +24,7 @@ for v in 320:180:300 640:360:800 1280:720:2000; do
     i=$((i + 1))
 done
 echo "$master" > "$OUT/hls/master.m3u8"
-python3 Tests/DeskPlayerTests/hls_server.py "$OUT/hls" "$OUT/log" > "$OUT/port" &
+python3 Tests/TestSupport/hls_server.py "$OUT/hls" "$OUT/log" > "$OUT/port" &
 SERVER=$!
 for _ in $(seq 50); do [ -s "$OUT/port" ] && break; sleep 0.1; done
 URL="http://127.0.0.1:$(cat "$OUT/port")/master.m3u8"
@@ -64,7 +64,7 @@ printf "%-10s %8s %10s %8s  %s\n" fault frames "waited s" "wall s" "what the use
 : > "$OUT/faults"
 for fault in none 404 500x2 500 reset truncate stall5; do
     spec=""; [ "$fault" != none ] && spec="/v1/index1.ts=$fault"
-    python3 Tests/DeskPlayerTests/hls_server.py "$OUT/hls" "$OUT/faultlog" "$spec" > "$OUT/fport" &
+    python3 Tests/TestSupport/hls_server.py "$OUT/hls" "$OUT/faultlog" "$spec" > "$OUT/fport" &
     fserver=$!
     for _ in $(seq 50); do [ -s "$OUT/fport" ] && break; sleep 0.1; done
     start=$(date +%s.%N)

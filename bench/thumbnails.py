@@ -25,7 +25,7 @@ stripes (white for a 1 bit, least significant on the left).
   seconds (user + system, from wait4) and the thumbnail threads' of each.
 - An HLS stream of the same clip (a keyframe every 2 s, 6 s MPEG-TS
   segments, AAC audio) served over HTTP on 127.0.0.1 by the tests' server
-  (Tests/DeskPlayerTests/hls_server.py, which logs each request and its
+  (Tests/TestSupport/hls_server.py, which logs each request and its
   bytes): the same 20 hovers, the same figures, and the segments and bytes
   fetched (the player's own, paused at the start, and the thumbnails')
   against the stream's size and the segments the 20 times fall in; and
@@ -73,7 +73,7 @@ def make_clip(path):
 
 
 SEGMENT_SECONDS = 6
-HLS_SERVER = os.path.join(ROOT, "Tests/DeskPlayerTests/hls_server.py")
+HLS_SERVER = os.path.join(ROOT, "Tests/TestSupport/hls_server.py")
 
 
 def make_hls(clip, folder):

@@ -10,8 +10,6 @@ package struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
     package let xx: Int, xy: Int, yx: Int, yy: Int
 
     package static let upright = VideoOrientation(xx: 1, xy: 0, yx: 0, yy: 1)
-    /// Left and right swapped (a selfie camera's mirror).
-    static let mirrored = VideoOrientation(xx: -1, xy: 0, yx: 0, yy: 1)
 
     /// Turned clockwise by `degrees` (a multiple of 90; others round to one).
     package static func clockwise(_ degrees: Int) -> VideoOrientation {

@@ -20,11 +20,12 @@ enum FuzzEntry {
         return "\(dir)/deskplayer-fuzz-\(getpid())"
     }()
 
-    /// Plays the input, then frees what it made before returning. An item's
-    /// threads let go of it and of its pipeline a moment after they end;
-    /// once this function holds the last references, the two are freed here,
-    /// not on a thread that may still be tearing them down when libFuzzer's
-    /// leak check after the input (-detect_leaks) looks.
+    /// Plays the input, then frees what it made before returning: here,
+    /// once this function holds the last references, not on a thread that
+    /// may still be tearing them down when libFuzzer's leak check after the
+    /// input (-detect_leaks) looks. The pipeline's threads let go of it
+    /// before `cancel` (its `stop`) returns; the opening thread lets go of
+    /// the item before its `loaded` signal, which this waits on.
     static func play(_ data: UnsafeRawBufferPointer) {
         guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
         defer { unlink(path) }
@@ -34,10 +35,13 @@ enum FuzzEntry {
         var item: PlayerItem? = PlayerItem(path, preferences: preferences)
         var pipeline: AnyObject? = item.flatMap(playFile)
         item?.cancel()
-        let deadline = HostTime.now() + 2_000_000_000
-        while HostTime.now() < deadline
-                && !(isKnownUniquelyReferenced(&item) && (pipeline == nil || isKnownUniquelyReferenced(&pipeline))) {
-            usleep(500)
+        if let loaded = item?.loaded {
+            let deadline = Date(timeIntervalSinceNow: 2)
+            while deadline.timeIntervalSinceNow > 0 {
+                let seen = loaded.generation
+                if isKnownUniquelyReferenced(&item) && (pipeline == nil || isKnownUniquelyReferenced(&pipeline)) { break }
+                loaded.wait(after: seen, timeout: deadline.timeIntervalSinceNow)
+            }
         }
         pipeline = nil
         item = nil
@@ -59,6 +63,7 @@ enum FuzzEntry {
         let deadline = HostTime.now() + 1_500_000_000
         var videoFrames = 0, audioFrames = 0, seeked = false
         while HostTime.now() < deadline {
+            let audioSeen = pipeline.audioRing.changed.generation
             var progressed = false
             if let frame = pipeline.frames.pop() {
                 _ = frame.pts.seconds + frame.duration.seconds
@@ -82,7 +87,16 @@ enum FuzzEntry {
             let videoDone = !pipeline.hasVideo || pipeline.frames.isDrained
             let audioDone = !pipeline.hasAudio || pipeline.audioRing.isDrained
             if (videoDone && audioDone) || videoFrames > 200 || audioFrames > 48_000 * 8 { break }
-            if !progressed { usleep(200) }
+            // Nothing was ready: wait for the decoders, on the frame queue
+            // while video is still coming (the 10 ms bound lets audio waiting
+            // in its ring be read), else on the ring.
+            if !progressed {
+                if !videoDone {
+                    pipeline.frames.waitForFrame(timeout: 0.01)
+                } else {
+                    pipeline.audioRing.changed.wait(after: audioSeen, timeout: 0.1)
+                }
+            }
         }
         _ = item.takeWarnings()
         return pipeline

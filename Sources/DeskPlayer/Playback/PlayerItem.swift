@@ -143,7 +143,13 @@ package final class PlayerItem: Sendable {
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in self.open() }
+        // The thread holds the item only while opening, and lets go before
+        // its `loaded` signal: a waiter then sees the item's other holders.
+        let payload = ThreadPayload(self), loaded = self.loaded
+        let thread = Thread {
+            payload.take()?.open()
+            loaded.signal()
+        }
         thread.name = "deskplayer.open"
         thread.start()
     }
@@ -177,7 +183,6 @@ package final class PlayerItem: Sendable {
     }
 
     private func open() {
-        defer { loaded.signal() }
         do {
             let pipeline: any ItemSource
             if let composition {

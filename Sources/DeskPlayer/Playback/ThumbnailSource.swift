@@ -31,7 +31,6 @@ package final class ThumbnailSource: Sendable {
         package var closed = false
         /// Nothing can be made (no video, cannot open): asked once, then quiet.
         package var unavailable = false
-        package var made = 0
         /// An HLS stream's playlist, once read (a worker that ends keeps it for the next).
         var playlist: HLSMediaPlaylist?
         /// A segment being fetched for the times of `span`: given up
@@ -94,9 +93,6 @@ package final class ThumbnailSource: Sendable {
 
     /// Whether a stream's segment is being fetched now.
     package var isFetching: Bool { shared.state.withLock { $0.fetch != nil } }
-
-    /// Pictures made so far (for the statistics).
-    package var picturesMade: Int { shared.state.withLock { $0.made } }
 
     /// Pictures made by every source of the process, and the CPU time
     /// their threads spent (for `--stats-json`).
@@ -243,7 +239,6 @@ package final class ThumbnailSource: Sendable {
         package func store(_ entry: ThumbnailCache.Entry, for bucket: Int) {
             shared.state.withLock { s in
                 if entry.picture != nil {
-                    s.made += 1
                     ThumbnailSource.madeInAll.add(1, ordering: .relaxed)
                 }
                 s.cache.insert(entry, for: bucket)
@@ -266,7 +261,6 @@ package final class ThumbnailSource: Sendable {
         /// The file ends early: from `seconds` on, `entry` (its last picture) stands for every time.
         package func storeTail(_ entry: ThumbnailCache.Entry, from seconds: Double) {
             shared.state.withLock { s in
-                s.made += 1
                 ThumbnailSource.madeInAll.add(1, ordering: .relaxed)
                 s.tail = (seconds, entry)
             }

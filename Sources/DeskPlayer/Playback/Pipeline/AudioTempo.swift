@@ -132,7 +132,7 @@ final class AudioTempo {
                 try graph.sendCommand(to: "atempo@first", "tempo", tempo(k1))
                 try graph.sendCommand(to: "atempo@second", "tempo", tempo(k2))
                 speed = wanted
-                ratio = StretchRatio(k1 * k2, 1 << 20)
+                ratio = AudioTempo.stretchRatio(for: wanted.value)
             } catch {
                 fail(error)
             }
@@ -150,7 +150,7 @@ final class AudioTempo {
         if wanted.keepsPitch {
             let (k1, k2) = AudioTempo.stages(for: wanted.value)
             chain = "atempo@first=tempo=\(tempo(k1)),atempo@second=tempo=\(tempo(k2))"
-            ratio = StretchRatio(k1 * k2, 1 << 20)
+            ratio = AudioTempo.stretchRatio(for: wanted.value)
         } else {
             // Resampled to fewer (faster) or more (slower) samples, heard at 48 kHz: the pitch moves with the speed.
             let rate = resampledRate(for: wanted.value)

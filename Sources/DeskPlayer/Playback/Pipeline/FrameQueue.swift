@@ -89,7 +89,21 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
     func markEnded(serial ended: Int) {
         condition.lock()
         if ended == serial { endedSerial = ended }
+        condition.broadcast()
         condition.unlock()
+    }
+
+    /// Waits until a frame is queued, the decoder ends or the serial
+    /// changes, or `timeout` seconds pass: a consumer that takes frames as
+    /// fast as they come (the fuzzer) blocks here rather than polling.
+    func waitForFrame(timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        let wanted = serial
+        while frames.isEmpty && !aborted && endedSerial != serial && serial == wanted {
+            if !condition.wait(until: deadline) { break }
+        }
     }
 
     /// True when the decoder finished this serial and every frame was taken.

@@ -101,17 +101,24 @@ final class ItemPipeline: ItemSource {
 
     /// Runs `body` on a thread of its own; what it cannot start with (out of
     /// memory for its packet or frames) becomes a warning.
+    /// The thread holds the pipeline only while `body` runs: `stop` returns
+    /// once every thread let go of it. A started pipeline is stopped before
+    /// its item lets go of it (`PlayerItem.cancel`, its deinit), so a body
+    /// never drops the last reference of a pipeline still running, whose
+    /// deinit would then wait in `stop` for the very thread it runs on.
     private func spawn(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
         threadsDone.enter()
-        let thread = Thread { [self] in
-            do { try body() } catch { warningSink("\(name): \(error)") }
-            threadsDone.leave()
+        let payload = ThreadPayload(body), done = threadsDone, warning = warningSink
+        let thread = Thread {
+            do { try payload.take()?() } catch { warning("\(name): \(error)") }
+            done.leave()
         }
         thread.name = "deskplayer.\(name)"
         thread.start()
     }
 
-    /// Stops every thread and waits for them; the pipeline is dead afterwards.
+    /// Stops every thread and waits for them; the pipeline is dead afterwards,
+    /// and no thread of its own holds it.
     func stop() {
         guard control.abort() else { return }
         input.interrupt.set()

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The desktop app a person starts from the menu: the idle window, what it
+/// plays, the pointer and the screen saver as playback pauses and resumes.
+/// In ScreenTests (one window at a time at the screen's top-left corner).
+extension ScreenTests {
+    /// The desktop entry's own command line (what the menu runs), with
+    /// `extra` options before its `--`, and `files` for its %F.
+    static func desktopEntryCommand(_ extra: [String], files: [String] = []) throws -> [String] {
+        let exec = try #require(try DesktopTests.desktopEntry()["Exec"]).split(separator: " ").map(String.init)
+        return extra + exec.dropFirst().flatMap { $0 == "%F" ? files : [$0] }
+    }
+
+    @Test func theIdleWindowWaitsThenPlaysWhatItIsGiven() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp(try ScreenTests.desktopEntryCommand(["--geometry", "640x360+0+0", "--no-config",
+                                                                       "--input-ipc-server", socket]))
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.get("idle-active") == .bool(true))
+
+        // The idle window: its two lines in the middle, black elsewhere, its own title.
+        try runTool("xdotool", ["mousemove", "1919", "1079"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let shot = try grab(640, 360, to: dir.appendingPathComponent("idle.ppm").path)
+        func brightPixels(rows: Range<Int>) -> Int {
+            rows.reduce(0) { sum, y in sum + (0..<640).filter { x in shot.pixels[(y * 640 + x) * 3] > 180 }.count }
+        }
+        #expect(brightPixels(rows: 140..<220) > 400, "no text in the middle of the idle window")
+        #expect(brightPixels(rows: 0..<120) == 0 && brightPixels(rows: 250..<360) == 0)
+        #expect(try findWindow("^DeskPlayer$") != nil)
+
+        // A file opened into it through the socket plays; the title follows it.
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("demo.mp4"))]) == "success")
+        #expect(client.waitForEvent("file-loaded"))
+        let start = client.waitFor("time-pos")?.number ?? 99
+        Thread.sleep(forTimeInterval: 0.8)
+        #expect((client.get("time-pos")?.number ?? -1) > start + 0.3, "not playing")
+        Thread.sleep(forTimeInterval: 0.3)  // the title is looked at four times a second
+        #expect(try findWindow("^demo.mp4 - DeskPlayer$") != nil)
+
+        // The screen saver is held off while the video plays, allowed while paused.
+        #expect(client.get("stop-screensaver-active") == .bool(true))
+        // The pointer hides after a second at rest over the video, shows when it moves.
+        try runTool("xdotool", ["mousemove", "320", "150"])
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(client.get("cursor-visible") == .bool(true))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(client.get("cursor-visible") == .bool(false))
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(client.get("stop-screensaver-active") == .bool(false))
+        try runTool("xdotool", ["mousemove", "330", "160"])
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(client.get("cursor-visible") == .bool(true))
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(client.get("stop-screensaver-active") == .bool(true))
+        // Audio only: nothing to watch, the screen saver may come.
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("tone.wav"))]) == "success")
+        #expect(eventually { client.get("path") == .string(Fixtures.asset("tone.wav")) && client.get("duration") != nil })
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(client.get("stop-screensaver-active") == .bool(false))
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
+
+    /// Pseudo-GUI mode stays open when the queue ends (q quits it, exit 0);
+    /// a terminal launch with the same file quits by itself at its end.
+    @Test func pseudoGUIModeStaysOpenAfterTheLastFile() throws {
+        let app = try RunningApp(try ScreenTests.desktopEntryCommand(["--geometry", "320x180+0+0", "--no-config"],
+                                                                      files: [Fixtures.asset("tone.wav")]))
+        defer { app.stop() }
+        app.waitForWindow()
+        let shown = Date()
+        let terminal = try runProcess(Fixtures.binary, [Fixtures.asset("tone.wav"), "--no-config"],
+                                      environment: ["SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "dummy"], timeout: 20)
+        #expect(terminal.status == 0 && !terminal.timedOut, "the terminal launch quits at the end")
+        // Its 2 s file has surely ended 4.5 s after the window showed.
+        Thread.sleep(forTimeInterval: max(0, 4.5 - Date().timeIntervalSince(shown)))
+        #expect(app.process.isRunning, "pseudo-GUI mode quit at the end: \(app.errors)")
+        #expect(try findWindow("DeskPlayer$") != nil)
+        try runTool("xdotool", ["mousemove", "160", "90", "sleep", "0.2", "key", "q"])
+        let deadline = Date().addingTimeInterval(5)
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!app.process.isRunning && app.process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import App
+@testable import Output
+@testable import Playback
+@testable import UI
+import TestSupport
+
+/// What a person sees of music and chapters, grabbed from the X server:
+/// the cover in the tile and in Picture in Picture with its title under it,
+/// the chapter ticks on the seek bar and the chapter's name on the OSD.
+extension ScreenTests {
+    /// The RGB pixel at (x, y).
+    static func pixel(_ image: PPMImage, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let i = (y * image.width + x) * 3
+        return (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
+    }
+
+    /// The columns in rows `rows` (inside `xs`) where a pixel passes `test`: first and last.
+    static func inkExtent(_ image: PPMImage, rows: Range<Int>, xs: Range<Int>? = nil,
+                          _ test: ((Int, Int, Int)) -> Bool) -> (Int, Int)? {
+        var first: Int?, last: Int?
+        for y in rows where y >= 0 && y < image.height {
+            for x in xs ?? 0..<image.width where test(pixel(image, x, y)) {
+                first = min(first ?? x, x)
+                last = max(last ?? x, x)
+            }
+        }
+        guard let first, let last else { return nil }
+        return (first, last)
+    }
+
+    /// The quadrant cover fills `rect` (colours in each quadrant's middle),
+    /// the tile's dark just outside it, and "Song Title — The Artist — The
+    /// Album" is the first line under it, as wide as the font makes it.
+    func expectFace(_ shot: PPMImage, in area: Rect, origin: (x: Int, y: Int), _ label: String) {
+        let font = TextRenderer()
+        let layout = AudioFaceLayout(area: area, coverSize: (64, 64), lineHeight: font.lineHeight, lines: 2)
+        guard let cover = layout.cover else {
+            Issue.record("\(label): no room for the cover in \(area)")
+            return
+        }
+        let r = Rect(x: cover.x + origin.x, y: cover.y + origin.y, width: cover.width, height: cover.height)
+        print("\(label): cover drawn at \(r) (square: \(r.width == r.height))")
+        let quadrants = [((1, 1), (255, 0, 0)), ((3, 1), (0, 255, 0)), ((1, 3), (0, 0, 255)), ((3, 3), (255, 255, 0))]
+        for ((qx, qy), colour) in quadrants {
+            let got = Self.pixel(shot, r.x + r.width * qx / 4, r.y + r.height * qy / 4)
+            #expect(abs(got.0 - colour.0) < 8 && abs(got.1 - colour.1) < 8 && abs(got.2 - colour.2) < 8,
+                    "\(label): quadrant (\(qx), \(qy)) is \(got), expected \(colour)")
+        }
+        for (x, y) in [(r.x - 3, r.y + r.height / 2), (r.x + r.width + 2, r.y + r.height / 2), (r.x + r.width / 2, r.y - 3)] {
+            let got = Self.pixel(shot, x, y)
+            #expect(got.0 < 40 && got.1 < 40 && got.2 < 40, "\(label): outside the cover at (\(x), \(y)): \(got)")
+        }
+        let line = "Song Title — The Artist — The Album"
+        let top = layout.textTop + origin.y
+        let ink = Self.inkExtent(shot, rows: top..<(top + font.lineHeight), xs: (origin.x + area.x)..<(origin.x + area.x + area.width)) {
+            $0.0 > 150 && $0.1 > 150 && $0.2 > 150
+        }
+        let width = font.width(of: line)
+        let measured = ink.map { $0.1 - $0.0 + 1 } ?? 0
+        #expect(measured > width - 10 && measured <= width + 1, "\(label): the title line's ink is \(measured) px, the font makes it \(width)")
+        if let ink { #expect(abs((ink.0 + ink.1) / 2 - (origin.x + layout.centerX)) <= 4, "\(label): centred under the cover") }
+    }
+
+    /// An MP3 with an attached PNG: the cover fitted in the tile, the
+    /// title — artist — album under it, the tags in the window title; the
+    /// same in the Picture in Picture window.
+    @Test func audioShowsItsCoverAndTitleInTheTileAndInPiP() throws {
+        let media = try #require(TaggedMedia.shared, "could not make the test media with ffmpeg")
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try RunningApp([media.mp3, "--pause", "--geometry", "640x360+0+0", "--no-config", "--no-resume"])
+        defer { app.stop() }
+        app.waitForWindow()
+        let shot = try grabSettled(640, 360, to: dir.appendingPathComponent("face.ppm").path)
+        expectFace(shot, in: Rect(x: 0, y: 0, width: 640, height: 360), origin: (0, 0), "tile")
+        #expect(try findWindow("^Song Title - DeskPlayer$") != nil, "the window title is the title tag's")
+
+        try runTool("xdotool", ["mousemove", "320", "180", "key", "ctrl+p"])
+        let pip = try #require(try findWindow(" - PiP$"), "no PiP window: \(app.errors)")
+        try runTool("xdotool", ["mousemove", "1919", "1079"])  // not hovering: no PiP controls
+        Thread.sleep(forTimeInterval: 1)
+        let g = try geometry(of: pip)
+        let screen = try grab(1920, 1080, to: dir.appendingPathComponent("pip.ppm").path)
+        expectFace(screen, in: Rect(x: 0, y: 0, width: g.width, height: g.height), origin: (g.x, g.y), "PiP")
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
+
+    /// A video with chapters: the OSD names the chapter playback crosses
+    /// into, the seek bar has a tick at each start, PgUp (typed) goes to
+    /// the next, and --stats-json lists them.
+    @Test func chaptersTickTheSeekBarAndNameThemselvesOnTheOSD() throws {
+        let media = try #require(TaggedMedia.shared, "could not make the test media with ffmpeg")
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path, stats = dir.appendingPathComponent("stats.json")
+        let app = try RunningApp([media.mkv, "--start", "1.2", "--geometry", "640x360+0+0", "--no-config", "--no-resume",
+                                  "--input-ipc-server", socket, "--stats-json", stats.path])
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        let font = TextRenderer()
+        func osdWidth(_ shot: PPMImage, barShown: Bool) -> Int {
+            let cy = 360 - 24 - (barShown ? ControlBar.height : 0)
+            let ink = Self.inkExtent(shot, rows: (cy - font.lineHeight / 2)..<(cy + font.lineHeight / 2)) {
+                $0.0 > 225 && (195...245).contains($0.1) && (90...150).contains($0.2)
+            }
+            return ink.map { $0.1 - $0.0 + 1 } ?? 0
+        }
+        // Playing from 1.2 s: at 2 s it is Middle Part's turn, and the OSD says so (for 2 s).
+        let said = font.width(of: "Chapter: (2) Middle Part")
+        var seen = 0
+        let deadline = Date().addingTimeInterval(8)
+        while Date() < deadline {
+            try runTool("xdotool", ["mousemove", "1919", "1079"])
+            seen = osdWidth(try grab(640, 360, to: dir.appendingPathComponent("osd.ppm").path), barShown: false)
+            if seen > said - 10 && seen <= said + 1 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(seen > said - 10 && seen <= said + 1, "OSD ink \(seen) px; 'Chapter: (2) Middle Part' is \(said) px")
+        #expect(client.get("chapter") == .number(1))
+
+        // Over the tile the control bar shows its ticks: light at 2 s and 5 s, none between 5 s and the end.
+        try runTool("xdotool", ["mousemove", "320", "150", "sleep", "0.3"])
+        let bar = ControlBar(in: Rect(x: 0, y: 0, width: 640, height: 360))
+        let duration = try #require(client.get("duration")?.number)
+        let shot = try grab(640, 360, to: dir.appendingPathComponent("bar.ppm").path)
+        let y = bar.seekTrack.y + 3  // above the 4 px track, inside the tick
+        for start in [2.0, 5.0] {
+            let x = bar.chapterTickX(start, duration: duration)
+            let got = Self.pixel(shot, x, y)
+            #expect(got.0 > 180 && got.1 > 180 && got.2 > 180, "tick at \(start) s (x \(x)): \(got)")
+        }
+        let between = Self.pixel(shot, bar.chapterTickX(9, duration: duration), y)
+        #expect(between.0 < 150, "no tick at 9 s: \(between)")
+
+        // PgUp, typed: the next chapter's start, named on the OSD.
+        try runTool("xdotool", ["key", "Page_Up"])
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(client.get("chapter") == .number(2))
+        let position = client.get("time-pos")?.number ?? -1
+        #expect(position >= 5 && position < 6, "time-pos \(position)")
+        // Paused there (so no clock decides the next step): PgDn at Ending's start goes to Middle Part.
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
+        try runTool("xdotool", ["mousemove", "1919", "1079", "sleep", "2.2"])  // the bar and the OSD line go
+        try runTool("xdotool", ["key", "Page_Down", "sleep", "0.3"])
+        #expect(client.get("chapter") == .number(1), "at Ending's start, PgDn goes to Middle Part")
+        #expect(client.get("time-pos") == .number(2))
+        let back = osdWidth(try grab(640, 360, to: dir.appendingPathComponent("back.ppm").path), barShown: true)
+        #expect(back > said - 10 && back <= said + 1, "after PgDn the OSD names Middle Part: \(back) px")
+
+        #expect(client.error([.string("quit")]) == "success")
+        let end = Date().addingTimeInterval(10)
+        while app.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        let entry = try #require(report.players.first)
+        #expect(entry.chapterCount == 3 && entry.chapters == TaggedMedia.chapterTitles && entry.title == "Chaptered")
+    }
+}
