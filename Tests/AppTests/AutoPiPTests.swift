@@ -16,13 +16,7 @@ extension WindowManagerTests {
                                              audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path,
                                                      "DISPLAY": display.name])
         defer { app.stop() }
-        var main: String?
-        let deadline = Date().addingTimeInterval(10)
-        while main == nil && Date() < deadline {
-            main = try display.window(" - DeskPlayer$")
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let mainWindow = try #require(main, "no main window: \(app.errors)")
+        let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
         Thread.sleep(forTimeInterval: 1.5)
         #expect(try display.window(" - PiP$") == nil, "no PiP before minimizing")
 

@@ -73,6 +73,16 @@ struct WindowManagerTests {
             try x(["xdotool", "search", "--name", pattern]).stdout.split(separator: "\n").first.map(String.init)
         }
 
+        /// The first window whose name matches, once there is one (up to `seconds`).
+        func awaitWindow(_ pattern: String, seconds: Double = 10) throws -> String? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let found = try window(pattern) { return found }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return try window(pattern)
+        }
+
         func state(_ window: String) throws -> String {
             try x(["xprop", "-id", window, "_NET_WM_STATE"]).stdout
         }
@@ -99,13 +109,7 @@ struct WindowManagerTests {
         let app = try ScreenTests.RunningApp([Fixtures.asset("demo.mp4"), "--loop", "inf", "--geometry", "640x360"],
                                              audio: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": display.name])
         defer { app.stop() }
-        var main: String?
-        let deadline = Date().addingTimeInterval(10)
-        while main == nil && Date() < deadline {
-            main = try display.window(" - DeskPlayer$")
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let mainWindow = try #require(main, "no main window: \(app.errors)")
+        let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
         Thread.sleep(forTimeInterval: 1)
         try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
         try display.x(["xdotool", "key", "ctrl+p"])
@@ -166,13 +170,7 @@ struct WindowManagerTests {
                                               "--input-ipc-server", socket],
                                              audio: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": display.name])
         defer { app.stop() }
-        var main: String?
-        let deadline = Date().addingTimeInterval(10)
-        while main == nil && Date() < deadline {
-            main = try display.window(" - DeskPlayer$")
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let mainWindow = try #require(main, "no main window: \(app.errors)")
+        let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
         let client = try ControlSocketTests.Client(path: socket)
         Thread.sleep(forTimeInterval: 1)
         try display.x(["xdotool", "windowminimize", "--sync", mainWindow])
