@@ -15,17 +15,23 @@ extension AudioOutageTests {
     /// and 7900 in the 16-bit recording.
     static let sourceTones = [0.08, 0.16, 0.24]
     static let beepAt = 0.5
+    /// How far the sound may sit from its place on the timeline after the
+    /// return. Playing steadily it stays within about 15 ms (the two
+    /// recordings, before and after, agree that far), but on a busy machine
+    /// the SDL callback or the server runs late now and then, the device
+    /// underruns and the sound (and the clock that follows it) slips by tens
+    /// of ms, as it would without an outage (66 ms seen). An outage handled
+    /// wrong moves it by about the outage: 2 s.
+    static let slack = 0.15
 
     /// Every beep heard after the return sits on the timeline the sound left
-    /// (`zero` + n + 0.5 s), within 30 ms: a clock that stopped, restarted or
-    /// played stale samples would move them by the outage (about 2 s). (The
-    /// two recordings, before and after, place the sound within about 15 ms
-    /// of each other.)
+    /// (`zero` + n + 0.5 s), within `slack`: a clock that stopped, restarted
+    /// or played stale samples would move them by the outage (about 2 s).
     func expectBeepsOnTheTimeline(_ o: Outage, zero: Double, _ what: String) {
         #expect(o.beeps_after.count >= 4, "\(what): beeps after the return \(o.beeps_after)")
         for beep in o.beeps_after {
             let place = beep - zero - Self.beepAt
-            #expect(abs(place - place.rounded()) < 0.03,
+            #expect(abs(place - place.rounded()) < Self.slack,
                     "\(what): a beep at \(beep - zero) s of media time (\(o.beeps_after.map { $0 - zero }))")
         }
     }
@@ -56,9 +62,11 @@ extension AudioOutageTests {
                 guard let pip = client.command([.string("get_property"), .string("pip")]) else { break }
                 if let value = pip["data"] { inPiP.append(value) }
                 let asked = Date()
-                if let pos = client.get("playlist-pos")?.number, let time = client.get("time-pos")?.number {
+                if let pos = client.get("playlist-pos")?.number, let time = client.get("time-pos")?.number,
+                   client.get("playlist-pos")?.number == pos {
                     let answered = Date()
-                    // Only answers that came quickly: the wall time is known to a few ms.
+                    // Only answers that came quickly (the wall time is known to a
+                    // few ms) and not across a hand-over (the item asked again).
                     if answered.timeIntervalSince(asked) < 0.03 {
                         positions.append((asked.timeIntervalSince1970, 4 * pos + time))
                     }
@@ -75,10 +83,10 @@ extension AudioOutageTests {
 
         // The queue's time went on with the wall clock, through the outage and
         // both hand-overs: queue time minus wall time stays put.
-        try #require(positions.count >= 20, "\(positions.count) positions from the socket")
+        try #require(positions.count >= 10, "\(positions.count) positions from the socket")
         let lead = positions.map { $0.queue - $0.wall }
         let spread = (lead.max() ?? 0) - (lead.min() ?? 0)
-        #expect(spread < 0.1, "queue time against the wall clock moved by \(spread) s: \(positions.map { $0.queue })")
+        #expect(spread < Self.slack, "queue time against the wall clock moved by \(spread) s: \(positions.map { $0.queue })")
         #expect((positions.last?.queue ?? 0) > 10, "the queue got to \(positions.last?.queue ?? 0) s")
 
         // The pictures: no stall, and each item's first frame on screen 4 s
@@ -106,16 +114,20 @@ extension AudioOutageTests {
         }?[0]
         let seamWall = try #require(seam, "no step to the third item's tone")
         let at = seamWall - zero
-        #expect(abs(at - 8) < 0.03, "the third item is heard from \(at) s of queue time")
-        // To the sample, against the beep before it in the same recording
-        // (the step lies in the 10 ms window found): the seam did not move.
-        let beep = try #require(o.beeps_after.first { abs($0 - zero - 7.5) < 0.1 }, "no beep at 7.5 s")
-        #expect(abs(seamWall - beep - 0.5 + 0.005) < 0.007, "the seam \(seamWall - beep) s after the beep at 7.5 s")
+        #expect(abs(at - 8) < Self.slack, "the third item is heard from \(at) s of queue time")
+        // To the sample, against the beeps half a second before and after it
+        // in the same recording (the step lies in the 10 ms window found):
+        // the seam did not move. (Against either: a busy machine's slip may
+        // fall between the seam and one of them.)
+        let beeps = [7.5, 8.5].compactMap { t in o.beeps_after.first { abs($0 - zero - t) < Self.slack } }
+        try #require(beeps.count == 2, "no beeps at 7.5 and 8.5 s: \(o.beeps_after.map { $0 - zero })")
+        let fromBeeps = [seamWall + 0.005 - beeps[0], beeps[1] - seamWall - 0.005]
+        #expect(fromBeeps.contains { abs($0 - 0.5) < 0.007 }, "the seam \(fromBeeps) s after / before the beeps at 7.5 and 8.5 s")
         let last = try #require(o.last_sound_s) - zero
         print(String(format: "queue through an outage: sound back %.3f s; beeps after %@ s; third item from %.3f s; end %.3f s; "
                      + "queue time against the wall clock within %.3f s", back,
                      o.beeps_after.map { String(format: "%.3f", $0 - zero) }.joined(separator: " "), at, last, spread))
-        #expect(abs(last - 12) < 0.05, "the queue's sound ends at \(last) s of its time")
+        #expect(abs(last - 12) < Self.slack, "the queue's sound ends at \(last) s of its time")
     }
 
     /// Three 5 s sources crossfaded over 1 s (`--clip 5 --crossfade 1`: at
@@ -150,7 +162,7 @@ extension AudioOutageTests {
         #expect(abs(second - 5240) < 600 && abs(third - 7860) < 600, "tone levels \(second), \(third)")
         #expect(second < early && early < late && late < third, "through the crossfade: \(second), \(early), \(late), \(third)")
         let last = try #require(o.last_sound_s) - zero
-        #expect(abs(last - 13) < 0.05, "the composition's sound ends at \(last) s of its time")
+        #expect(abs(last - 13) < Self.slack, "the composition's sound ends at \(last) s of its time")
         print(String(format: "composition through an outage: sound back %.3f s; beeps after %@ s; tone %.0f / %.0f / %.0f / %.0f; end %.3f s",
                      back, o.beeps_after.map { String(format: "%.3f", $0 - zero) }.joined(separator: " "),
                      second, early, late, third, last))
