@@ -49,9 +49,9 @@ extension ScreenTests {
 
         print("audio outage on screen: OSD line \(widths(killed + 0.3, back)) px while the server was gone "
               + "('Audio device lost — retrying' is \(lost) px), \(widths(soundBack + 0.3, soundBack + 2.5)) px after "
-              + "('Audio device back' is \(found) px), \(widths(o.t0_monotonic + o.first_sound_s + 1, killed - 0.1)) px before")
+              + "('Audio device back' is \(found) px), \(widths(o.t0_monotonic + o.first_sound_s + 0.3, killed - 0.1)) px before")
         // Before the kill (the window up and playing): no line.
-        let before = widths(o.t0_monotonic + o.first_sound_s + 1, killed - 0.1)
+        let before = widths(o.t0_monotonic + o.first_sound_s + 0.3, killed - 0.1)
         #expect(!before.isEmpty && before.allSatisfy { $0 == 0 }, "OSD ink before the kill: \(before) px")
         // While the server is gone (once the loss is seen): the one line.
         let gone = widths(killed + 0.3, back)
