@@ -6,7 +6,8 @@ timeline kept its place; DeskPlayer beside mpv and ffplay in the same run.
 Tests/DeskPlayerTests/audio_outage.py does the server and the recording: a
 fresh PulseAudio (or PipeWire with pipewire-pulse and WirePlumber) with a null
 sink, killed 4 s after the first sound is recorded from its monitor and
-started again 2 s later. The clip is 30 s of 25 fps video with a quiet 440 Hz
+started again 2 s later (2.0 to 2.4 s: the n-th run 0.1 s more, so the
+returns fall at every phase of DeskPlayer's half-second retries). The clip is 30 s of 25 fps video with a quiet 440 Hz
 tone and a loud 1 kHz beep at every whole second (made with ffmpeg).
 
 Cases: DeskPlayer on PulseAudio's null sink with norewinds=1 (it plays in
@@ -71,10 +72,10 @@ def frame_offsets(log, first_sound, killed):
     return ms(during), ms(after)
 
 
-def run_once(command, server, sink_args, clip, frame_log=None):
+def run_once(command, server, sink_args, clip, frame_log=None, down_for=DOWN_FOR):
     player = list(command) + ([f"--frame-log={frame_log}"] if frame_log else []) + [clip]
     r = subprocess.run(["python3", SCRIPT, "--timeout", "45", "--server", server, "--null-sink-args", sink_args,
-                        "--kill-after-sound", str(KILL_AFTER), "--down-for", str(DOWN_FOR), "--"] + player,
+                        "--kill-after-sound", str(KILL_AFTER), "--down-for", str(down_for), "--"] + player,
                        capture_output=True, text=True, env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
     if r.returncode != 0:
         return {"error": r.stderr.strip().splitlines()[-1:]}
@@ -124,7 +125,9 @@ def main():
         done = []
         for i in range(count):
             log = os.path.join(work, f"frames-{len(results)}-{i}.csv") if command is deskplayer else None
-            run = run_once(command, server, sink_args, clip, log)
+            # The server stays away 2.0, 2.1, ... 2.4 s: the returns fall at
+            # every phase of the player's half-second retries.
+            run = run_once(command, server, sink_args, clip, log, DOWN_FOR + 0.1 * (i % 5))
             done.append(run)
             print(f"{name} #{i + 1}: " + json.dumps({k: v for k, v in run.items() if k != "lines"}), flush=True)
         entry = {key: summary(done, key) for key in
