@@ -2,7 +2,8 @@
 """Plays a command against a real audio server that is killed and started again.
 
 Starts PulseAudio (or PipeWire with pipewire-pulse) in a fresh runtime folder
-with a null sink `cap`, records the sink's monitor with parec (timing every
+with a null sink `cap` (PulseAudio's with norewinds=1 unless --null-sink-args
+says otherwise: see its help), records the sink's monitor with parec (timing every
 10 ms block as it arrives), runs the command with SDL_AUDIODRIVER=pulseaudio
 PULSE_SINK=cap, kills the server with SIGKILL --kill-after-sound seconds after
 the first sound is heard, and starts
