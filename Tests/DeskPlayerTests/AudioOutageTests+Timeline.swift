@@ -8,8 +8,8 @@ import Testing
 /// it is back (playing in Picture in Picture), and a composition whose
 /// crossfade falls in the outage and after it. Each source is told apart by
 /// the level of its quiet tone; every source beeps at half past each of its
-/// whole seconds, so the beeps and the level steps heard place the sound on
-/// the media's timeline to the millisecond.
+/// whole seconds, so the beeps and the level steps heard show where on the
+/// media's timeline the sound is, to a few milliseconds.
 extension AudioOutageTests {
     /// The quiet tone's amplitude in each source: peaks of about 2600, 5200
     /// and 7900 in the 16-bit recording.
