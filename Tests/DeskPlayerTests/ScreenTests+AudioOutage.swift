@@ -10,7 +10,7 @@ extension ScreenTests {
     /// Seconds on CLOCK_MONOTONIC, as audio_outage.py's time.monotonic() reads it.
     static func monotonicSeconds() -> Double { Double(HostTime.now()) / 1e9 }
 
-    /// The real PulseAudio is killed 3 s into the sound and back 2 s later
+    /// The real PulseAudio is killed 4 s into the sound and back 2 s later
     /// while DeskPlayer plays a dark video in a 640x360 window. Screenshots
     /// are grabbed all along: the OSD line at the bottom reads "Audio device
     /// lost — retrying" while the server is gone, "Audio device back" once
@@ -31,8 +31,8 @@ extension ScreenTests {
         // (the grab's start and end on CLOCK_MONOTONIC, the line's width)
         var shots: [(from: Double, to: Double, width: Int)] = []
         let path = dir.appendingPathComponent("shot.ppm").path
-        let o = try AudioOutageTests.outage(["--kill-after-sound", "3", "--down-for", "2"],
-                                            player: ["--geometry", "640x360+0+0", "--quit-after", "9", clip],
+        let o = try AudioOutageTests.outage(["--kill-after-sound", "4", "--down-for", "2"],
+                                            player: ["--geometry", "640x360+0+0", "--quit-after", "10", clip],
                                             onScreen: true) { running in
             while running() {
                 try runTool("xdotool", ["mousemove", "1919", "1079"])
@@ -50,7 +50,8 @@ extension ScreenTests {
         print("audio outage on screen: OSD line \(widths(killed + 0.3, back)) px while the server was gone "
               + "('Audio device lost — retrying' is \(lost) px), \(widths(soundBack + 0.3, soundBack + 2.5)) px after "
               + "('Audio device back' is \(found) px), \(widths(o.t0_monotonic + o.first_sound_s + 0.3, killed - 0.1)) px before")
-        // Before the kill (the window up and playing): no line.
+        // Before the kill (the window up and playing; it takes a second or
+        // two to open under a loaded X server, the sound starts sooner): no line.
         let before = widths(o.t0_monotonic + o.first_sound_s + 0.3, killed - 0.1)
         #expect(!before.isEmpty && before.allSatisfy { $0 == 0 }, "OSD ink before the kill: \(before) px")
         // While the server is gone (once the loss is seen): the one line.
