@@ -28,8 +28,12 @@ INSTALL_PACKAGES := ffmpeg
 # and the AppStream metainfo with. dpkg-deb owns the files by root itself
 # (--root-owner-group): no fakeroot; no debhelper, since no debian/rules.
 DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream
-# What the benchmarks compare against.
-BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool socat time bc python3-numpy linux-perf openbox
+# What the benchmarks compare against; the audio servers the outage bench
+# kills and restarts under the players (PipeWire with its PulseAudio server
+# and WirePlumber, on a private session bus); openbox for the minimized and
+# covered window.
+BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool socat time bc python3-numpy linux-perf openbox \
+	pulseaudio pulseaudio-utils pipewire-bin pipewire-pulse wireplumber dbus-daemon
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays: the demo (the issue asks for 60), and
@@ -91,7 +95,7 @@ test: test-deps
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
 BENCH_JSON := playback ttff wakeups tiles compare seams video_seams stream_seams video_cases composition streams speed \
-	stretchers scan live_metrics thumbnails lighter
+	stretchers scan live_metrics thumbnails lighter audio_outage
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -112,6 +116,7 @@ bench: bench-deps
 	$(XVFB) bench/live_metrics.sh
 	$(XVFB) python3 bench/thumbnails.py --json bench/out/thumbnails.json
 	$(XVFB) python3 bench/lighter.py
+	python3 bench/audio_outage.py --json bench/out/audio_outage.json
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in

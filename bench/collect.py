@@ -11,7 +11,7 @@ import datetime, json, os, platform, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The order of the sections in results.json (others follow by name).
 ORDER = ["playback", "ttff", "tiles", "compare", "seams", "video_seams", "stream_seams", "video_cases", "composition", "streams",
-         "speed", "stretchers", "scan", "live_metrics", "thumbnails", "wakeups", "soak"]
+         "speed", "stretchers", "scan", "live_metrics", "thumbnails", "audio_outage", "wakeups", "soak"]
 
 
 def arg(name, default):

@@ -79,11 +79,12 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
                          stderr: String(decoding: errData.get(), as: UTF8.self), timedOut: timedOut)
 }
 
-final class ReadBox: @unchecked Sendable {  // guarded by lock
+package final class ReadBox: @unchecked Sendable {  // guarded by lock
     private let lock = NSLock()
     private var data = Data()
-    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+    package init() {}
+    package func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    package func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
 /// Runs a tool found on PATH.

@@ -2,7 +2,8 @@
 """Plays a command against a real audio server that is killed and started again.
 
 Starts PulseAudio (or PipeWire with pipewire-pulse) in a fresh runtime folder
-with a null sink `cap`, records the sink's monitor with parec (timing every
+with a null sink `cap` (PulseAudio's with norewinds=1 unless --null-sink-args
+says otherwise: see its help), records the sink's monitor with parec (timing every
 10 ms block as it arrives), runs the command with SDL_AUDIODRIVER=pulseaudio
 PULSE_SINK=cap, kills the server with SIGKILL --kill-after-sound seconds after
 the first sound is heard, and starts
@@ -14,10 +15,19 @@ it again --down-for seconds later, then prints one JSON object:
   stream_back_s   seconds from then to the command's new stream on the server (±20 ms)
   sound_before    seconds of sound recorded before the kill
   sound_return_s  seconds from the server's return to the first sound after it
+  monitor_back_s  seconds from the server's return to the first block the
+                  restarted sink's monitor delivered (when it plays at all)
+  device_back_s   seconds from the server's return to the command's stderr
+                  line "audio device back" (or "found")
   beeps_before / beeps_after  times of beep onsets (for a clip that beeps at
                   every whole second), and phase_before_ms / phase_after_ms
                   their median place within the second: equal when the sound
                   came back on the timeline it left
+  last_sound_s    when the last sound was recorded
+  t0_monotonic    the start (time.monotonic(): CLOCK_MONOTONIC, as other
+                  processes read it), to place their own observations
+  levels_before / levels_after  with --levels: [seconds from the start, peak]
+                  every 10 ms, on the same timeline as the beeps
   rc, stderr      the command's exit status and its stderr
 With --freeze (PulseAudio) the server is stopped with SIGSTOP and resumed with
 SIGCONT instead: a hung server, whose clients' calls just wait.
@@ -119,12 +129,12 @@ class StreamWatcher:
         self.thread.join(2)
 
 
-def start_server(kind, env):
+def start_server(kind, env, sink_args=""):
     """Starts the server; returns the processes to kill (PulseAudio daemonizes:
     its pid file says)."""
     if kind == "pulseaudio":
         subprocess.run(["pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n",
-                        "--load=module-null-sink sink_name=cap rate=%d" % RATE,
+                        ("--load=module-null-sink sink_name=cap rate=%d " % RATE) + sink_args,
                         "--load=module-native-protocol-unix"], env=env, stderr=subprocess.DEVNULL, check=True)
         procs = []
     else:
@@ -173,6 +183,12 @@ def onsets(timeline, threshold=BEEP):
     return out
 
 
+def levels(timeline, t0, step=10):
+    """[seconds from t0, peak] of each `step` ms of the timeline (its 1 ms entries)."""
+    return [[round(timeline[i][0] - t0, 3), max(p for _, p in timeline[i:i + step])]
+            for i in range(0, len(timeline) - step + 1, step)]
+
+
 def phase_ms(times, t0, near=None):
     """The median of the beeps' places within their second, in ms (wrapped
     to within half a second of `near`)."""
@@ -194,6 +210,13 @@ def main():
                     help="PulseAudio: SIGSTOP the server instead of killing it, SIGCONT after --down-for (a hung server)")
     ap.add_argument("--absent-for", type=float,
                     help="no server at the start: start it this long after the command (nothing is killed)")
+    ap.add_argument("--null-sink-args", default="norewinds=1",
+                    help="PulseAudio: more arguments for module-null-sink. By default norewinds=1: the null sink then "
+                         "plays in 50 ms blocks, as a sound card does. Without it ('') an idle null sink renders 2 s "
+                         "ahead and cannot rewind that for a new stream, so every stream (pacat's too) waits up to "
+                         "2 s after the server starts before it is pulled at all")
+    ap.add_argument("--levels", action="store_true",
+                    help="also print levels_before / levels_after: [seconds from the start, peak] every 10 ms")
     ap.add_argument("--timeout", type=float, default=40)
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -210,12 +233,17 @@ def main():
     with open(os.path.join(runtime, "client.conf"), "w") as f:
         f.write("autospawn = no\n")
     env["PULSE_CLIENTCONFIG"] = os.path.join(runtime, "client.conf")
-    procs = start_server(a.server, env) if a.absent_for is None else []
+    procs = start_server(a.server, env, a.null_sink_args) if a.absent_for is None else []
     first = Recorder(env) if a.absent_for is None else None
     t0 = time.monotonic()
     app = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    errors = []
-    reader = threading.Thread(target=lambda: errors.append(app.stderr.read()), daemon=True)
+    errors = []  # (arrival time, line)
+
+    def read_errors():
+        for line in app.stderr:
+            errors.append((time.monotonic(), line))
+
+    reader = threading.Thread(target=read_errors, daemon=True)
     reader.start()
     second = watcher = None
     try:
@@ -241,7 +269,7 @@ def main():
             back = time.monotonic()
             second, first = first, None
         else:
-            procs = start_server(a.server, env)
+            procs = start_server(a.server, env, a.null_sink_args)
             back = time.monotonic()
             second = Recorder(env)
             watcher = StreamWatcher(env)
@@ -270,6 +298,10 @@ def main():
         # One recording throughout: "before" is up to the freeze, "after" from the thaw.
         before, after = [x for x in after if x[0] < killed], [x for x in after if x[0] >= back]
     sound_after = [t for t, p in after if p >= SOUND]
+    loud = [t for t, p in before + after if p >= SOUND]
+    # The restarted sink's first monitor block: when it began to play anything at all.
+    monitor_back = second.blocks[0][0] - back if second and not a.freeze and second.blocks else None
+    said_back = [t for t, line in errors if t >= back and ("audio device back" in line or "audio device found" in line)]
     result = {
         "first_sound_s": round(sound - t0, 3),
         "killed_s": round(killed - t0, 3),
@@ -278,13 +310,19 @@ def main():
         "sound_before_s": round(sum(0.001 for t, p in before if p >= SOUND), 3),
         "sound_after_s": round(sum(0.001 for t, p in after if p >= SOUND), 3),
         "sound_return_s": round(sound_after[0] - back, 3) if sound_after else None,
+        "monitor_back_s": round(monitor_back, 3) if monitor_back is not None else None,
+        "device_back_s": round(said_back[0] - back, 3) if said_back else None,
         "beeps_before": [round(t - t0, 4) for t in onsets(before)],
         "beeps_after": [round(t - t0, 4) for t in onsets(after)],
         "phase_before_ms": phase_ms(onsets(before), t0),
         "phase_after_ms": phase_ms(onsets(after), t0, phase_ms(onsets(before), t0)),
+        "last_sound_s": round(max(loud) - t0, 3) if loud else None,
+        "t0_monotonic": t0,
         "rc": rc,
-        "stderr": "".join(errors),
+        "stderr": "".join(line for _, line in errors),
     }
+    if a.levels:
+        result["levels_before"], result["levels_after"] = levels(before, t0), levels(after, t0)
     print(json.dumps(result))
 
 

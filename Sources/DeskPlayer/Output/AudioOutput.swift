@@ -67,8 +67,13 @@ package final class AudioOutput: Sendable {
     /// How long the players wait for the first device to start pulling
     /// before they play on without it (PulseAudio's null sink takes up to 2 s).
     private let firstPullNanos: UInt64 = 3_000_000_000
-    /// How long a device coming back must pull without a pause before it takes over.
-    private let steadyNanos: UInt64 = 300_000_000
+    /// How long a device coming back must pull without a pause before it
+    /// takes over (about five callbacks), so a server that pulls a few
+    /// buffers and stalls again does not flap between lost and back. A
+    /// null sink's one pull at the open and its pause of up to 2 s after
+    /// are waited out by the three-call rule in `warmUp`. (At 0.3 s this
+    /// wait was most of the time to sound on a server that pulls at once.)
+    private let steadyNanos: UInt64 = 100_000_000
 
     /// Starts the output thread; sound starts as soon as a device opens.
     /// `device`: the name to open (nil or "auto": the default).
@@ -198,8 +203,8 @@ package final class AudioOutput: Sendable {
     }
 
     /// A device just opened: it takes the mixer once its callback is being
-    /// called steadily (PulseAudio's null sink, for one, takes a second or
-    /// two to start pulling; the stand-in keeps time meanwhile).
+    /// called steadily (a PulseAudio null sink, for one, pulls once and then
+    /// not until its idle 2 s block has played; the stand-in keeps time meanwhile).
     private func warmUp(_ device: AudioDevice, since: UInt64, _ k: inout Keeper, now: UInt64) {
         guard device.isConnected, now &- since < warmUpLimitNanos else {
             k.device = nil
@@ -221,8 +226,8 @@ package final class AudioOutput: Sendable {
         k.pullingSince = pulling
         // At the start the players wait for this device: it takes over at
         // once. After an outage the stand-in keeps time, so the device must
-        // first pull steadily for a while (PulseAudio's null sink starts
-        // with a pull, a pause of a second or more, and bursts).
+        // first pull steadily for a while (a null sink starts with a pull
+        // and a pause of up to 2 s).
         guard feed.owner == 0 || now &- pulling >= steadyNanos else { return }
         k.pullingSince = nil
         feed.setOwner(device.link.owner)
