@@ -180,7 +180,9 @@ struct WindowManagerTests {
         let after = client.get("time-pos")?.number ?? -1
         #expect(after - before > 1.0 || after < before, "the time goes on while minimized: \(before) -> \(after)")
         let unseen = client.get("frames-unseen")?.number ?? 0
-        #expect(unseen >= 30, "1.5 s of 30 fps came due unseen: \(unseen)")
+        // 1.5 s of 30 fps: the frames no other refers to are not even decoded
+        // while unseen (x264's B-frames here), the others come due unconverted.
+        #expect(unseen >= 10, "frames came due unseen: \(unseen)")
 
         // Paused and moved while unseen: the restored window shows that frame.
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
@@ -225,7 +227,9 @@ struct WindowManagerTests {
         cover.stop()
         let uncovered = client.get("frames-unseen")?.number ?? -1
         Thread.sleep(forTimeInterval: 1)
-        #expect((client.get("frames-unseen")?.number ?? -1) <= uncovered + 2, "uncovered, the frames are made again")
+        // What was queued while covered still comes due unconverted: at most
+        // the frame queue's five and the one being decoded.
+        #expect((client.get("frames-unseen")?.number ?? -1) <= uncovered + 6, "uncovered, the frames are made again")
         #expect(app.process.isRunning, "\(app.errors)")
     }
 }

@@ -75,6 +75,7 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         context = fresh
         avcodec_free_context(&old)
         if decodesFast { applyFastDecoding() }
+        if skipsNonReference { context.pointee.skip_frame = AVDISCARD_NONREF }
     }
 
     /// Options that make a decoder give the same samples for the same
@@ -135,6 +136,17 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     package func takeErrors() -> (count: Int, first: String?) {
         defer { (errorCount, firstError) = (0, nil) }
         return (errorCount, firstError)
+    }
+
+    /// Frames no other frame refers to are not decoded (nobody sees the
+    /// pictures): the ones that are decoded are exactly what they would be,
+    /// so the picture is right again from the next frame shown. From the
+    /// next packet on, as `decodesFast`.
+    package var skipsNonReference = false {
+        didSet {
+            guard skipsNonReference != oldValue else { return }
+            context.pointee.skip_frame = skipsNonReference ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+        }
     }
 
     /// Decodes with less care for detail (mpv's `--vd-lavc-skiploopfilter=all`

@@ -112,6 +112,9 @@ final class VideoDecodeLoop {
 
     private func decode(_ packet: Packet?) {
         if let packet { timestamps.packetSent(packet) }
+        // Unseen (a minimized or covered window), frames nothing refers to are
+        // left out: the decoder keeps its place at a lower cost.
+        stream.decoder.skipsNonReference = !control.arePicturesSeen
         if fastWhenSmall {
             // Never at full size: only where scaling down hides what the loop filter smooths.
             let shown = control.displaySize
