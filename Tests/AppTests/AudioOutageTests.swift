@@ -99,37 +99,10 @@ import TestSupport
     /// plays, told whether the script still runs.
     static func outage(_ arguments: [String], player: [String], onScreen: Bool = false,
                        meanwhile: ((_ running: () -> Bool) throws -> Void)? = nil) throws -> Outage {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--timeout", "45"] + arguments + ["--", Fixtures.binary] + player
-        var env = ProcessInfo.processInfo.environment
-        env["SDL_VIDEODRIVER"] = onScreen ? nil : "dummy"
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = ReadBox(), errData = ReadBox()
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        var failure: (any Error)?
-        do { try meanwhile?({ process.isRunning }) } catch { failure = error }
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        group.wait()
-        if let failure { throw failure }
-        let stderr = String(decoding: errData.get(), as: UTF8.self)
-        try #require(process.terminationStatus == 0, "audio_outage.py: \(stderr)")
-        return try JSONDecoder().decode(Outage.self, from: outData.get())
+        let result = try runProcess("/usr/bin/env", ["python3", script, "--timeout", "45"] + arguments + ["--", Fixtures.binary] + player,
+                                    environment: ["SDL_VIDEODRIVER": onScreen ? nil : "dummy"], timeout: 60, meanwhile: meanwhile)
+        try #require(result.status == 0, "audio_outage.py: \(result.stderr)")
+        return try JSONDecoder().decode(Outage.self, from: Data(result.stdout.utf8))
     }
 
     func outage(_ arguments: [String], player: [String]) throws -> Outage {

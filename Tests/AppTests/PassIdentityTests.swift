@@ -109,17 +109,13 @@ import TestSupport
         let frame = try Frame()
         func decodeAll() -> [Float] {
             var samples: [Float] = []
-            func receive() {
-                while (try? decoder.receive(into: frame)) == .frame {
-                    if let plane = frame.pointer.pointee.extended_data?[0] {
-                        plane.withMemoryRebound(to: Float.self, capacity: frame.sampleCount) {
-                            samples.append(contentsOf: UnsafeBufferPointer(start: $0, count: frame.sampleCount))
-                        }
-                    }
-                    frame.unref()
+            func keep(_ frame: Frame) {
+                guard let plane = frame.pointer.pointee.extended_data?[0] else { return }
+                plane.withMemoryRebound(to: Float.self, capacity: frame.sampleCount) {
+                    samples.append(contentsOf: UnsafeBufferPointer(start: $0, count: frame.sampleCount))
                 }
             }
-            for p in packets + [nil] { decoder.decode(p, until: { false }, receive: receive) }
+            for p in packets + [nil] { decoder.decode(p, into: frame, until: { false }, each: keep) }
             decoder.flush()
             return samples
         }

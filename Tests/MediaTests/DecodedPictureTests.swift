@@ -34,18 +34,15 @@ import TestSupport
         let frame = try Frame()
         var picture: DecodedPicture?
         var decoded = false
-        func receive() {
-            while !decoded, (try? decoder.receive(into: frame)) == .frame {
-                decoded = true
-                picture = DecodedPicture(referencing: frame.pointer)
-                frame.unref()
-            }
+        func keep(_ frame: Frame) {
+            decoded = true
+            picture = DecodedPicture(referencing: frame.pointer)
         }
         while !decoded, try input.read(into: packet) {
-            if Int(packet.streamIndex) == index { decoder.decode(packet, until: { false }, receive: receive) }
+            if Int(packet.streamIndex) == index { decoder.decode(packet, into: frame, until: { decoded }, each: keep) }
             packet.unref()
         }
-        if !decoded { decoder.decode(nil, until: { false }, receive: receive) }
+        if !decoded { decoder.decode(nil, into: frame, until: { decoded }, each: keep) }
         return (decoded, picture)
     }
 

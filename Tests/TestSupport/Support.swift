@@ -42,8 +42,10 @@ package struct ProcessResult {
 
 /// Runs a program to completion (killing it after `timeout` seconds).
 @discardableResult
-package func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:],
-                timeout: Double = 60) throws -> ProcessResult {
+/// `meanwhile` runs while the process does (told whether it still runs);
+/// what it throws is thrown once the process has ended.
+package func runProcess(_ path: String, _ arguments: [String], environment: [String: String?] = [:],
+                timeout: Double = 60, meanwhile: ((_ running: () -> Bool) throws -> Void)? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -65,6 +67,8 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
             group.leave()
         }
     }
+    var failure: (any Error)?
+    do { try meanwhile?({ process.isRunning }) } catch { failure = error }
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     let timedOut = process.isRunning
@@ -75,6 +79,7 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
     }
     process.waitUntilExit()
     group.wait()
+    if let failure { throw failure }
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
                          stderr: String(decoding: errData.get(), as: UTF8.self), timedOut: timedOut)
 }

@@ -174,7 +174,19 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     /// Sends a packet (nil drains), letting `receive` take frames whenever
     /// the decoder is full, then once more. A damaged packet is counted
     /// (`takeErrors`), skipped, and decoding goes on (as ffplay and mpv do).
-    package func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
+    /// Sends `packet` (nil: the end, draining) and hands every frame it
+    /// gives to `each`, in `frame` (emptied after each). A frame that fails
+    /// ends the packet's frames; errors are counted (`takeErrors`).
+    package func decode(_ packet: Packet?, into frame: Frame, until isAborted: () -> Bool, each: (Frame) -> Void) {
+        decode(packet, until: isAborted) {
+            while !isAborted(), (try? receive(into: frame)) == .frame {
+                each(frame)
+                frame.unref()
+            }
+        }
+    }
+
+    private func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
         while !isAborted() {
             do {
                 if try send(packet) { break }

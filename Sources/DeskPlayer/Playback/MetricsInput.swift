@@ -130,23 +130,21 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
                 let start = input.context.pointee.start_time
                 try input.seek(toMicroseconds: Int64(seconds * 1e6) + (start == DP_AV_NOPTS_VALUE ? 0 : start))
             }
-            let receive = { [self] in
-                while !isStopped, (try? decoder.receive(into: frame)) == .frame {
-                    let best = frame.bestEffortTimestamp
-                    let pts: Int64
-                    if best != DP_AV_NOPTS_VALUE {
-                        pts = best &- startTicks
-                    } else {
-                        // No time at all: one frame after the last (at the stream's rate).
-                        let step = frameRate.num > 0 ? av_rescale_q(1, av_inv_q(frameRate), timeBase) : 1
-                        pts = (lastPts ?? -step) &+ max(step, 1)
-                    }
-                    lastPts = pts
-                    frame.pointer.pointee.pts = pts
-                    guard let moved = try? Frame() else { return }
-                    av_frame_move_ref(moved.pointer, frame.pointer)
-                    put(.frame(moved))
+            let receive = { [self] (frame: Frame) in
+                let best = frame.bestEffortTimestamp
+                let pts: Int64
+                if best != DP_AV_NOPTS_VALUE {
+                    pts = best &- startTicks
+                } else {
+                    // No time at all: one frame after the last (at the stream's rate).
+                    let step = frameRate.num > 0 ? av_rescale_q(1, av_inv_q(frameRate), timeBase) : 1
+                    pts = (lastPts ?? -step) &+ max(step, 1)
                 }
+                lastPts = pts
+                frame.pointer.pointee.pts = pts
+                guard let moved = try? Frame() else { return }
+                av_frame_move_ref(moved.pointer, frame.pointer)
+                put(.frame(moved))
             }
             while !isStopped {
                 let more: Bool
@@ -157,9 +155,9 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
                 guard more else { break }
                 defer { packet.unref() }
                 guard packet.streamIndex == streamIndex else { continue }
-                decoder.decode(packet, until: { isStopped }, receive: receive)
+                decoder.decode(packet, into: frame, until: { isStopped }, each: receive)
             }
-            decoder.decode(nil, until: { isStopped }, receive: receive)
+            decoder.decode(nil, into: frame, until: { isStopped }, each: receive)
             put(.end(nil))
         } catch {
             put(.end(error))

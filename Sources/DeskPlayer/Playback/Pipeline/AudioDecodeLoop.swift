@@ -138,19 +138,10 @@ final class AudioDecodeLoop {
     }
 
     private func decode(_ packet: Packet?) {
-        stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
-        control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
-    }
-
-    private func receiveAll() {
-        while !control.isAborted {
-            let result: Decoder.Output
-            // An error is counted by the decoder (`takeErrors`, after the packet).
-            do { result = try stream.decoder.receive(into: frame) } catch { return }
-            guard result == .frame else { return }
-            defer { frame.unref() }
+        stream.decoder.decode(packet, into: frame, until: { control.isAborted }) { frame in
             if let pts = place(frame) { convert(frame.pointer, at: pts) }
         }
+        control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
     }
 
     /// Where the frame's first sample goes on the timeline, after cutting

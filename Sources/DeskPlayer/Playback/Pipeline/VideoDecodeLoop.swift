@@ -120,19 +120,8 @@ final class VideoDecodeLoop {
             let shown = control.displaySize
             stream.decoder.decodesFast = shown.width * 2 <= videoSize.width && shown.height * 2 <= videoSize.height
         }
-        stream.decoder.decode(packet, until: { control.isAborted }, receive: receiveAll)
+        stream.decoder.decode(packet, into: frame, until: { control.isAborted }, each: deliver)
         control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
-    }
-
-    private func receiveAll() {
-        while !control.isAborted {
-            let result: Decoder.Output
-            // An error is counted by the decoder (`takeErrors`, after the packet).
-            do { result = try stream.decoder.receive(into: frame) } catch { return }
-            guard result == .frame else { return }
-            deliver(frame)
-            frame.unref()
-        }
     }
 
     /// Times a decoded frame and, unless it precedes the seek target, filters and shows it.
