@@ -130,8 +130,8 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("input-ipc-server"), help: ArgumentHelp("Listen on this Unix socket for mpv's JSON IPC commands (implies --keep-open).", valueName: "PATH"))
     var inputIPCServer: String?
 
-    @Option(name: .customLong("forward-buffer"), help: "Seconds of media to read ahead.")
-    var forwardBuffer: Double = 3
+    @Option(name: .customLong("forward-buffer"), help: "Seconds of media to read ahead (default: 1 from a file, 3 from the network).")
+    var forwardBuffer: Double?
 
     @Option(help: ArgumentHelp("Play the first C seconds of each file, one after another (a composition).", valueName: "C"))
     var clip: Double?
@@ -217,7 +217,7 @@ struct DeskPlayerCommand: ParsableCommand {
         if let quitAfter, quitAfter < 0 || !quitAfter.isFinite {
             throw ValidationError("--quit-after must be 0 or more seconds")
         }
-        guard forwardBuffer > 0, forwardBuffer.isFinite else { throw ValidationError("--forward-buffer must be positive") }
+        if let forwardBuffer, !(forwardBuffer > 0 && forwardBuffer.isFinite) { throw ValidationError("--forward-buffer must be positive") }
         if scan && (files.count != 2 || compareMetricsOut == nil) {
             throw ValidationError("--scan needs exactly two files (the reference first) and --compare-metrics-out FILE.csv")
         }

@@ -79,6 +79,8 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
     /// Serves a looping stream's segments again (installed as the input's io_open).
     let cache: SegmentCache?
     private let location: MediaLocation
+    /// Whether it is read from the network (which stalls) rather than a file.
+    package var isNetwork: Bool { location.isNetwork }
     private let playlist: String?
     /// The bytes an input opened on memory reads (freed after the input).
     private let memory: MemoryIO?

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import Media
 
 /// What an item found when it opened (AVAsset's tracks/duration/playable).
@@ -39,14 +40,27 @@ package struct MediaInfo: Sendable {
 
 /// Buffering preferences an item honours (AVPlayerItem's `preferred…`).
 package struct ItemPreferences: Sendable, Equatable {
-    /// How far ahead of the play head the demuxer reads, in seconds.
-    var forwardBufferDuration: Double = 3
+    /// How far ahead of the play head the demuxer reads, in seconds; nil:
+    /// one second from a local file (mpv's demuxer-readahead-secs: a disk
+    /// answers at once, and each second of a 20 Mbit/s stream held is 2.5 MB),
+    /// three from the network, which stalls.
+    var forwardBufferDuration: Double?
     /// Hard cap on queued compressed bytes, whatever the duration.
     var maxBufferBytes = 48 << 20
-    /// Video decoder threads: 0 lets FFmpeg choose (best for one big stream);
+    /// Video decoder threads: 0, one per core (best for one big stream);
     /// 1 when many tiles share the cores (measured: 9 tiles of 720p30 on 2
     /// cores, 7.5 CPU-s and 247 MB with 1 thread against 8.2 and 334 MB auto).
     package var videoDecoderThreads = 0
+
+    /// The decoder threads for `videoDecoderThreads`: one per core, not
+    /// FFmpeg's cores + 1. Each frame thread holds a picture in flight; the
+    /// extra one bought nothing on 2 cores (2160p60 HEVC Main 10: 0 of 300
+    /// dropped either way, 7.1 CPU-s either way) and cost 46 MB there, 9 MB
+    /// at 1080p (bench/lighter.py).
+    var videoDecoderThreadCount: Int32 {
+        videoDecoderThreads > 0 ? Int32(videoDecoderThreads)
+            : Int32(min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 16))
+    }
     /// False opens the audio stream only (composition sources).
     var decodesVideo = true
     /// Seconds of resampled audio held ready for the device. Half a second
@@ -78,5 +92,8 @@ package struct ItemPreferences: Sendable, Equatable {
     /// converts and scales them on the GPU (`--vo=gpu`); else in BGRA at the size shown.
     package var picturesForGPU = false
 
-    package init(forwardBufferDuration: Double = 3) { self.forwardBufferDuration = forwardBufferDuration }
+    package init(forwardBufferDuration: Double? = nil) { self.forwardBufferDuration = forwardBufferDuration }
+
+    /// The forward buffer for an input from the network or from a file.
+    func forwardBuffer(isNetwork: Bool) -> Double { forwardBufferDuration ?? (isNetwork ? 3 : 1) }
 }

@@ -16,6 +16,8 @@ package final class Player {
     /// What plays next with `.advance`: opened and prerolled in advance so
     /// the switch has no gap (AVQueuePlayer's next item).
     private(set) var upcomingItem: PlayerItem?
+    /// The output's picture size, given to each item (`setOutputSizing`).
+    private var outputSizing: OutputSizing?
     package let clock = PlaybackClock()
     package let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
@@ -129,6 +131,7 @@ package final class Player {
         clock.set(time: item?.startTime.seconds ?? 0, host: HostTime.now(), running: false, audioDriven: false, rate: speed.value)
         item?.setSpeed(speed)
         item?.setLoopInterval(LoopInterval(abLoop.a, abLoop.b))
+        item?.setOutputSizing(outputSizing)
         item?.load()
     }
 
@@ -178,17 +181,16 @@ package final class Player {
         item?.setPasses(passes)
         item?.setSpeed(speed)
         item?.setLoopInterval(LoopInterval(abLoop.a, abLoop.b))
+        item?.setOutputSizing(outputSizing)
         item?.load()
     }
 
-    /// Sets the size pictures are converted to (the area they are shown in)
-    /// for the current and the upcoming item, so each decodes at the size
-    /// it will be shown: `size` says it for an item (nil: leave it as it is).
-    package func setDisplaySize(_ size: (PlayerItem) -> (width: Int, height: Int)?) {
-        for item in [currentItem, upcomingItem] {
-            guard let item, let pipeline = item.pipeline, let wanted = size(item) else { continue }
-            pipeline.setDisplaySize(width: wanted.width, height: wanted.height)
-        }
+    /// Sets the output's picture size (the view's, when its layout
+    /// changes): the current and the upcoming item convert to it, and
+    /// every item loaded later from its first picture on.
+    package func setOutputSizing(_ sizing: OutputSizing?) {
+        outputSizing = sizing
+        for item in [currentItem, upcomingItem] { item?.setOutputSizing(sizing) }
     }
 
     /// Whether the current and the upcoming item's pictures can be seen

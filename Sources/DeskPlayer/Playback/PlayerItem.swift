@@ -21,6 +21,7 @@ package final class PlayerItem: Sendable {
         var passes: Int? = 1
         var speed = PlaybackSpeed.normal
         var loopInterval: LoopInterval?
+        var outputSizing: OutputSizing?
         var variant: HLSVariant?
         var cache: SegmentCache?
         var cover: CoverPicture?
@@ -135,6 +136,22 @@ package final class PlayerItem: Sendable {
         p?.setLoopInterval(interval)
     }
 
+    /// The output's picture size for this item's video (the player's
+    /// setting): applied as soon as the video's size is known, before its first picture.
+    func setOutputSizing(_ sizing: OutputSizing?) {
+        let p = state.withLock { s in
+            s.outputSizing = sizing
+            return s.pipeline
+        }
+        if let p, let sizing { PlayerItem.apply(sizing, to: p) }
+    }
+
+    private static func apply(_ sizing: OutputSizing, to pipeline: any ItemSource) {
+        let info = pipeline.info
+        guard info.hasVideo, let size = sizing(info.displayWidth, info.displayHeight) else { return }
+        pipeline.setDisplaySize(width: size.width, height: size.height)
+    }
+
     /// Starts opening in the background (idempotent).
     func load() {
         let start = state.withLock { s -> Bool in
@@ -196,6 +213,7 @@ package final class PlayerItem: Sendable {
                 pipeline.setPasses(s.passes)
                 pipeline.setSpeed(s.speed)
                 pipeline.setLoopInterval(s.loopInterval)
+                if let sizing = s.outputSizing { PlayerItem.apply(sizing, to: pipeline) }
                 s.pipeline = pipeline
                 s.info = pipeline.info
                 s.decodeErrors = pipeline.decodeErrors

@@ -13,11 +13,15 @@ package final class PlayerView {
     package var contentMode: ContentMode
     /// The player shows in a Picture in Picture window: this view leaves its
     /// frames alone and says where it is.
-    package var isDetached = false
+    package var isDetached = false {
+        // The other view set the player's output size: this one sets it again when it next draws.
+        didSet { if isDetached != oldValue { outputLayout = nil } }
+    }
     private var texture: VideoTexture?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
-    private var redisplayRequested: (Int, Int)?
+    /// The layout the player's output size was last set for.
+    private var outputLayout: OutputLayout?
     private var drawnPlaceholder: String?
     /// Whether the "waiting for data" line is on screen.
     private var drawnWaiting = false
@@ -42,7 +46,6 @@ package final class PlayerView {
     package var zoom: VideoZoom? {
         didSet {
             guard zoom != oldValue else { return }
-            redisplayRequested = nil
             zoomChanged = true
         }
     }
@@ -111,15 +114,16 @@ package final class PlayerView {
             missedPictures = false
             player.redisplayCurrentFrame()
         }
-        // The current and the upcoming item decode at the size they will be
-        // shown (a cheap lock each refresh; the decoders pick it up).
-        player.setDisplaySize { item in placement(for: item, in: area).map { ($0.pictureWidth, $0.pictureHeight) } }
-        let wanted = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
-        if player.isPaused, let texture, texture.layout == .bgra, let size = wanted, (texture.width, texture.height) != size,
-           redisplayRequested.map({ $0 != size }) ?? true {
-            // Paused at another size: decode the frame on screen again at this one.
-            redisplayRequested = size
-            player.redisplayCurrentFrame()
+        let layout = OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
+        if layout != outputLayout {
+            // The layout changed: so does the size the player's items decode at.
+            outputLayout = layout
+            player.setOutputSizing(layout.sizing)
+            let wanted = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
+            if player.isPaused, let texture, texture.layout == .bgra, let size = wanted, (texture.width, texture.height) != size {
+                // Paused at another size: the frame on screen is made again at this one.
+                player.redisplayCurrentFrame()
+            }
         }
         if texture != nil, player.currentItem?.info?.hasVideo == false {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
@@ -158,7 +162,6 @@ package final class PlayerView {
     package func resetPicture() {
         texture = nil
         shownVideoSize = nil
-        redisplayRequested = nil
         keptPicture = nil
         keptDecoded = nil
     }
@@ -174,9 +177,8 @@ package final class PlayerView {
 
     private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
         guard let info = item.info, info.hasVideo else { return nil }
-        let (w, h) = displayGeometry ?? (info.displayWidth, info.displayHeight)
-        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
-        return zoom.map { $0.placement(fitted, videoWidth: w, videoHeight: h, area: area) } ?? fitted
+        return OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
+            .placement(videoWidth: info.displayWidth, videoHeight: info.displayHeight)
     }
 
     /// Whether a picture of the video is on screen (not a placeholder).

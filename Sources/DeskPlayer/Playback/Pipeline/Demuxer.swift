@@ -31,6 +31,8 @@ final class Demuxer {
     private let nominalFrame: MediaTime
     private var saidAudioOverrun = false
     private let preferences: ItemPreferences
+    /// Seconds read ahead of the play head (the preference, or the input's default).
+    private let forwardBuffer: Double
     private let control: PipelineControl
     private let warning: @Sendable (String) -> Void
     private let packet: Packet
@@ -88,6 +90,7 @@ final class Demuxer {
         continuity = PassBounds.timestampsMayJump(format: input.formatName) ? TimestampContinuity() : nil
         nominalFrame = frameRate.map { MediaTime(seconds: 1 / $0) } ?? MediaTime(value: 1, timescale: 25)
         self.preferences = preferences
+        forwardBuffer = preferences.forwardBuffer(isNetwork: input.isNetwork)
         self.control = control
         self.warning = warning
         packet = try Packet()
@@ -388,7 +391,7 @@ final class Demuxer {
             let fill = queue.fill
             bytes += fill.bytes
             let seconds = MediaTime(fill.ticks, stream.timeBase).seconds
-            if seconds < preferences.forwardBufferDuration && fill.count < 2048 { allEnough = false }
+            if seconds < forwardBuffer && fill.count < 2048 { allEnough = false }
         }
         return bytes >= preferences.maxBufferBytes || allEnough
     }
