@@ -20,9 +20,10 @@ package struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs 
 
 /// The few decoded frames waiting between a video decode thread and the
 /// presenter. Picture buffers come from a fixed pool, so the decoder waits
-/// when the presenter is behind and nothing is allocated per frame. Three
-/// pictures: 2160p60 HEVC Main 10 on 2 cores drops none of 300 with three
-/// as with five, and each one less is a 1280x720 BGRA picture (3.7 MB) less.
+/// when the presenter is behind and nothing is allocated per frame. Two
+/// pictures, as mpv holds (ffplay three): on 2 cores 2160p60 HEVC Main 10
+/// drops none of 300 with two as with five, nor do 9 or 16 grainy 720p
+/// tiles, and each one less is a 1280x720 BGRA picture (3.7 MB) less.
 /// Thread-safe: guarded by its NSCondition.
 package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`: the decoder waits on it for a free buffer
     private let condition = NSCondition()
@@ -32,7 +33,7 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
     private(set) var serial = 0
     private var endedSerial = -1
 
-    init(buffers: Int = 3) {
+    init(buffers: Int = 2) {
         for _ in 0..<buffers { pool.append(PictureBuffer(width: 16, height: 16)) }
     }
 
