@@ -35,7 +35,6 @@ import TestSupport
             if let f = pipeline.frames.peek(), f.pts < end || pipeline.audio == nil {
                 if let f = pipeline.frames.pop() {
                     video.append(f.pts)
-                    pipeline.frames.recycle(f.picture)
                     progressed = true
                 }
             }

@@ -38,9 +38,8 @@ import TestSupport
         let deadline = Date().addingTimeInterval(10)
         while codes.contains(where: { $0 == nil }) && Date() < deadline {
             for (i, player) in players.enumerated() where codes[i] == nil {
-                if let frame = player.update(at: HostTime.now()) {
-                    codes[i] = code(of: frame.picture)
-                    player.recycle(frame)
+                if let frame = player.update(at: HostTime.now()), let picture = frame.madePicture() {
+                    codes[i] = code(of: picture)
                 }
             }
             Thread.sleep(forTimeInterval: 0.002)

@@ -39,8 +39,9 @@ import TestSupport
                 Thread.sleep(forTimeInterval: 0.002)
                 continue
             }
-            if f.serial == serial && f.picture.width == size.0 { result[f.pts.seconds] = PPMImage(f.picture) }
-            pipeline.frames.recycle(f.picture)
+            if f.serial == serial, let picture = pipeline.picture(of: f, width: size.0, height: size.1) {
+                result[f.pts.seconds] = PPMImage(picture)
+            }
         }
         return result
     }

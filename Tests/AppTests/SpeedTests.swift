@@ -163,7 +163,7 @@ import TestSupport
             } else {
                 Thread.sleep(forTimeInterval: 0.001)
             }
-            if let f = source.frames.pop() { source.frames.recycle(f.picture) }
+            _ = source.frames.pop()
         }
         return (left, continuous)
     }
@@ -276,12 +276,14 @@ import TestSupport
     /// schedule, drops none as late, and every picture is within one
     /// refresh (under 20 ms) of the sound's clock.
     @Test(arguments: [(1.0, 0), (2.0, 0), (3.0, 150), (4.0, 150)])
-    func theScheduleKeepsOneFramePerRefresh(_ rate: Double, _ expectedSkips: Int) {
-        let frames = FrameQueue(buffers: 300)
+    func theScheduleKeepsOneFramePerRefresh(_ rate: Double, _ expectedSkips: Int) throws {
+        let frames = FrameQueue(capacity: 300)
+        let origin = FrameOrigin(subtitles: nil, forGPU: false, warning: { _ in })
         for k in 0..<300 {
-            guard let picture = frames.acquireBuffer(serial: 0) else { break }
-            frames.push(VideoFrame(picture: picture, pts: MediaTime(value: Int64(k), timescale: 30),
-                                   duration: MediaTime(value: 1, timescale: 30), serial: 0))
+            guard frames.waitForRoom(serial: 0) else { break }
+            let pts = MediaTime(value: Int64(k), timescale: 30)
+            frames.push(VideoFrame(source: try Frame(), pts: pts, duration: MediaTime(value: 1, timescale: 30), serial: 0,
+                                   itemTime: pts, origin: origin))
         }
         let clock = PlaybackClock()
         let presenter = FramePresenter(clock: clock)
@@ -295,7 +297,6 @@ import TestSupport
             let t = clock.time(at: now)
             if let f = presenter.pick(from: frames, at: now, time: t, playing: true, pictureClock: clock, itemCreatedAt: nil) {
                 worst = max(worst, abs(t - f.pts.seconds) / rate)
-                frames.recycle(f.picture)
             }
             tick += 1
         }

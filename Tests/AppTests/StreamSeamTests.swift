@@ -167,7 +167,7 @@ import TestSupport
         var read = 0
         while read < 48_000 && Date() < deadline {
             let (n, _, _) = pipeline.audioRing.read(into: buffer, frames: 2048)
-            if let f = pipeline.frames.pop() { pipeline.frames.recycle(f.picture) }
+            _ = pipeline.frames.pop()
             read += n
             if n == 0 { Thread.sleep(forTimeInterval: 0.001) }
         }

@@ -168,8 +168,7 @@ import TestSupport
                 Thread.sleep(forTimeInterval: 0.001)
                 continue
             }
-            if frame.serial == pipeline.serial {
-                let p = frame.picture
+            if frame.serial == pipeline.serial, let p = pipeline.picture(of: frame) {
                 var lit = 0
                 for y in stride(from: 0, to: p.height, by: 2) {
                     let row = p.pixels + y * p.pitch
@@ -179,7 +178,6 @@ import TestSupport
                 }
                 out.append((frame.pts.seconds, lit > 20))
             }
-            pipeline.frames.recycle(frame.picture)
         }
         return out
     }
@@ -374,7 +372,6 @@ import TestSupport
             // Read as a device would: audio in 10 ms blocks, video as it comes.
             while let f = pipeline.frames.pop() {
                 frameTimes.append(f.pts.seconds)
-                pipeline.frames.recycle(f.picture)
             }
             let (n, time, _) = pipeline.audioRing.read(into: buffer, frames: chunk)
             if n > 0, let time {

@@ -28,8 +28,7 @@ import TestSupport
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if let f = pipeline.frames.pop() {
-                defer { pipeline.frames.recycle(f.picture) }
-                if f.serial == pipeline.serial { return (PPMImage(f.picture), f.pts) }
+                if f.serial == pipeline.serial, let picture = pipeline.picture(of: f) { return (PPMImage(picture), f.pts) }
             } else {
                 Thread.sleep(forTimeInterval: 0.002)
             }

@@ -56,7 +56,6 @@ extension PipelineDraining {
                     video.pts.append(f.pts)
                     video.durations.append(f.duration)
                 }
-                pipeline.frames.recycle(f.picture)
                 progressed = true
             }
             let (n, time, _) = pipeline.audioRing.read(into: buffer, frames: chunk)
@@ -77,6 +76,24 @@ extension PipelineDraining {
             if !progressed { Thread.sleep(forTimeInterval: 0.001) }
         }
         return (video, audio)
+    }
+}
+extension VideoFrame {
+    /// Its picture made as a view makes it (`FramePictureMaker`), at
+    /// `width` x `height` (its decoded size unless said); nil when it cannot be made.
+    package func madePicture(width: Int? = nil, height: Int? = nil) -> PictureBuffer? {
+        let w = width ?? Int(source.pointer.pointee.width), h = height ?? Int(source.pointer.pointee.height)
+        let picture = PictureBuffer(width: w, height: h)
+        return FramePictureMaker().make(self, width: w, height: h, into: picture) ? picture : nil
+    }
+}
+
+extension ItemPipeline {
+    /// `frame`'s picture made as a view makes it (`FramePictureMaker`), at
+    /// `width` x `height` (the video's display size unless said); nil when
+    /// it cannot be made.
+    package func picture(of frame: VideoFrame, width: Int? = nil, height: Int? = nil) -> PictureBuffer? {
+        frame.madePicture(width: width ?? info.displayWidth, height: height ?? info.displayHeight)
     }
 }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Testing
 @testable import Playback
 import PlaybackTestSupport
@@ -22,11 +23,13 @@ import TestSupport
         defer { withExtendedLifetime(item) {} }
         var checked = 0
         var stale: [String] = []
+        // One maker and one picture for every frame, as a view has: what a
+        // frame leaves in the picture must not show in the next.
+        let maker = FramePictureMaker(), picture = PictureBuffer(width: 854, height: 480)
         let deadline = Date().addingTimeInterval(20)
         while checked < 50 && Date() < deadline {
             guard let frame = pipeline.frames.pop() else { Thread.sleep(forTimeInterval: 0.002); continue }
-            defer { pipeline.frames.recycle(frame.picture) }
-            let picture = frame.picture
+            #expect(maker.make(frame, width: 854, height: 480, into: picture))
             #expect(picture.width == 854 && picture.height == 480)
             for y in stride(from: 0, to: picture.height, by: 16) {
                 let row = picture.pixels + y * picture.pitch

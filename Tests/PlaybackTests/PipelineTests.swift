@@ -98,10 +98,10 @@ import TestSupport
         let deadline = Date().addingTimeInterval(10)
         while frame == nil && Date() < deadline {
             if let f = pipeline.frames.pop() {
-                if f.serial == pipeline.serial { frame = f } else { pipeline.frames.recycle(f.picture) }
+                if f.serial == pipeline.serial { frame = f }
             } else { Thread.sleep(forTimeInterval: 0.002) }
         }
-        let picture = try #require(frame?.picture)
+        let picture = try #require(frame.flatMap { pipeline.picture(of: $0, width: 1280, height: 720) })
         #expect(frame?.pts == MediaTime(seconds: 2))
         var rgb = [UInt8](repeating: 0, count: picture.width * picture.height * 3)
         for y in 0..<picture.height {

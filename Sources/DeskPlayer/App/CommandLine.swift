@@ -11,6 +11,7 @@ import UI
 /// (`@main` is in EntryPoint.swift, so the fuzzer build can leave it out.)
 package enum Main {
     package static func main() {
+        FreedMemory.limitArenas()
         // A parent may hand us a blocked signal mask (Foundation's Process
         // does): unblock the signals SDL turns into a clean quit.
         var signals = sigset_t()

@@ -335,6 +335,12 @@ final class PlayerApp {
         }
     }
 
+    /// Every tile's player events, and the background's (taken, not shown).
+    private func handleAllEvents(_ window: MainWindow, tick: UInt64) {
+        _ = background?.playlist.takeEvents()
+        for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }
+    }
+
     private func runLoop(_ window: MainWindow) -> Int32 {
         let started = HostTime.now()
         var failureShownUntil: UInt64?
@@ -352,6 +358,10 @@ final class PlayerApp {
             // Every player keeps its own time, drawn or not; the views then take the frames due.
             background?.player.tick(at: tick)
             for tile in tiles.tiles { tile.player.tick(at: tick) }
+            // What the ticks did (a gapless hand-over, an end) reaches the
+            // playlists before anything reads them: asked in this same turn,
+            // the socket saw the new item's time with the old playlist-pos.
+            handleAllEvents(window, tick: tick)
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)
@@ -371,8 +381,9 @@ final class PlayerApp {
                 window.showMessage(notice.short, seconds: 3)
             }
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
-            _ = background?.playlist.takeEvents()
-            for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }
+            // And what the commands of this turn did (an item replaced, a
+            // seek), announced in this turn, in mpv's order.
+            handleAllEvents(window, tick: tick)
             window.holdsOffScreenSaver = tiles.playsVideoInSight(mainWindowVisible: !window.isMinimized)
             title.update(at: tick, controller: controller, screen: window)
             chapterAnnouncer.update(controller)

@@ -1,3 +1,4 @@
+import Dispatch
 import Media
 import Playback
 import UI
@@ -123,7 +124,10 @@ final class TileSet {
         onRetire(tile)
         mixer.remove(tile.player.audio)
         tile.playlist.removeAllItems()
+        // The frame it shows holds its decoder's pictures (their pool lives while one is held).
+        tile.view.resetPicture()
         FreedMemory.release()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { FreedMemory.release() }
     }
 
     /// Only the focused tile is heard, unless `--audio all`; a player in

@@ -90,4 +90,7 @@ private let logSink: @convention(c) (Int32, UnsafePointer<CChar>?) -> Void = { l
 /// Memory the decoders freed, handed back to the system (after a player closes).
 package enum FreedMemory {
     package static func release() { dp_release_free_memory() }
+
+    /// Four malloc arenas for all the threads (see the shim): called first thing, before any thread starts.
+    package static func limitArenas() { dp_limit_malloc_arenas(4) }
 }

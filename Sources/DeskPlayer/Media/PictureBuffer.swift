@@ -1,8 +1,8 @@
-/// A picture in memory: one per frame-queue slot, reused so decoding does
-/// not allocate per frame. BGRA (SDL's ARGB8888) at the size shown, or
-/// planar YUV 4:2:0 (SDL's IYUV) for a renderer that converts and scales
-/// on the GPU.
-package final class PictureBuffer: @unchecked Sendable {  // handed between the decode and the main thread through the frame queue, one holder at a time
+/// A picture in memory: a view's, reused so making each frame's picture
+/// does not allocate, or a thumbnail's. BGRA (SDL's ARGB8888) at the size
+/// shown, or planar YUV 4:2:0 (SDL's IYUV) for a renderer that converts and
+/// scales on the GPU.
+package final class PictureBuffer: @unchecked Sendable {  // handed from a worker (thumbnails) to the main thread, one holder at a time
     package enum Layout: Sendable {
         case bgra
         case yuv420
@@ -22,6 +22,9 @@ package final class PictureBuffer: @unchecked Sendable {  // handed between the 
     }
     package var matrix = Matrix.bt601
     private var capacity: Int
+    /// False for memory another owner keeps and lends for a while (a locked
+    /// texture's): not freed here, and the picture keeps the lender's size.
+    private let ownsPixels: Bool
 
     package init(width: Int, height: Int, layout: Layout = .bgra) {
         self.width = max(width, 1)
@@ -30,13 +33,28 @@ package final class PictureBuffer: @unchecked Sendable {  // handed between the 
         pitch = 0
         capacity = PictureBuffer.bytes(self.width, self.height, layout)
         pixels = .allocate(capacity: capacity)
-        pitch = planes[0].pitch
+        ownsPixels = true
+        pitch = PictureBuffer.rowPixels(self.width) * (layout == .bgra ? 4 : 1)
     }
 
-    deinit { pixels.deallocate() }
+    /// A BGRA picture in `pixels`, memory its owner lends (a locked
+    /// texture's) for no longer than the lender allows; rows `pitch` bytes apart.
+    package init(borrowing pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, pitch: Int) {
+        self.pixels = pixels
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        self.pitch = pitch
+        layout = .bgra
+        capacity = pitch * self.height
+        ownsPixels = false
+    }
+
+    deinit { if ownsPixels { pixels.deallocate() } }
 
     /// Changes the size (and layout), reallocating only when it grows.
+    /// A borrowed picture keeps its lender's size.
     package func resize(width: Int, height: Int, layout: Layout = .bgra) {
+        guard ownsPixels else { return }
         let w = max(width, 1), h = max(height, 1)
         let needed = PictureBuffer.bytes(w, h, layout)
         if needed > capacity {
@@ -47,7 +65,7 @@ package final class PictureBuffer: @unchecked Sendable {  // handed between the 
         self.width = w
         self.height = h
         self.layout = layout
-        pitch = planes[0].pitch
+        pitch = PictureBuffer.rowPixels(w) * (layout == .bgra ? 4 : 1)
     }
 
     /// Each plane's first byte and bytes per row: one for BGRA; Y, U, V
@@ -55,7 +73,7 @@ package final class PictureBuffer: @unchecked Sendable {  // handed between the 
     package var planes: [(pixels: UnsafeMutablePointer<UInt8>, pitch: Int)] {
         switch layout {
         case .bgra:
-            return [(pixels, PictureBuffer.rowPixels(width) * 4)]
+            return [(pixels, pitch)]
         case .yuv420:
             let lumaPitch = PictureBuffer.rowPixels(width), chromaPitch = PictureBuffer.rowPixels((width + 1) / 2)
             let chromaStart = lumaPitch * height, chromaBytes = chromaPitch * ((height + 1) / 2)

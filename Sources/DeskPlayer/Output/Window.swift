@@ -155,6 +155,23 @@ package final class VideoTexture {
 
     deinit { SDL_DestroyTexture(texture) }
 
+    /// Lends the texture's own memory as a BGRA picture, to make the
+    /// picture in until `unlock`: no copy of it is uploaded (SDL's software
+    /// renderer draws from that memory; a GPU one uploads it on unlock).
+    /// Nil when the texture is YUV or cannot be locked. The memory may be
+    /// written from another thread; lock and unlock on the renderer's.
+    package func lock() -> PictureBuffer? {
+        guard layout == .bgra else { return nil }
+        var memory: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture, nil, &memory, &pitch) == 0, let memory else { return nil }
+        return PictureBuffer(borrowing: memory.assumingMemoryBound(to: UInt8.self), width: width, height: height,
+                             pitch: Int(pitch))
+    }
+
+    /// Ends a `lock`: the picture lent is no longer to be touched.
+    package func unlock() { SDL_UnlockTexture(texture) }
+
     /// Whether `picture` can be uploaded to this texture as it is.
     package func fits(_ picture: PictureBuffer) -> Bool {
         width == picture.width && height == picture.height && layout == picture.layout

@@ -62,12 +62,14 @@ enum FuzzEntry {
         defer { buffer.deallocate() }
         let deadline = HostTime.now() + 1_500_000_000
         var videoFrames = 0, audioFrames = 0, seeked = false
+        // Every frame is made into a picture, as a view would (the scaler is fuzzed too).
+        let maker = FramePictureMaker(), picture = PictureBuffer(width: 64, height: 48)
         while HostTime.now() < deadline {
             let audioSeen = pipeline.audioRing.changed.generation
             var progressed = false
             if let frame = pipeline.frames.pop() {
                 _ = frame.pts.seconds + frame.duration.seconds
-                pipeline.frames.recycle(frame.picture)
+                _ = maker.make(frame, width: 64, height: 48, into: picture)
                 videoFrames += 1
                 progressed = true
             }

@@ -18,6 +18,8 @@ package final class Player {
     private(set) var upcomingItem: PlayerItem?
     /// The output's picture size, given to each item (`setOutputSizing`).
     private var outputSizing: OutputSizing?
+    /// Set by `subtitlesChanged` while paused, taken by the view that draws.
+    private var pictureRemakeRequested = false
     package let clock = PlaybackClock()
     package let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
@@ -40,16 +42,6 @@ package final class Player {
         didSet {
             applyPipelineSettings()
             if isPaused && deinterlace != oldValue { redisplayCurrentFrame() }
-        }
-    }
-    /// Frames carry a reference to their decoded picture (`VideoFrame.decoded`)
-    /// for a reader of its code values (the comparison's loupe); off, none
-    /// is kept. Turned on while paused, the frame on screen is decoded again
-    /// so it has one at once.
-    package var keepsDecodedPictures = false {
-        didSet {
-            applyPipelineSettings()
-            if isPaused && keepsDecodedPictures && !oldValue { redisplayCurrentFrame() }
         }
     }
     /// Another player's clock this one's pictures follow (a sync group).
@@ -196,11 +188,13 @@ package final class Player {
     /// Whether the current and the upcoming item's pictures can be seen
     /// (false while the window is minimized: decoded, not converted).
     package func setPicturesSeen(_ seen: Bool) {
+        presenter.picturesSeen = seen
         for item in [currentItem, upcomingItem] { item?.pipeline?.setPicturesSeen(seen) }
     }
 
-    /// Decodes the frame on screen again (e.g. at a new size while paused).
-    package func redisplayCurrentFrame() {
+    /// Decodes the frame on screen again: the deinterlacer changed while
+    /// paused, and the filters make that frame anew (a seek to it).
+    private func redisplayCurrentFrame() {
         guard let pipeline = currentItem?.pipeline, let pts = presenter.lastPresentedTime else { return }
         let wasStepped = steppedWhilePaused
         seekPipeline(pipeline, to: pts)
@@ -214,10 +208,18 @@ package final class Player {
         return pipeline.selectAudioTrack(id, playhead: MediaTime(seconds: max(0, clock.time(at: HostTime.now()))))
     }
 
-    /// Subtitles are drawn as frames are decoded: while paused, the frame on
-    /// screen is decoded again so a change of track, delay or visibility shows.
+    /// Subtitles are drawn on a frame's picture when it is shown: while
+    /// paused, the view makes the picture on screen again (from the decoded
+    /// frame it holds) so a change of track, delay or visibility shows.
     package func subtitlesChanged() {
-        if isPaused { redisplayCurrentFrame() }
+        if isPaused { pictureRemakeRequested = true }
+    }
+
+    /// Whether the picture on screen is to be made again from its frame
+    /// (the subtitles on it changed while paused); taking it clears it.
+    package func takePictureRemakeRequest() -> Bool {
+        defer { pictureRemakeRequested = false }
+        return pictureRemakeRequested
     }
 
     /// The timeline interval of the frame on screen: from its time to the end
@@ -280,12 +282,10 @@ package final class Player {
 
     private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
 
-    /// The current and the upcoming item follow `deinterlace` and
-    /// `keepsDecodedPictures` (each as soon as it has opened).
+    /// The current and the upcoming item follow `deinterlace` (each as soon as it has opened).
     private func applyPipelineSettings() {
         for pipeline in [currentItem?.pipeline, upcomingItem?.pipeline].compactMap({ $0 }) {
             if pipeline.deinterlace != deinterlace { pipeline.setDeinterlace(deinterlace) }
-            if pipeline.keepsDecodedPictures != keepsDecodedPictures { pipeline.setKeepsDecodedPictures(keepsDecodedPictures) }
         }
     }
 
@@ -316,9 +316,8 @@ package final class Player {
 
     // MARK: Refresh
 
-    /// The frame the last tick picked that no view has taken yet, and the
-    /// picture queue it came from (where it goes back if none does).
-    private var untaken: (frame: VideoFrame, queue: FrameQueue?)?
+    /// The frame the last tick picked that no view has taken yet.
+    private var untaken: VideoFrame?
     private var tickedAt: UInt64?
 
     /// The player's own heartbeat, called by the app loop for every player
@@ -330,9 +329,8 @@ package final class Player {
         guard tickedAt != now else { return }
         tickedAt = now
         guard let picked = advanceState(at: now) else { return }
-        // A frame no view took (nobody draws this player): its buffer goes back.
-        if let old = untaken { presenter.recycle(old.frame, into: old.queue) }
-        untaken = (picked, currentItem?.pipeline?.frames)
+        // A frame no view took (nobody draws this player) is let go.
+        untaken = picked
     }
 
     /// The video frame to show now, if it changed (ticking first, if this
@@ -341,7 +339,7 @@ package final class Player {
     package func update(at now: UInt64) -> VideoFrame? {
         tick(at: now)
         defer { untaken = nil }
-        return untaken?.frame
+        return untaken
     }
 
     /// One tick's work; returns the frame picked, if it changed.
@@ -403,10 +401,6 @@ package final class Player {
         }
         checkEnd(pipeline, at: now)
         return shown
-    }
-
-    package func recycle(_ frame: VideoFrame) {
-        presenter.recycle(frame, into: currentItem?.pipeline?.frames)
     }
 
     /// Seconds until the next frame is due (for the event loop's sleep).

@@ -161,8 +161,9 @@ package final class QueuePlayer {
         start()
     }
 
-    /// Call every refresh after `player.update`: follows the player's
-    /// hand-overs and skips items that fail. Returns the events to show.
+    /// Call every turn after the player's `tick`, before anything reads the
+    /// queue: follows the player's hand-overs and skips items that fail.
+    /// Returns the events to show.
     package func takeEvents() -> [PlayerEvent] {
         for event in player.takeEvents() {
             switch event {

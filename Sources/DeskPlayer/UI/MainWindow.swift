@@ -361,13 +361,11 @@ package final class MainWindow: PlayerScreen {
         let areas = areas()
         // Minimized or covered: the players go on unseen (no conversion, no upload, no present).
         let seen = !isMinimized && !isCovered
-        if let background, background.refresh(at: now, area: bounds, renderer: window.renderer, seen: seen) { needsRedraw = true }
         compare?.prepare(views)
-        var changed: [Int] = []
-        for (index, (view, area)) in zip(views, areas).enumerated()
-        where view.refresh(at: now, area: area, renderer: window.renderer, seen: seen) {
-            changed.append(index)
-        }
+        let shown = Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
+        let refreshed = PlayerView.refresh(shown, at: now, renderer: window.renderer, seen: seen)
+        let changed = views.indices.filter { refreshed[$0] }
+        if background != nil && refreshed.last == true { needsRedraw = true }
         guard seen else {
             needsRedraw = true  // everything is drawn anew when it shows again
             return

@@ -99,7 +99,7 @@ package final class PiPWindow {
 
     package func refresh(at now: UInt64, text: TextRenderer) {
         followVideoAspect()
-        if view.refresh(at: now, area: bounds, renderer: window.renderer) { needsRedraw = true }
+        if PlayerView.refresh([(view, bounds)], at: now, renderer: window.renderer).first == true { needsRedraw = true }
         if hovering { needsRedraw = true }  // the progress bar moves
         guard needsRedraw else { return }
         let r = window.renderer

@@ -18,6 +18,17 @@ package final class PlayerView {
         didSet { if isDetached != oldValue { outputLayout = nil } }
     }
     private var texture: VideoTexture?
+    /// Makes the pictures of the frames shown, at the size shown: in the
+    /// texture's own memory, or in `picture` where it is read too (the
+    /// comparison's difference) or goes to the GPU in YUV.
+    private let maker = FramePictureMaker()
+    private var picture: PictureBuffer?
+    /// The frame on screen (or the latest, while unseen): holding its
+    /// decoded picture, it is made again at another size while paused, or
+    /// when the window shows again, without decoding anything.
+    private var shownFrame: VideoFrame?
+    /// A frame whose picture is to be made in the locked texture's memory.
+    private var pending: (frame: VideoFrame, memory: PictureBuffer)?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
     /// The layout the player's output size was last set for.
@@ -52,9 +63,10 @@ package final class PlayerView {
     /// The zoom changed since the last refresh: the tile is drawn again
     /// (paused, or zoomed past the video's size, no new picture comes).
     private var zoomChanged = false
-    /// Keeps a copy of each BGRA picture shown (the comparison's difference reads it).
+    /// Keeps each BGRA picture shown (the comparison's difference reads it).
     var keepsPicture = false { didSet { if !keepsPicture { keptPicture = nil } } }
-    /// The last picture shown, when `keepsPicture`; `pictureCount` counts them.
+    /// The last picture shown, when `keepsPicture` (the view's own, until the
+    /// next is made in it); `pictureCount` counts them.
     private(set) var keptPicture: PictureBuffer?
     private(set) var pictureCount = 0
     /// Frames went by unconverted while unseen: the texture is older than the time.
@@ -64,8 +76,7 @@ package final class PlayerView {
     var keepsDecodedPicture = false {
         didSet {
             guard keepsDecodedPicture != oldValue else { return }
-            player.keepsDecodedPictures = keepsDecodedPicture
-            if !keepsDecodedPicture { keptDecoded = nil }
+            keptDecoded = keepsDecodedPicture ? shownFrame.flatMap { DecodedPicture(referencing: $0.source.pointer) } : nil
         }
     }
     /// The decoded picture of the frame on screen, when `keepsDecodedPicture`.
@@ -76,11 +87,33 @@ package final class PlayerView {
         self.contentMode = contentMode
     }
 
-    /// Advances the player and uploads a new frame if one is due. Returns
-    /// true when the picture changed. `seen`: false while the window is
-    /// minimized, when the player goes on (sound, time, item events) but
-    /// its pictures are neither converted nor uploaded.
-    func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool = true) -> Bool {
+    /// Advances the views' players and puts each due frame on its view's
+    /// texture; returns, per view, whether its picture changed. The
+    /// pictures are made side by side on the cores (each view has its own
+    /// scaler; each writes in its own texture's memory): 16 tiles' worth of
+    /// scaling is not queued on the main thread. `seen`: false while the
+    /// window is minimized, when the players go on (sound, time, item
+    /// events) but no picture is made.
+    static func refresh(_ views: [(view: PlayerView, area: Rect)], at now: UInt64, renderer: OpaquePointer,
+                        seen: Bool = true) -> [Bool] {
+        let changed = views.map { $0.view.refresh(at: now, area: $0.area, renderer: renderer, seen: seen) }
+        let making = views.map(\.view).filter { $0.pending != nil }
+        let jobs = making.compactMap { view in view.pending.map { PictureJob(maker: view.maker, frame: $0.frame, memory: $0.memory) } }
+        if jobs.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { jobs[$0].run() }
+        } else {
+            jobs.first?.run()
+        }
+        for view in making {
+            view.texture?.unlock()
+            view.pending = nil
+        }
+        return changed
+    }
+
+    /// Advances the player and takes a new frame if one is due. Returns
+    /// true when the picture changed.
+    private func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool) -> Bool {
         lastArea = area
         let zoomed = zoomChanged
         zoomChanged = false
@@ -109,26 +142,22 @@ package final class PlayerView {
     private func refreshPicture(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool) -> Bool {
         if isDetached { return drawnPlaceholder != PlayerView.detachedText }
         player.setPicturesSeen(seen)
-        if seen && missedPictures && player.isPaused {
-            // Paused while unseen, after frames went by: make the one on screen now.
-            missedPictures = false
-            player.redisplayCurrentFrame()
-        }
+        // Shown again after frames went by unseen: the latest is made now.
+        var remake = (seen && missedPictures) || player.takePictureRemakeRequest()
+        if seen { missedPictures = false }
         let layout = OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
         if layout != outputLayout {
-            // The layout changed: so does the size the player's items decode at.
+            // The layout changed: the output's size with it (the decoders' small-picture mode follows it).
             outputLayout = layout
             player.setOutputSizing(layout.sizing)
-            let wanted = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
-            if player.isPaused, let texture, texture.layout == .bgra, let size = wanted, (texture.width, texture.height) != size {
-                // Paused at another size: the frame on screen is made again at this one.
-                player.redisplayCurrentFrame()
-            }
+            // Paused, the frame on screen is made again at the new size, from the decoded picture it holds.
+            remake = remake || (player.isPaused && texture != nil)
         }
         if texture != nil, player.currentItem?.info?.hasVideo == false {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
         guard let frame = player.update(at: now) else {
+            if remake, seen, let shownFrame { return show(shownFrame, in: area, renderer: renderer) }
             if let item = player.currentItem, AudioFaceView.shows(item) {
                 return face.refresh(item, player: player, area: area, renderer: renderer)
             }
@@ -140,20 +169,42 @@ package final class PlayerView {
             // Text in place of a picture changed (loaded, failed, clock ticked).
             return texture == nil && placeholder()?.text != drawnPlaceholder
         }
-        defer { player.recycle(frame) }
-        guard frame.isConverted else {
+        shownFrame = frame
+        guard seen else {
+            // Nobody sees it (a minimized window): not made into a picture.
             missedPictures = true
             return false
         }
-        missedPictures = false
-        let picture = frame.picture
-        if texture.map({ !$0.fits(picture) }) ?? true {
-            texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height,
-                                        layout: picture.layout, matrix: picture.matrix, opaque: true)
+        return show(frame, in: area, renderer: renderer)
+    }
+
+    /// Makes `frame`'s picture at the size it is shown in `area` and puts it on the texture.
+    private func show(_ frame: VideoFrame, in area: Rect, renderer: OpaquePointer) -> Bool {
+        let source = frame.source.pointer.pointee
+        let size = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
+            ?? (Int(source.width), Int(source.height))
+        let shape = maker.shape(of: frame, width: size.0, height: size.1)
+        if shape.layout == .bgra && !keepsPicture {
+            // Made straight in the texture's memory: no picture of the view's, no copy.
+            if let t = texture, t.width == shape.width, t.height == shape.height, t.layout == .bgra {} else {
+                texture = try? VideoTexture(renderer: renderer, width: shape.width, height: shape.height, opaque: true)
+            }
+            // Made after every view of the window has taken its frame, side by side (`refresh(_:at:…)`).
+            guard let memory = texture?.lock() else { return false }
+            pending = (frame, memory)
+            keptPicture = nil
+        } else {
+            let picture = self.picture ?? PictureBuffer(width: shape.width, height: shape.height)
+            self.picture = picture
+            guard maker.make(frame, width: size.0, height: size.1, into: picture) else { return false }
+            if texture.map({ !$0.fits(picture) }) ?? true {
+                texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height,
+                                            layout: picture.layout, matrix: picture.matrix, opaque: true)
+            }
+            texture?.upload(picture)
+            keptPicture = keepsPicture && picture.layout == .bgra ? picture : nil
         }
-        texture?.upload(picture)
-        if keepsPicture, picture.layout == .bgra { keep(picture) }
-        if keepsDecodedPicture { keptDecoded = frame.decoded }
+        if keepsDecodedPicture { keptDecoded = DecodedPicture(referencing: frame.source.pointer) }
         pictureCount &+= 1
         if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
@@ -162,17 +213,9 @@ package final class PlayerView {
     package func resetPicture() {
         texture = nil
         shownVideoSize = nil
+        shownFrame = nil
         keptPicture = nil
         keptDecoded = nil
-    }
-
-    private func keep(_ picture: PictureBuffer) {
-        let copy = keptPicture ?? PictureBuffer(width: picture.width, height: picture.height)
-        copy.resize(width: picture.width, height: picture.height)
-        for y in 0..<picture.height {
-            (copy.pixels + y * copy.pitch).update(from: picture.pixels + y * picture.pitch, count: picture.width * 4)
-        }
-        keptPicture = copy
     }
 
     private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
@@ -280,4 +323,15 @@ package final class PlayerView {
 
     static let detachedText = "Playing in Picture in Picture"
     static let waitingText = "Waiting for data…"
+}
+
+/// One view's picture to make on a worker: its own maker (scaler), its
+/// frame, and its locked texture's memory; no two jobs share any of them,
+/// and the main thread waits for all of them before it touches the views.
+private struct PictureJob: @unchecked Sendable {  // see above: disjoint per job, joined before use
+    let maker: FramePictureMaker
+    let frame: VideoFrame
+    let memory: PictureBuffer
+
+    func run() { _ = maker.fill(memory, with: frame) }
 }

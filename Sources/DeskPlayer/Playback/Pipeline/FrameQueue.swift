@@ -2,68 +2,55 @@ import Collections
 import Foundation
 import Media
 
-/// A decoded video frame, converted and sized for display.
-package struct VideoFrame: @unchecked Sendable {  // the picture buffer belongs to whoever holds the frame
-    package let picture: PictureBuffer
+/// A decoded video frame waiting to be shown: a reference to the picture
+/// as the decoder and filters left it (FFmpeg counts the users of its
+/// buffers), made into a displayable picture only if and when it is shown,
+/// at the size it is shown (`FramePictureMaker`).
+package struct VideoFrame: @unchecked Sendable {  // the source is only read once queued
+    package let source: Frame
     /// When it is shown, on the item's timeline.
     let pts: MediaTime
     /// How long it is shown if no later frame says otherwise.
     let duration: MediaTime
     let serial: Int
-    /// False for a frame decoded while nobody could see it (a minimized
-    /// window): it keeps the timeline's place, its picture was never made.
-    package var isConverted = true
-    /// The decoded picture it was converted from, while the pipeline keeps
-    /// them (`keepsDecodedPictures`: the comparison's loupe reads its code values).
-    package var decoded: DecodedPicture? = nil
+    /// Its time in the item's media (where its subtitles are looked up).
+    let itemTime: MediaTime
+    /// What its picture is made with.
+    let origin: FrameOrigin
 }
 
 /// The few decoded frames waiting between a video decode thread and the
-/// presenter. Picture buffers come from a fixed pool, so the decoder waits
-/// when the presenter is behind and nothing is allocated per frame. Two
-/// pictures, as mpv holds (ffplay three): on 2 cores 2160p60 HEVC Main 10
-/// drops none of 300 with two as with five, nor do 9 or 16 grainy 720p
-/// tiles, and each one less is a 1280x720 BGRA picture (3.7 MB) less.
+/// presenter: the decoder waits when the presenter is behind. Two, as mpv
+/// holds (ffplay three): on 2 cores 2160p60 HEVC Main 10 drops none of 300
+/// with two as with five, nor do 9 or 16 grainy 720p tiles, and each one
+/// less is a decoded picture less held (3 MB at 1080p).
 /// Thread-safe: guarded by its NSCondition.
-package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`: the decoder waits on it for a free buffer
+package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`: the decoder waits on it for room
     private let condition = NSCondition()
     private var frames = Deque<VideoFrame>()
-    private var pool: [PictureBuffer] = []
+    private let capacity: Int
     private var aborted = false
     private(set) var serial = 0
     private var endedSerial = -1
 
-    init(buffers: Int = 2) {
-        for _ in 0..<buffers { pool.append(PictureBuffer(width: 16, height: 16)) }
+    init(capacity: Int = 2) {
+        self.capacity = max(capacity, 1)
     }
 
-    /// Waits for a free picture buffer; nil once aborted or when `serial` went stale.
-    func acquireBuffer(serial wanted: Int) -> PictureBuffer? {
+    /// Waits for room for a frame; false once aborted or when `serial` went stale.
+    func waitForRoom(serial wanted: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while pool.isEmpty && !aborted && wanted == serial { condition.wait() }
-        guard !aborted, wanted == serial else { return nil }
-        return pool.removeLast()
+        while frames.count >= capacity && !aborted && wanted == serial { condition.wait() }
+        return !aborted && wanted == serial
     }
 
-    /// Queues a frame; a stale one goes straight back to the pool.
+    /// Queues a frame; a stale one is let go.
     func push(_ frame: VideoFrame) {
         condition.lock()
         defer { condition.unlock() }
-        if aborted || frame.serial != serial {
-            pool.append(frame.picture)
-        } else {
-            frames.append(frame)
-        }
+        if !aborted && frame.serial == serial { frames.append(frame) }
         condition.broadcast()
-    }
-
-    /// Gives a buffer back once its picture has been copied out.
-    func recycle(_ picture: PictureBuffer) {
-        condition.lock()
-        pool.append(picture)
-        condition.broadcast()
-        condition.unlock()
     }
 
     func peek(_ offset: Int = 0) -> VideoFrame? {
@@ -72,22 +59,23 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
         return offset < frames.count ? frames[offset] : nil
     }
 
-    /// Takes the first frame; the caller recycles its picture when done.
+    /// Takes the first frame, making room for the decoder.
     func pop() -> VideoFrame? {
         condition.lock()
         defer { condition.unlock() }
-        return frames.popFirst()
+        let frame = frames.popFirst()
+        if frame != nil { condition.broadcast() }
+        return frame
     }
 
     /// Drops queued frames and starts a new serial (after a seek).
     func flush(serial newSerial: Int) {
         condition.lock()
-        while let f = frames.popFirst() { pool.append(f.picture) }
+        frames.removeAll()
         serial = newSerial
         condition.broadcast()
         condition.unlock()
     }
-
     /// The decoder has delivered every frame of `serial`.
     func markEnded(serial ended: Int) {
         condition.lock()
@@ -125,7 +113,7 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
     func abort() {
         condition.lock()
         aborted = true
-        while let f = frames.popFirst() { pool.append(f.picture) }
+        frames.removeAll()
         condition.broadcast()
         condition.unlock()
     }

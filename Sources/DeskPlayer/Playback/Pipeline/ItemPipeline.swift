@@ -188,13 +188,6 @@ final class ItemPipeline: ItemSource {
 
     var deinterlace: DeinterlaceMode { control.deinterlace }
 
-    /// Frames from the next decoded on carry their decoded picture (the loupe's code values).
-    func setKeepsDecodedPictures(_ keeps: Bool) {
-        control.keepsDecodedPictures = keeps
-    }
-
-    var keepsDecodedPictures: Bool { control.keepsDecodedPictures }
-
     /// How many passes to play in all (nil: forever). Looping seeks the same
     /// input back to zero: no copy, no reopen, one continuous timeline. A
     /// live stream has no end to loop from: it plays on, and says so once.

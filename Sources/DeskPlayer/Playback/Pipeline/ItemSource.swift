@@ -37,9 +37,6 @@ package protocol ItemSource: AnyObject, Sendable {
     /// Deinterlacing of its video from the next frame on.
     func setDeinterlace(_ mode: DeinterlaceMode)
     var deinterlace: DeinterlaceMode { get }
-    /// Whether its frames carry their decoded picture (`VideoFrame.decoded`) from the next on.
-    func setKeepsDecodedPictures(_ keeps: Bool)
-    var keepsDecodedPictures: Bool { get }
     /// Its decoding errors (nil: a composition, whose sources are items of their own).
     var decodeErrors: DecodeErrors? { get }
 }
@@ -56,6 +53,4 @@ extension ItemSource {
     var decodeErrors: DecodeErrors? { nil }
     func setDeinterlace(_ mode: DeinterlaceMode) {}
     var deinterlace: DeinterlaceMode { .no }
-    func setKeepsDecodedPictures(_ keeps: Bool) {}
-    var keepsDecodedPictures: Bool { false }
 }

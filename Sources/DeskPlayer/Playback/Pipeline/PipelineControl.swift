@@ -54,7 +54,6 @@ final class PipelineControl: Sendable {
         var displaySize: (width: Int, height: Int)
         var passes: Int? = 1
         var deinterlace = DeinterlaceMode.auto
-        var keepsDecodedPictures = false
         var speed = PlaybackSpeed.normal
         /// The A-B loop for the serials from the next seek on.
         var loopInterval: LoopInterval?
@@ -161,13 +160,6 @@ final class PipelineControl: Sendable {
     var deinterlace: DeinterlaceMode {
         get { state.withLock { $0.deinterlace } }
         set { state.withLock { $0.deinterlace = newValue } }
-    }
-
-    /// Whether each queued frame keeps a reference to its decoded picture
-    /// (read for every frame; off, nothing is kept).
-    var keepsDecodedPictures: Bool {
-        get { state.withLock { $0.keepsDecodedPictures } }
-        set { state.withLock { $0.keepsDecodedPictures = newValue } }
     }
 
     /// The speed the audio decoder plays at (read for every chunk it writes).

@@ -4,9 +4,9 @@ import Media
 /// The video decode thread of an opened file: decodes its packet queue,
 /// gives every frame a time (`FrameTimestamps`), drops what precedes a
 /// seek target, filters it where the stream needs it (`VideoFilters`:
-/// deinterlacing, tone mapping, rotation), converts each picture to the
-/// display size (the selected subtitles drawn on it) and queues it for the
-/// presenter, timed on the continuous timeline of the loop passes.
+/// deinterlacing, tone mapping, rotation) and queues it, by reference, for
+/// the presenter, timed on the continuous timeline of the loop passes (the
+/// view that shows a frame makes its picture: `FramePictureMaker`).
 final class VideoDecodeLoop {
     /// What is tracked for one serial; `reset` when a packet of a new serial arrives.
     private struct SerialState {
@@ -37,7 +37,8 @@ final class VideoDecodeLoop {
     private let frames: FrameQueue
     private let control: PipelineControl
     private let passes: LoopPasses
-    private let subtitles: SubtitleTracks?
+    /// What this loop's frames are made into pictures with, when shown.
+    private let origin: FrameOrigin
     private let startOffset: MediaTime
     /// A frame's duration when its packet does not say, in stream ticks.
     private let nominalDuration: Int64
@@ -45,15 +46,12 @@ final class VideoDecodeLoop {
     private let toneMapping: ToneMapping
     /// Whether a picture shown at half its size or less is decoded fast.
     private let fastWhenSmall: Bool
-    /// Pictures in YUV at the video's own size (the GPU scales them).
-    private let forGPU: Bool
     /// The video's display size, against which the size shown is compared.
     private let videoSize: (width: Int, height: Int)
     private var timestamps: FrameTimestamps
     private let filters: VideoFilters
     /// The duration of the last frame that went into the filters.
     private var inputDuration = MediaTime.zero
-    private let scaler = Scaler(display: true)
     private let frame: Frame
     /// The latest frame before the seek target.
     private let held: Frame
@@ -68,7 +66,7 @@ final class VideoDecodeLoop {
         self.frames = frames
         self.control = control
         self.passes = passes
-        self.subtitles = subtitles
+        origin = FrameOrigin(subtitles: subtitles, forGPU: forGPU, warning: warning)
         self.startOffset = startOffset
         let rate = info.frameRate.map { av_d2q($0, 1 << 20) } ?? AVRational(num: 25, den: 1)
         let tb = stream.timeBase
@@ -78,7 +76,6 @@ final class VideoDecodeLoop {
         self.warning = warning
         self.toneMapping = toneMapping
         self.fastWhenSmall = fastWhenSmall
-        self.forGPU = forGPU
         videoSize = (info.displayWidth, info.displayHeight)
         timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
         filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
@@ -151,36 +148,24 @@ final class VideoDecodeLoop {
         filters.process(source, deinterlace: control.deinterlace, toneMapping: toneMapping, emit: show)
     }
 
-    /// Converts a frame (as the filters give it) for display and queues it.
+    /// Queues a frame (as the filters give it) by reference: it is made
+    /// into a picture where it is shown, if it is.
     private func show(_ frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational, durationScale: AVRational) {
         guard frame.pointee.pts != DP_AV_NOPTS_VALUE else { return }
         let pts = MediaTime(frame.pointee.pts, timeBase) - startOffset - current.origin + current.passOffset
         let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
                                  timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
-        guard let picture = frames.acquireBuffer(serial: current.serial) else { return }
-        // Nobody sees the pictures (a minimized window): the frame keeps its
-        // time on the queue, unconverted; decoding keeps the place.
-        let seen = control.arePicturesSeen
-        if seen {
-            if forGPU && subtitles?.selected == nil {
-                picture.resize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: .yuv420)
-            } else {
-                // Subtitles are drawn on the picture at the size shown, in BGRA.
-                let size = control.displaySize
-                picture.resize(width: size.width, height: size.height)
-            }
-            do {
-                try scaler.scale(frame, into: picture)
-                subtitles?.draw(on: picture, at: pts - current.passOffset + current.origin, warning: warning)
-            } catch {
-                frames.recycle(picture)
-                warning("video: \(error)")
-                return
-            }
+        guard frames.waitForRoom(serial: current.serial) else { return }
+        let source: Frame
+        do {
+            source = try Frame()
+            try MediaError.check(av_frame_ref(source.pointer, frame), "cannot keep a decoded picture")
+        } catch {
+            warning("video: \(error)")
+            return
         }
-        var shown = VideoFrame(picture: picture, pts: pts, duration: duration, serial: current.serial, isConverted: seen)
-        if seen && control.keepsDecodedPictures { shown.decoded = DecodedPicture(referencing: frame) }
-        frames.push(shown)
+        frames.push(VideoFrame(source: source, pts: pts, duration: duration, serial: current.serial,
+                               itemTime: pts - current.passOffset + current.origin, origin: origin))
         current.delivered += 1
         current.lastEnd = pts + duration
     }

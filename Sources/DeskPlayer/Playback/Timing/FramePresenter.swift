@@ -43,6 +43,9 @@ final class FramePresenter {
     var displayInterval = 1.0 / 60
     /// The time of the frame on screen, and where it ends (seconds).
     private(set) var lastPresentedTime: MediaTime?
+    /// False while nobody can see the pictures (a minimized window): frames
+    /// presented then are counted as unseen (never made into pictures).
+    var picturesSeen = true
     private(set) var lastFrameEnd: Double?
     private(set) var stats = PresentationStats()
     /// Called with each frame's time and the host time it is put on screen
@@ -83,7 +86,7 @@ final class FramePresenter {
         var picked: VideoFrame?
         while let f = frames.peek() {
             if f.serial != serial {
-                if let stale = frames.pop() { frames.recycle(stale.picture) }
+                _ = frames.pop()
                 continue
             }
             if needsFirstFrame {
@@ -108,7 +111,7 @@ final class FramePresenter {
             let refresh = displayInterval * max(anchor.rate, 1e-3)
             if playing, let shown = lastPresentedTime, f.pts > shown, f.pts.seconds - shown.seconds < refresh - 0.001 {
                 // Closer to the picture on screen than one refresh: never seen, left out by schedule.
-                if let skipped = frames.pop() { frames.recycle(skipped.picture) }
+                _ = frames.pop()
                 stats.framesSkipped += 1
                 continue
             }
@@ -116,7 +119,7 @@ final class FramePresenter {
             if let next = frames.peek(1), next.serial == serial, next.pts.seconds <= t,
                next.pts.seconds - f.pts.seconds >= refresh - 0.001 {
                 // Late: a later frame the display could show is already due.
-                if let late = frames.pop() { frames.recycle(late.picture) }
+                _ = frames.pop()
                 stats.framesDropped += 1
                 continue
             }
@@ -132,7 +135,7 @@ final class FramePresenter {
         if let picked {
             onFramePresented?(picked.pts, now)
             stats.framesPresented += 1
-            if !picked.isConverted { stats.framesUnseen += 1 }
+            if !picturesSeen { stats.framesUnseen += 1 }
             lastFrameEnd = (picked.pts + picked.duration).seconds
             lastPresentedTime = picked.pts
             if stats.timeToFirstFrameMs == nil, let createdAt = itemCreatedAt {
@@ -140,11 +143,5 @@ final class FramePresenter {
             }
         }
         return picked
-    }
-
-    /// Gives a shown frame's buffer back to the queue it came from, once its
-    /// picture has been copied.
-    func recycle(_ frame: VideoFrame, into frames: FrameQueue?) {
-        frames?.recycle(frame.picture)
     }
 }
