@@ -283,7 +283,7 @@ import TestSupport
             guard frames.waitForRoom(serial: 0) else { break }
             let pts = MediaTime(value: Int64(k), timescale: 30)
             frames.push(VideoFrame(source: try Frame(), pts: pts, duration: MediaTime(value: 1, timescale: 30), serial: 0,
-                                   itemTime: pts, origin: origin))
+                                   itemTime: pts, decodedFast: false, origin: origin))
         }
         let clock = PlaybackClock()
         let presenter = FramePresenter(clock: clock)

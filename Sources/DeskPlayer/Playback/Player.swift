@@ -192,9 +192,10 @@ package final class Player {
         for item in [currentItem, upcomingItem] { item?.pipeline?.setPicturesSeen(seen) }
     }
 
-    /// Decodes the frame on screen again: the deinterlacer changed while
-    /// paused, and the filters make that frame anew (a seek to it).
-    private func redisplayCurrentFrame() {
+    /// Decodes the frame on screen again (a seek to it): the deinterlacer
+    /// changed while paused, and the filters make that frame anew; or a frame
+    /// decoded fast for a small picture is to be shown larger.
+    package func redisplayCurrentFrame() {
         guard let pipeline = currentItem?.pipeline, let pts = presenter.lastPresentedTime else { return }
         let wasStepped = steppedWhilePaused
         seekPipeline(pipeline, to: pts)

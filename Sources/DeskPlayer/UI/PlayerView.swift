@@ -150,8 +150,11 @@ package final class PlayerView {
             // The layout changed: the output's size with it (the decoders' small-picture mode follows it).
             outputLayout = layout
             player.setOutputSizing(layout.sizing)
-            // Paused, the frame on screen is made again at the new size, from the decoded picture it holds.
-            remake = remake || (player.isPaused && texture != nil)
+            // Paused, the frame on screen is made again at the new size, from the
+            // decoded picture it holds; one decoded fast (it was shown small) is decoded again.
+            if player.isPaused && texture != nil {
+                if shownFrame?.decodedFast == true { player.redisplayCurrentFrame() } else { remake = true }
+            }
         }
         if texture != nil, player.currentItem?.info?.hasVideo == false {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture

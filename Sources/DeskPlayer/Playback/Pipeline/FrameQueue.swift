@@ -15,6 +15,9 @@ package struct VideoFrame: @unchecked Sendable {  // the source is only read onc
     let serial: Int
     /// Its time in the item's media (where its subtitles are looked up).
     let itemTime: MediaTime
+    /// Decoded without the loop filter, for a picture shown at half size or
+    /// less: not to be made again larger (it is decoded again instead).
+    package let decodedFast: Bool
     /// What its picture is made with.
     let origin: FrameOrigin
 }

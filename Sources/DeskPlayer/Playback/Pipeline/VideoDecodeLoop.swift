@@ -165,7 +165,8 @@ final class VideoDecodeLoop {
             return
         }
         frames.push(VideoFrame(source: source, pts: pts, duration: duration, serial: current.serial,
-                               itemTime: pts - current.passOffset + current.origin, origin: origin))
+                               itemTime: pts - current.passOffset + current.origin,
+                               decodedFast: stream.decoder.decodesFast, origin: origin))
         current.delivered += 1
         current.lastEnd = pts + duration
     }
