@@ -105,10 +105,6 @@ import TestSupport
         return try JSONDecoder().decode(Outage.self, from: Data(result.stdout.utf8))
     }
 
-    func outage(_ arguments: [String], player: [String]) throws -> Outage {
-        try Self.outage(arguments, player: player)
-    }
-
     /// The scenario: the server is killed 4 s into the sound and
     /// back 2 s later.
     @Test func soundComesBackAfterThePulseAudioServerIsKilledAndRestarted() throws {
@@ -117,7 +113,7 @@ import TestSupport
         let clip = try Self.makeClip(in: dir)
         let log = dir.appendingPathComponent("frames.csv")
         let stats = dir.appendingPathComponent("stats.json")
-        let o = try outage(["--kill-after-sound", "4", "--down-for", "2"],
+        let o = try Self.outage(["--kill-after-sound", "4", "--down-for", "2"],
                            player: ["--quit-after", "14", "--frame-log", log.path, "--stats-json", stats.path, clip])
         #expect(o.rc == 0, "\(o.stderr)")
         // One line for the loss, not one per retry, and the sound said back.
@@ -171,7 +167,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try Self.makeClip(in: dir)
         let log = dir.appendingPathComponent("frames.csv")
-        let o = try outage(["--freeze", "--kill-after-sound", "3", "--down-for", "2"],
+        let o = try Self.outage(["--freeze", "--kill-after-sound", "3", "--down-for", "2"],
                            player: ["--quit-after", "10", "--frame-log", log.path, clip])
         #expect(o.rc == 0, "\(o.stderr)")
         #expect(o.lines(containing: "audio device lost (no callback for") == 1, "\(o.stderr)")
@@ -198,7 +194,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try Self.makeClip(in: dir)
         let log = dir.appendingPathComponent("frames.csv")
-        let o = try outage(["--absent-for", "3"], player: ["--quit-after", "8", "--frame-log", log.path, clip])
+        let o = try Self.outage(["--absent-for", "3"], player: ["--quit-after", "8", "--frame-log", log.path, clip])
         #expect(o.rc == 0, "\(o.stderr)")
         #expect(o.lines(containing: "no audio output") == 1, "\(o.stderr)")
         let frames = try Self.frames(log)

@@ -41,9 +41,9 @@ package struct ProcessResult {
 }
 
 /// Runs a program to completion (killing it after `timeout` seconds).
-@discardableResult
 /// `meanwhile` runs while the process does (told whether it still runs);
 /// what it throws is thrown once the process has ended.
+@discardableResult
 package func runProcess(_ path: String, _ arguments: [String], environment: [String: String?] = [:],
                 timeout: Double = 60, meanwhile: ((_ running: () -> Bool) throws -> Void)? = nil) throws -> ProcessResult {
     let process = Process()

@@ -126,7 +126,7 @@ final class TileSet {
         tile.playlist.removeAllItems()
         // The frame it shows holds its decoder's pictures (their pool lives while one is held).
         tile.view.resetPicture()
-        FreedMemory.release()
+        // Once its threads have ended and freed what they held (they stop on their own).
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { FreedMemory.release() }
     }
 

@@ -171,9 +171,6 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     /// Forgets buffered data (after a seek) so the next packet starts afresh.
     package func flush() { avcodec_flush_buffers(context) }
 
-    /// Sends a packet (nil drains), letting `receive` take frames whenever
-    /// the decoder is full, then once more. A damaged packet is counted
-    /// (`takeErrors`), skipped, and decoding goes on (as ffplay and mpv do).
     /// Sends `packet` (nil: the end, draining) and hands every frame it
     /// gives to `each`, in `frame` (emptied after each). A frame that fails
     /// ends the packet's frames; errors are counted (`takeErrors`).
@@ -186,6 +183,9 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         }
     }
 
+    /// Sends a packet (nil drains), letting `receive` take frames whenever
+    /// the decoder is full, then once more. A damaged packet is counted
+    /// (`takeErrors`), skipped, and decoding goes on (as ffplay and mpv do).
     private func decode(_ packet: Packet?, until isAborted: () -> Bool, receive: () -> Void) {
         while !isAborted() {
             do {

@@ -34,7 +34,7 @@ package final class PictureBuffer: @unchecked Sendable {  // handed from a worke
         capacity = PictureBuffer.bytes(self.width, self.height, layout)
         pixels = .allocate(capacity: capacity)
         ownsPixels = true
-        pitch = PictureBuffer.rowPixels(self.width) * (layout == .bgra ? 4 : 1)
+        pitch = PictureBuffer.firstPitch(self.width, layout)
     }
 
     /// A BGRA picture in `pixels`, memory its owner lends (a locked
@@ -65,7 +65,7 @@ package final class PictureBuffer: @unchecked Sendable {  // handed from a worke
         self.width = w
         self.height = h
         self.layout = layout
-        pitch = PictureBuffer.rowPixels(w) * (layout == .bgra ? 4 : 1)
+        pitch = PictureBuffer.firstPitch(w, layout)
     }
 
     /// Each plane's first byte and bytes per row: one for BGRA; Y, U, V
@@ -87,6 +87,9 @@ package final class PictureBuffer: @unchecked Sendable {  // handed from a worke
     /// width % 8 pixels unwritten (FFmpeg 5.1, YUV2RGB_LOOP): an 854-wide
     /// video showed 6 black or stale columns at its right edge.
     private static func rowPixels(_ width: Int) -> Int { (width + 15) & ~15 }
+
+    /// Bytes per row of the first plane of an owned picture: BGRA's, or luma's.
+    private static func firstPitch(_ width: Int, _ layout: Layout) -> Int { rowPixels(width) * (layout == .bgra ? 4 : 1) }
 
     private static func bytes(_ w: Int, _ h: Int, _ layout: Layout) -> Int {
         switch layout {

@@ -174,8 +174,12 @@ package final class VideoTexture {
 
     /// Whether `picture` can be uploaded to this texture as it is.
     package func fits(_ picture: PictureBuffer) -> Bool {
-        width == picture.width && height == picture.height && layout == picture.layout
-            && (layout == .bgra || matrix == picture.matrix)
+        fits(width: picture.width, height: picture.height, layout: picture.layout, matrix: picture.matrix)
+    }
+
+    /// Whether a picture of this size and layout (and matrix, for YUV) goes on this texture as it is.
+    package func fits(width: Int, height: Int, layout: PictureBuffer.Layout, matrix: PictureBuffer.Matrix = .bt601) -> Bool {
+        self.width == width && self.height == height && self.layout == layout && (layout == .bgra || self.matrix == matrix)
     }
 
     package func upload(_ picture: PictureBuffer) {

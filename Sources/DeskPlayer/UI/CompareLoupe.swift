@@ -41,7 +41,7 @@ enum CompareLoupe {
                 continue
             }
             // The same point of the decoded picture, at the video's own size.
-            let decoded = side.0.keptDecoded
+            let decoded = side.0.shownDecodedPicture
             let (vx, vy) = decoded.map { (Int((fx * Double($0.width)).rounded(.down)), Int((fy * Double($0.height)).rounded(.down))) }
                 ?? (px, py)
             let code = decoded?.codeValues(x: vx, y: vy)

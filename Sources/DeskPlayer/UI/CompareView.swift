@@ -27,12 +27,10 @@ package final class CompareView {
         let geometry = info.flatMap { $0.hasVideo ? ($0.displayWidth, $0.displayHeight) : nil }
         for (index, view) in views.enumerated() {
             if index > 0, let geometry { view.displayGeometry = geometry }
-            // Every side keeps its picture (a copy at the size shown, ~1 % of a
-            // core at 720p30): the difference, and a switch to it while
-            // paused or to another rendition, read it at once.
+            // Every side keeps its picture (made in the view's own buffer, not
+            // straight in the texture): the difference, and a switch to it
+            // while paused or to another rendition, read it at once.
             view.keepsPicture = true
-            // The decoded pictures' code values, only while the loupe reads them.
-            view.keepsDecodedPicture = state.showsLoupe
             view.zoom = state.zoom
         }
     }

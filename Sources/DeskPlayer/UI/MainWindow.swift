@@ -365,7 +365,7 @@ package final class MainWindow: PlayerScreen {
         let shown = Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
         let refreshed = PlayerView.refresh(shown, at: now, renderer: window.renderer, seen: seen)
         let changed = views.indices.filter { refreshed[$0] }
-        if background != nil && refreshed.last == true { needsRedraw = true }
+        if background != nil && refreshed[views.count] { needsRedraw = true }
         guard seen else {
             needsRedraw = true  // everything is drawn anew when it shows again
             return

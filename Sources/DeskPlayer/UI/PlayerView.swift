@@ -28,7 +28,7 @@ package final class PlayerView {
     /// when the window shows again, without decoding anything.
     private var shownFrame: VideoFrame?
     /// A frame whose picture is to be made in the locked texture's memory.
-    private var pending: (frame: VideoFrame, memory: PictureBuffer)?
+    private var pending: PictureJob?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
     /// The layout the player's output size was last set for.
@@ -71,16 +71,9 @@ package final class PlayerView {
     private(set) var pictureCount = 0
     /// Frames went by unconverted while unseen: the texture is older than the time.
     private var missedPictures = false
-    /// Keeps a reference to the decoded picture shown (the loupe reads its
-    /// code values); off, the player keeps none.
-    var keepsDecodedPicture = false {
-        didSet {
-            guard keepsDecodedPicture != oldValue else { return }
-            keptDecoded = keepsDecodedPicture ? shownFrame.flatMap { DecodedPicture(referencing: $0.source.pointer) } : nil
-        }
-    }
-    /// The decoded picture of the frame on screen, when `keepsDecodedPicture`.
-    private(set) var keptDecoded: DecodedPicture?
+    /// The decoded picture of the frame on screen, for a reader of its code
+    /// values (the comparison's loupe): a new reference to what the view holds.
+    var shownDecodedPicture: DecodedPicture? { shownFrame.flatMap { DecodedPicture(referencing: $0.source.pointer) } }
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -98,7 +91,7 @@ package final class PlayerView {
                         seen: Bool = true) -> [Bool] {
         let changed = views.map { $0.view.refresh(at: now, area: $0.area, renderer: renderer, seen: seen) }
         let making = views.map(\.view).filter { $0.pending != nil }
-        let jobs = making.compactMap { view in view.pending.map { PictureJob(maker: view.maker, frame: $0.frame, memory: $0.memory) } }
+        let jobs = making.compactMap(\.pending)
         if jobs.count > 1 {
             DispatchQueue.concurrentPerform(iterations: jobs.count) { jobs[$0].run() }
         } else {
@@ -160,7 +153,7 @@ package final class PlayerView {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
         guard let frame = player.update(at: now) else {
-            if remake, seen, let shownFrame { return show(shownFrame, in: area, renderer: renderer) }
+            if remake, seen, let shownFrame { return show(shownFrame, in: layout, renderer: renderer) }
             if let item = player.currentItem, AudioFaceView.shows(item) {
                 return face.refresh(item, player: player, area: area, renderer: renderer)
             }
@@ -178,36 +171,37 @@ package final class PlayerView {
             missedPictures = true
             return false
         }
-        return show(frame, in: area, renderer: renderer)
+        return show(frame, in: layout, renderer: renderer)
     }
 
-    /// Makes `frame`'s picture at the size it is shown in `area` and puts it on the texture.
-    private func show(_ frame: VideoFrame, in area: Rect, renderer: OpaquePointer) -> Bool {
-        let source = frame.source.pointer.pointee
-        let size = player.currentItem.flatMap { placement(for: $0, in: area) }.map { ($0.pictureWidth, $0.pictureHeight) }
-            ?? (Int(source.width), Int(source.height))
+    /// Makes `frame`'s picture at the size `layout` gives it and puts it on the texture.
+    private func show(_ frame: VideoFrame, in layout: OutputLayout, renderer: OpaquePointer) -> Bool {
+        var size = (Int(frame.source.pointer.pointee.width), Int(frame.source.pointer.pointee.height))
+        if let info = player.currentItem?.info, info.hasVideo {
+            let placed = layout.placement(videoWidth: info.displayWidth, videoHeight: info.displayHeight)
+            size = (placed.pictureWidth, placed.pictureHeight)
+        }
         let shape = maker.shape(of: frame, width: size.0, height: size.1)
         if shape.layout == .bgra && !keepsPicture {
             // Made straight in the texture's memory: no picture of the view's, no copy.
-            if let t = texture, t.width == shape.width, t.height == shape.height, t.layout == .bgra {} else {
+            if !(texture?.fits(width: shape.width, height: shape.height, layout: .bgra) ?? false) {
                 texture = try? VideoTexture(renderer: renderer, width: shape.width, height: shape.height, opaque: true)
             }
             // Made after every view of the window has taken its frame, side by side (`refresh(_:at:…)`).
             guard let memory = texture?.lock() else { return false }
-            pending = (frame, memory)
+            pending = PictureJob(maker: maker, frame: frame, memory: memory)
             keptPicture = nil
         } else {
             let picture = self.picture ?? PictureBuffer(width: shape.width, height: shape.height)
             self.picture = picture
             guard maker.make(frame, width: size.0, height: size.1, into: picture) else { return false }
-            if texture.map({ !$0.fits(picture) }) ?? true {
+            if !(texture?.fits(picture) ?? false) {
                 texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height,
                                             layout: picture.layout, matrix: picture.matrix, opaque: true)
             }
             texture?.upload(picture)
             keptPicture = keepsPicture && picture.layout == .bgra ? picture : nil
         }
-        if keepsDecodedPicture { keptDecoded = DecodedPicture(referencing: frame.source.pointer) }
         pictureCount &+= 1
         if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
@@ -218,14 +212,8 @@ package final class PlayerView {
         shownVideoSize = nil
         shownFrame = nil
         keptPicture = nil
-        keptDecoded = nil
     }
 
-    private func placement(for item: PlayerItem, in area: Rect) -> VideoPlacement? {
-        guard let info = item.info, info.hasVideo else { return nil }
-        return OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
-            .placement(videoWidth: info.displayWidth, videoHeight: info.displayHeight)
-    }
 
     /// Whether a picture of the video is on screen (not a placeholder).
     var showsPicture: Bool { texture != nil && player.currentItem?.error == nil && !isDetached }
@@ -234,8 +222,7 @@ package final class PlayerView {
     /// from, so a switch to an item still opening keeps the old picture (no flash).
     private func shownPlacement(in area: Rect) -> VideoPlacement? {
         guard let (w, h) = shownVideoSize else { return nil }
-        let fitted = VideoPlacement(mode: contentMode, videoWidth: w, videoHeight: h, area: area)
-        return zoom.map { $0.placement(fitted, videoWidth: w, videoHeight: h, area: area) } ?? fitted
+        return OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: nil).placement(videoWidth: w, videoHeight: h)
     }
 
     /// Where the picture is drawn in `area`, in the picture's own

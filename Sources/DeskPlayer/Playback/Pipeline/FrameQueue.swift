@@ -79,6 +79,7 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
         condition.broadcast()
         condition.unlock()
     }
+
     /// The decoder has delivered every frame of `serial`.
     func markEnded(serial ended: Int) {
         condition.lock()
