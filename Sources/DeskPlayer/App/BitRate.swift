@@ -18,6 +18,6 @@ struct BitRate: ExpressibleByArgument, Equatable {
             digits = text.dropLast()
         }
         guard let value = Double(digits), value >= 0, value.isFinite, value * scale < 1e12 else { return nil }
-        bitsPerSecond = Int(value * scale)
+        bitsPerSecond = Int(saturating: value * scale)
     }
 }

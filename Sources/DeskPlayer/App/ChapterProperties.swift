@@ -51,7 +51,7 @@ enum ChapterProperties {
         let chapters = try chapters(reference)
         let n = try PropertyValue.number(value)
         guard n == n.rounded(), n >= -1, n <= Double(chapters.count) else { throw .propertyError }
-        let index = Int(n)
+        let index = Int(saturating: n)
         let time: MediaTime
         if index < 0 {
             time = .zero

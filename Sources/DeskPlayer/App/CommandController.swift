@@ -480,15 +480,15 @@ final class CommandController {
     /// Remembers where each tile's file is (mpv's watch later). A file near
     /// its end is forgotten instead: next time it starts over.
     func saveResumePositions() {
-        var store = ResumeStore()
-        _ = store.load()  // another player's entries stay
+        var positions: [(name: String, seconds: Double?)] = []
         for tile in tiles.tiles {
             guard let item = tile.player.currentItem, item.composition == nil else { continue }
             let position = tile.player.currentTime.seconds
             let nearEnd = item.duration.map { position > $0.seconds - 1 } ?? false
-            store.set(nearEnd ? nil : position, for: item.name)
+            positions.append((item.name, nearEnd ? nil : position))
         }
-        do { try store.save() } catch {
+        // Another player's entries stay, even one that quits at the same moment.
+        do { try ResumeStore.update { store in for entry in positions { store.set(entry.seconds, for: entry.name) } } } catch {
             PlayerApp.printError("\(error)")
             osd("\(error)")
         }

@@ -34,7 +34,7 @@ enum CompareProperties {
         // 0 the reference, 1 the other side; add and cycle go round.
         Property("compare-side", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(Double(try state(t).side)) },
                  set: { t, v throws(CommandError) in try state(t).side = try whole(v, in: 0...1) },
-                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).side + Int(delta), 0...1))) },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).side + Int(saturating: delta), 0...1))) },
                  osd: { t in (try? state(t)).map { "Showing " + ($0.side == 0 ? "A (the reference)" : "B") } }),
         // Which of the files after the reference is the other side (1, 2, …); add and cycle go round.
         Property("compare-rendition", .number(1...1e6), scope: .app,
@@ -46,7 +46,7 @@ enum CompareProperties {
                  },
                  add: { t, delta throws(CommandError) in
                      let s = try state(t)
-                     return .number(Double(wrap(s.other + Int(delta), 1...(s.count - 1))))
+                     return .number(Double(wrap(s.other + Int(saturating: delta), 1...(s.count - 1))))
                  },
                  osd: { t in
                      guard let s = try? state(t), let tile = t.controller.tiles.tiles.dropFirst(s.other).first else { return nil }
@@ -59,7 +59,7 @@ enum CompareProperties {
                      s.audio = try whole(v, in: 0...1)
                      hear(s, t.controller)
                  },
-                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).audio + Int(delta), 0...1))) },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).audio + Int(saturating: delta), 0...1))) },
                  osd: { t in
                      guard let s = try? state(t) else { return nil }
                      let index = s.audio == 0 ? 0 : s.other
@@ -176,7 +176,7 @@ enum CompareProperties {
     static func whole(_ value: JSONValue, in range: ClosedRange<Int>) throws(CommandError) -> Int {
         let n = try PropertyValue.number(value)
         guard n == n.rounded(), range.contains(Int(n)) else { throw .propertyError }
-        return Int(n)
+        return Int(saturating: n)
     }
 
     static func wrap(_ n: Int, _ range: ClosedRange<Int>) -> Int {

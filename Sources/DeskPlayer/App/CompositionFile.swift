@@ -15,12 +15,18 @@ enum CompositionFile {
     /// the sources left out.
     static func load(_ path: String, skipBad: Bool,
                      duration: (String) throws(MediaError) -> Double) throws(MediaError) -> (Composition, [String]) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        guard size <= Limits.fileBytes else {
+            throw MediaError("\(path): larger than \(Limits.fileBytes >> 20) MiB, not a composition")
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw MediaError("\(path): cannot read the file")
         }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else { throw MediaError("\(path): the file is empty") }
+            var budget = Limits.nodes
+            try refuseAnchors(node, file: path, budget: &budget)
             root = node
         } catch let error as YamlError {
             throw MediaError("\(path):\(describe(error))")
@@ -70,6 +76,36 @@ enum CompositionFile {
         return (composition, skipped)
     }
 
+    /// What a composition may hold. A file is written by a person or a
+    /// tool, not expanded: far past these it is a mistake or an attack, and
+    /// it is refused with one line before anything is built.
+    enum Limits {
+        static let fileBytes = 4 << 20
+        static let nodes = 200_000
+        static let tracks = 64
+        static let segmentsPerTrack = 10_000
+        static let rampsPerTrack = 10_000
+        /// Seconds any time in the file may be from zero: some 115 days.
+        static let seconds = 1e7
+    }
+
+    /// YAML anchors and aliases are refused: a few lines of aliases expand
+    /// into millions of segments ("billion laughs"), and JSON has none. The
+    /// walk itself is bounded by a count of nodes.
+    private static func refuseAnchors(_ node: Node, file: String, budget: inout Int) throws(MediaError) {
+        budget -= 1
+        guard budget >= 0 else { throw MediaError("\(file): more than \(Limits.nodes) values, not a composition") }
+        if node.anchor != nil {
+            throw MediaError("\(file):\(node.mark?.line ?? 1): YAML anchors and aliases are not accepted in a composition")
+        }
+        switch node {
+        case .mapping(let m): for (key, value) in m { try refuseAnchors(key, file: file, budget: &budget); try refuseAnchors(value, file: file, budget: &budget) }
+        case .sequence(let list): for element in list { try refuseAnchors(element, file: file, budget: &budget) }
+        case .alias: throw MediaError("\(file):\(node.mark?.line ?? 1): YAML anchors and aliases are not accepted in a composition")
+        case .scalar: break
+        }
+    }
+
     private static func describe(_ error: YamlError) -> String {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
@@ -117,6 +153,9 @@ enum CompositionFile {
             guard let d = node.float ?? node.int.map(Double.init), d.isFinite else {
                 throw fail(node, "'\(key)' must be a number of seconds or a volume, not '\(node.string ?? "?")'")
             }
+            guard abs(d) <= Limits.seconds else {
+                throw fail(node, "'\(key)' is \(d): a composition's numbers stay within \(Int(Limits.seconds)) seconds")
+            }
             return d
         }
 
@@ -124,6 +163,9 @@ enum CompositionFile {
             let top = try mapping(root, "the composition", keys: ["tracks"])
             guard let tracksNode = top["tracks"], let list = tracksNode.sequence, !list.isEmpty else {
                 throw fail(root, "the composition needs a non-empty 'tracks' list")
+            }
+            guard list.count <= Limits.tracks else {
+                throw fail(tracksNode, "\(list.count) tracks: a composition has at most \(Limits.tracks)")
             }
             var composition = Composition()
             for (t, node) in list.enumerated() {
@@ -136,6 +178,12 @@ enum CompositionFile {
                         throw fail(curve, "'curve' must be linear or equal-power")
                     }
                     track.mix.curve = c
+                }
+                if let count = m["segments"]?.sequence?.count, count > Limits.segmentsPerTrack {
+                    throw fail(node, "\(count) segments in a track: at most \(Limits.segmentsPerTrack)")
+                }
+                if let count = m["ramps"]?.sequence?.count, count > Limits.rampsPerTrack {
+                    throw fail(node, "\(count) ramps in a track: at most \(Limits.rampsPerTrack)")
                 }
                 var lines: [Int] = []
                 for (i, s) in (m["segments"]?.sequence ?? []).enumerated() {

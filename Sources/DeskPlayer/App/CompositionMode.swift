@@ -46,9 +46,9 @@ enum CompositionMode {
         do {
             let warnings = try AudioExport(composition).write(to: URL(fileURLWithPath: path)) { done in
                 guard terminal else { return }
-                let width = 30, filled = Int(done * Double(width))
+                let width = 30, filled = Int(saturating: done * Double(width))
                 let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                FileHandle.standardError.write(Data(String(format: "\rExporting [%@] %3d %%", bar, Int(done * 100)).utf8))
+                FileHandle.standardError.write(Data(String(format: "\rExporting [%@] %3d %%", bar, Int(saturating: done * 100)).utf8))
             }
             if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
             for w in warnings { PlayerApp.printError(w) }

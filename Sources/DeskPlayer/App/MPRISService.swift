@@ -75,7 +75,7 @@ final class MPRISService {
 
     var positionMicroseconds: Int64? {
         guard let seconds = value("time-pos")?.number else { return nil }
-        return Int64((seconds * 1e6).rounded())
+        return Int64(saturating: (seconds * 1e6).rounded())
     }
 
     /// The track id of the focused tile's item: a new one whenever another item plays there.
@@ -95,7 +95,7 @@ final class MPRISService {
             return .dictionary([.init("mpris:trackid", .objectPath(id))])
         }
         var entries: [DBusValue.DictionaryEntry] = [.init("mpris:trackid", .objectPath(id))]
-        if let seconds = value("duration")?.number { entries.append(.init("mpris:length", .int64(Int64((seconds * 1e6).rounded())))) }
+        if let seconds = value("duration")?.number { entries.append(.init("mpris:length", .int64(Int64(saturating: (seconds * 1e6).rounded())))) }
         if let title = value("media-title")?.string { entries.append(.init("xesam:title", .string(title))) }
         if let path = value("path")?.string {
             let isURL = path.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil
@@ -314,7 +314,7 @@ final class MPRISService {
         guard let position, let last = lastPosition, last.track == track else { return }
         let expected = last.seconds + (last.playing ? Double(now &- last.host) / 1e9 : 0)
         if abs(position - expected) > 0.25 {
-            emit(MPRISProperties.playerInterface, "Seeked", [.int64(Int64((position * 1e6).rounded()))])
+            emit(MPRISProperties.playerInterface, "Seeked", [.int64(Int64(saturating: (position * 1e6).rounded()))])
         }
     }
 

@@ -15,28 +15,42 @@ final class MetricsCSV {
 
     let path: String
     private let file: UnsafeMutablePointer<FILE>
+    /// Where the rows go until `finish` puts the whole file in `path`'s place:
+    /// an old CSV stays whole until the new one is.
+    private let temporary: URL
     private var failed = false
+    private var committed = false
 
-    /// Creates (or empties) the file and writes the header; the error is
-    /// the system's reason ("Permission denied", "No such file or directory").
+    /// Creates the temporary file beside `path` and writes the header; the
+    /// error is the system's reason ("Permission denied", "No such file or directory").
     init(path: String) throws(MediaError) {
         self.path = path
-        guard let opened = fopen(path, "w") else {
+        let (fd, temporary) = try AtomicFile.createTemporary(beside: URL(fileURLWithPath: path))
+        guard let opened = fdopen(fd, "w") else {
+            close(fd)
+            unlink(temporary.path)
             throw MediaError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
+        self.temporary = temporary
         file = opened
         write(MetricsCSV.header)
     }
 
-    deinit { fclose(file) }
+    deinit {
+        fclose(file)
+        if !committed { unlink(temporary.path) }
+    }
 
     func append(_ frame: MeasuredFrame) { write(MetricsCSV.row(frame)) }
 
-    /// Writes what is buffered; the error when anything could not be written (a full disk).
+    /// Writes what is buffered and puts the file in place; the error when
+    /// anything could not be written (a full disk): the old file stays then.
     func finish() throws(MediaError) {
-        if fflush(file) != 0 || failed || ferror(file) != 0 {
+        if fflush(file) != 0 || failed || ferror(file) != 0 || fsync(fileno(file)) != 0 {
             throw MediaError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
+        try AtomicFile.commit(temporary, to: URL(fileURLWithPath: path))
+        committed = true
     }
 
     static func row(_ frame: MeasuredFrame) -> String {

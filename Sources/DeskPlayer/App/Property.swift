@@ -126,7 +126,7 @@ extension Property {
     /// mpv's option printers, "1.500000", "yes", "3", JSON for lists.
     func rawText(_ value: JSONValue) -> String {
         switch (value, format) {
-        case (.number(let n), .integer): return n.isFinite ? String(Int64(n.rounded())) : value.plainText
+        case (.number(let n), .integer): return n.isFinite ? String(Int64(saturating: n.rounded())) : value.plainText
         case (.number(let n), .decimal), (.number(let n), .time), (.number(let n), .milliseconds):
             return n.isFinite ? String(format: "%f", n) : value.plainText
         case (.array, _), (.object, _): return value.text
@@ -140,7 +140,7 @@ extension Property {
         switch (value, format) {
         case (.number(let n), .decimal(let shown)) where n.isFinite: return String(format: "%.\(shown)f", n)
         case (.number(let n), .time) where n.isFinite: return Property.clock(n)
-        case (.number(let n), .milliseconds) where n.isFinite: return "\(Int((n * 1000).rounded())) ms"
+        case (.number(let n), .milliseconds) where n.isFinite: return "\(Int(saturating: (n * 1000).rounded())) ms"
         case (.object(let pairs), _): return pairs.map { "\($0.0)=\($0.1.plainText)\n" }.joined()
         default: return rawText(value)
         }
@@ -148,7 +148,7 @@ extension Property {
 
     /// HH:MM:SS, as mpv's OSD writes a time (negative with a minus sign).
     static func clock(_ seconds: Double) -> String {
-        let whole = Int(abs(seconds).rounded(.down))
+        let whole = Int(saturating: abs(seconds).rounded(.down))
         return (seconds < 0 ? "-" : "") + String(format: "%02d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
     }
 

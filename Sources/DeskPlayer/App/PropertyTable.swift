@@ -103,7 +103,7 @@ enum PropertyTable {
             default:
                 let n = try PropertyValue.number(v)
                 guard n >= 0, n < 1e9 else { throw .propertyError }
-                player.passesPerItem = Int(n) + 1
+                player.passesPerItem = Int(saturating: n) + 1
             }
         }, osd: { t in (try? t.player().passesPerItem) == 1 ? "Loop: off" : "Loop: on" },
            normalize: PropertyTable.loopMeaning),
@@ -279,7 +279,7 @@ enum PropertyTable {
                      let item = try t.item()
                      item.subtitleDelay = (try PropertyValue.number(v, in: -36000...36000) * 1000).rounded() / 1000
                      try t.player().subtitlesChanged()
-                 }, osd: { t in (try? t.item()).map { "Subtitle delay: \(Int(($0.subtitleDelay * 1000).rounded())) ms" } }),
+                 }, osd: { t in (try? t.item()).map { "Subtitle delay: \(Int(saturating: ($0.subtitleDelay * 1000).rounded())) ms" } }),
         Property("sub-visibility", .flag, get: { t throws(CommandError) in
             .bool(try t.player().currentItem?.subtitlesVisible ?? true)
         }, set: { t, v throws(CommandError) in

@@ -102,9 +102,9 @@ struct ProgressBar {
         let text: String
         if let total, total > 0 {
             let fraction = min(Double(done) / Double(total), 1)
-            let width = 30, filled = Int(fraction * Double(width))
+            let width = 30, filled = Int(saturating: fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            text = String(format: "\rScanning [%@] %3d %% %d/%d frames, %.0f frames/s ", bar, Int(fraction * 100), done, total, rate)
+            text = String(format: "\rScanning [%@] %3d %% %d/%d frames, %.0f frames/s ", bar, Int(saturating: fraction * 100), done, total, rate)
         } else {
             text = String(format: "\rScanning: %d frames, %.0f frames/s ", done, rate)
         }

@@ -64,7 +64,7 @@ enum TrackProperties {
         if off && type == "sub" {
             item.selectSubtitleTrack(nil)
         } else {
-            let id = Int(try PropertyValue.number(value))
+            let id = Int(saturating: try PropertyValue.number(value))
             guard let entry = entries(item).first(where: { $0.type == type && $0.id == id }) else { throw .invalidParameter }
             let done = type == "audio" ? player.selectAudioTrack(entry.track.id) : item.selectSubtitleTrack(entry.track.id)
             guard done else { throw .propertyError }

@@ -1,15 +1,38 @@
 import Foundation
 import Media
 
-/// Writes a whole file or nothing: temporary name in the same folder,
+/// Writes a whole file or nothing: a temporary file beside the target,
 /// fsync, rename over the target, fsync the folder.
 package enum AtomicFile {
-    package static func write(_ data: Data, to url: URL) throws {
+    /// A new, empty file beside `url` that no other process can have made or
+    /// pointed elsewhere: an unpredictable name, `O_EXCL` (never an existing
+    /// file) and `O_NOFOLLOW` (never through a planted symbolic link), mode 0600.
+    package static func createTemporary(beside url: URL) throws(MediaError) -> (descriptor: Int32, url: URL) {
         let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw MediaError("cannot write \(temporary.path): \(String(cString: strerror(errno)))") }
+        for _ in 0..<8 {
+            let name = ".\(url.lastPathComponent).partial-\(UInt64.random(in: 0...UInt64.max).hexDigits)"
+            let temporary = folder.appendingPathComponent(name)
+            let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 { return (fd, temporary) }
+            guard errno == EEXIST else { break }
+        }
+        throw MediaError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+    }
+
+    /// Puts a written and closed temporary file in the target's place.
+    package static func commit(_ temporary: URL, to url: URL) throws(MediaError) {
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw MediaError("cannot write \(url.path): \(reason)")
+        }
+        let dir = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if dir >= 0 { _ = fsync(dir); close(dir) }
+    }
+
+    package static func write(_ data: Data, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let (fd, temporary) = try createTemporary(beside: url)
         var ok = data.withUnsafeBytes { raw -> Bool in
             var done = 0
             while done < raw.count {
@@ -20,13 +43,16 @@ package enum AtomicFile {
             return true
         }
         ok = ok && fsync(fd) == 0
+        let reason = String(cString: strerror(errno))
         close(fd)
-        guard ok, rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard ok else {
             unlink(temporary.path)
             throw MediaError("cannot write \(url.path): \(reason)")
         }
-        let dir = open(folder.path, O_RDONLY)
-        if dir >= 0 { _ = fsync(dir); close(dir) }
+        try commit(temporary, to: url)
     }
+}
+
+private extension UInt64 {
+    var hexDigits: String { String(self, radix: 16) }
 }

@@ -149,7 +149,7 @@ extension Command {
         case .screenshot(let kind): return "screenshot \(kind.rawValue)"
         case .screenshotToFile(let path, let kind): return "screenshot-to-file \(quoted(path)) \(kind.rawValue)"
         case .compareSave(let dir): return "compare-save" + (dir.map { " " + quoted($0) } ?? "")
-        case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(($0 * 1000).rounded()))" } ?? "")
+        case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(saturating: ($0 * 1000).rounded()))" } ?? "")
         case .keypress(let key): return "keypress \(key)"
         case .tileFocus(.next): return "tile-focus next"
         case .tileFocus(.index(let i)): return "tile-focus \(i)"

@@ -65,7 +65,7 @@ package struct CommandSpec: Sendable {
             guard values.indices.contains(i) else { return nil }
             let n = try number(i)
             guard n >= 0, n == n.rounded(), n < 1e6 else { throw .invalidParameter }
-            return Int(n)
+            return Int(saturating: n)
         }
 
         func choice<T: RawRepresentable>(_ i: Int, default value: T) throws(CommandError) -> T where T.RawValue == String {

@@ -127,15 +127,15 @@ extension SubtitleBitmap {
     package func draw(on picture: PictureBuffer, canvasWidth: Int, canvasHeight: Int) {
         let sx = Double(picture.width) / Double(max(canvasWidth, 1))
         let sy = Double(picture.height) / Double(max(canvasHeight, 1))
-        let x0 = max(0, Int((Double(x) * sx).rounded())), y0 = max(0, Int((Double(y) * sy).rounded()))
-        let x1 = min(picture.width, Int((Double(x + width) * sx).rounded()))
-        let y1 = min(picture.height, Int((Double(y + height) * sy).rounded()))
+        let x0 = max(0, Int(saturating: (Double(x) * sx).rounded())), y0 = max(0, Int(saturating: (Double(y) * sy).rounded()))
+        let x1 = min(picture.width, Int(saturating: (Double(x + width) * sx).rounded()))
+        let y1 = min(picture.height, Int(saturating: (Double(y + height) * sy).rounded()))
         guard x0 < x1, y0 < y1 else { return }
         for py in y0..<y1 {
-            let srcY = min(height - 1, max(0, Int((Double(py) + 0.5) / sy) - y))
+            let srcY = min(height - 1, max(0, Int(saturating: (Double(py) + 0.5) / sy) - y))
             let row = picture.pixels + py * picture.pitch
             for px in x0..<x1 {
-                let srcX = min(width - 1, max(0, Int((Double(px) + 0.5) / sx) - x))
+                let srcX = min(width - 1, max(0, Int(saturating: (Double(px) + 0.5) / sx) - x))
                 let index = Int(indices[srcY * width + srcX])
                 guard index < palette.count else { continue }
                 let argb = palette[index]

@@ -6,7 +6,7 @@ import Foundation
 package enum DisplayText {
     /// "mm:ss", or "h:mm:ss" from an hour on; negative times read as zero.
     package static func clock(_ seconds: Double) -> String {
-        let s = Int(max(0, seconds))
+        let s = Int(saturating: max(0, seconds))
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
             : String(format: "%02d:%02d", s / 60, s % 60)
     }

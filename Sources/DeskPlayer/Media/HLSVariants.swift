@@ -30,6 +30,11 @@ package struct HLSRendition: Sendable, Equatable {
 /// master playlist itself and opens only the chosen variant's playlist. No
 /// other variant's segment is ever requested.
 package enum HLSMaster {
+    /// The largest BANDWIDTH taken from a playlist, in bits per second; larger is read as this.
+    package static let bandwidthLimit = 1_000_000_000_000
+    /// The largest RESOLUTION side taken; a larger one is ignored.
+    package static let sideLimit = 65_536
+
     /// The variants of a master playlist, URIs resolved against `base`;
     /// empty for a media playlist (or anything else).
     package static func variants(in text: String, base: String) -> [HLSVariant] {
@@ -39,10 +44,15 @@ package enum HLSMaster {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("#EXT-X-STREAM-INF:") {
                 let attributes = parseAttributes(String(line.dropFirst("#EXT-X-STREAM-INF:".count)))
-                var v = HLSVariant(uri: "", bandwidth: Int(attributes["BANDWIDTH"] ?? "") ?? 0)
-                if let resolution = attributes["RESOLUTION"]?.split(separator: "x"), resolution.count == 2 {
-                    v.width = Int(resolution[0])
-                    v.height = Int(resolution[1])
+                // A server's numbers within what any stream has (a terabit, 64K
+                // pixels), so arithmetic on them (cache sizes, ordering) cannot overflow.
+                let bandwidth = Int(attributes["BANDWIDTH"] ?? "").map { min(max($0, 0), HLSMaster.bandwidthLimit) } ?? 0
+                var v = HLSVariant(uri: "", bandwidth: bandwidth)
+                if let resolution = attributes["RESOLUTION"]?.split(separator: "x"), resolution.count == 2,
+                   let width = Int(resolution[0]), let height = Int(resolution[1]),
+                   (1...HLSMaster.sideLimit).contains(width), (1...HLSMaster.sideLimit).contains(height) {
+                    v.width = width
+                    v.height = height
                 }
                 v.audioGroup = attributes["AUDIO"]
                 pending = v

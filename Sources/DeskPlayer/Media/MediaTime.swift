@@ -21,8 +21,10 @@ package struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertibl
         self.init(value: timestamp &* num, timescale: den)
     }
 
+    /// Saturates: a time past what Int64 ticks can hold (some 292,000 years in
+    /// microseconds) is the farthest one, NaN is zero, so no outside number traps.
     package init(seconds: Double, timescale: Int64 = 1_000_000) {
-        self.init(value: Int64((seconds * Double(timescale)).rounded()), timescale: timescale)
+        self.init(value: Int64(saturating: (seconds * Double(timescale)).rounded()), timescale: timescale)
     }
 
     package init(microseconds: Int64) { self.init(value: microseconds, timescale: 1_000_000) }

@@ -181,7 +181,15 @@ private final class CachedReader {
             return Int32(n)
         }
         let n = avio_read(inner, buffer, Int32(size))
-        if n > 0 && recording { recorded.append(buffer, count: Int(n)) }
+        if n > 0 && recording {
+            if recorded.count + Int(n) > cache.limit {
+                // Larger than the whole cache (a segment that never ends): streamed, never kept.
+                recording = false
+                recorded = Data()
+            } else {
+                recorded.append(buffer, count: Int(n))
+            }
+        }
         if n == DP_AVERROR_EOF || (n == 0 && avio_feof(inner) != 0) {
             complete = recording
             return DP_AVERROR_EOF
@@ -193,9 +201,10 @@ private final class CachedReader {
         if let memory {
             switch whence & ~AVSEEK_FORCE {
             case AVSEEK_SIZE: return Int64(memory.count)
+            // Offsets come from the demuxer reading the stream: saturating, then clamped below.
             case SEEK_SET: position = Int(offset)
-            case SEEK_CUR: position += Int(offset)
-            case SEEK_END: position = memory.count + Int(offset)
+            case SEEK_CUR: position = position.addingReportingOverflow(Int(offset)).overflow ? Int.max : position + Int(offset)
+            case SEEK_END: position = memory.count.addingReportingOverflow(Int(offset)).overflow ? Int.max : memory.count + Int(offset)
             default: return -1
             }
             position = min(max(position, 0), memory.count)

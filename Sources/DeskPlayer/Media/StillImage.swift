@@ -61,7 +61,7 @@ package enum StillImage {
         let longest = max(width, height)
         guard longest > maxSide, maxSide > 0 else { return (width, height) }
         let scale = Double(maxSide) / Double(longest)
-        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        return (max(1, Int(saturating: (Double(width) * scale).rounded())), max(1, Int(saturating: (Double(height) * scale).rounded())))
     }
 
     /// Lays each pixel on an opaque background by its alpha.

@@ -13,7 +13,7 @@ package struct VideoOrientation: Equatable, Sendable, CustomStringConvertible {
 
     /// Turned clockwise by `degrees` (a multiple of 90; others round to one).
     package static func clockwise(_ degrees: Int) -> VideoOrientation {
-        let quarters = ((Int((Double(degrees) / 90).rounded()) % 4) + 4) % 4
+        let quarters = ((Int(saturating: (Double(degrees) / 90).rounded()) % 4) + 4) % 4
         var o = upright
         // A quarter turn clockwise on screen (y down): (x, y) → (−y, x).
         for _ in 0..<quarters { o = o.then(VideoOrientation(xx: 0, xy: -1, yx: 1, yy: 0)) }

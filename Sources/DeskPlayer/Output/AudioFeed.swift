@@ -72,7 +72,7 @@ final class AudioFeed: Sendable {
                 let gap = Int64(bitPattern: playbackHost &- until)
                 if gap > 0 {
                     let seconds = min(Double(gap) / 1e9, maxSkipSeconds)
-                    skip(frames: Int(seconds * Double(rate)), from: until)
+                    skip(frames: Int(saturating: seconds * Double(rate)), from: until)
                 } else if gap < 0 {
                     padded = min(frames, Int(UInt64(-gap) * rate / 1_000_000_000))
                     out.update(repeating: 0, count: padded * channels)

@@ -100,7 +100,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
             var restart = false
             var current: FrameMetrics?
             if !s.stopped, s.frameRate > 0 {
-                let index = Int((seconds * s.frameRate).rounded())
+                let index = Int(saturating: (seconds * s.frameRate).rounded())
                 current = s.frames[index]?.metrics
                 restart = current == nil && LiveMetrics.shouldRestart(s, at: seconds)
                 if restart { s.restart = .at(max(0, seconds)) }
@@ -225,7 +225,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
             var new = 0
             let duration = s.snapshot.duration ?? 0
             for var frame in frames {
-                frame.index = Int((frame.time * s.frameRate).rounded())
+                frame.index = Int(saturating: (frame.time * s.frameRate).rounded())
                 s.frontier = frame.time
                 if s.frames[frame.index] != nil {
                     if fillingGap && s.restart == nil { s.restart = .nextGap }
@@ -237,7 +237,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                 s.snapshot.measuredFrames += 1
                 guard let value = frame.metrics.ssimAll ?? frame.metrics.psnrAverage, duration > 0,
                       !s.snapshot.columns.isEmpty else { continue }
-                let column = min(max(Int(frame.time / duration * Double(s.snapshot.columns.count)), 0), s.snapshot.columns.count - 1)
+                let column = min(max(Int(saturating: frame.time / duration * Double(s.snapshot.columns.count)), 0), s.snapshot.columns.count - 1)
                 s.snapshot.columns[column] = min(s.snapshot.columns[column] ?? value, value)
                 if s.snapshot.worst.count < 5 || value < (LiveMetrics.graphed(s.snapshot.worst.last) ?? .infinity) {
                     s.snapshot.worst.append(frame)

@@ -99,7 +99,7 @@ final class MediaAsset {
                                      preferences: ItemPreferences) -> SegmentCache? {
         guard source.isNetworkPlaylist else { return nil }
         let bytes = preferences.streamCacheBytes
-            ?? variant.map { min($0.bandwidth / 8 * 180, 512 << 20) } ?? (64 << 20)
+            ?? variant.map { min($0.bandwidth / 8 * 180, 512 << 20) } ?? (64 << 20)  // bandwidth is bounded (HLSMaster)
         return SegmentCache(limit: max(bytes, 0))
     }
 
@@ -230,7 +230,7 @@ final class MediaAsset {
             let w = stream.pointee.codecpar.pointee.width, h = stream.pointee.codecpar.pointee.height
             guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
             let decoder = try Decoder(stream: stream, threads: p.videoDecoderThreadCount)
-            describeVideo(stream, decoder, into: &info)
+            if let problem = describeVideo(stream, decoder, into: &info) { warning(problem) }
             let turn = orientation(ofStream: index, settings: p.video)
             if let problem = turn.problem { warning(problem) }
             info.videoOrientation = turn.orientation
@@ -334,19 +334,32 @@ final class MediaAsset {
 
     /// The video's coded and display size (sample aspect applied), frame
     /// rate and whether its fields are interlaced.
-    private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder, into info: inout MediaInfo) {
+    /// Returns the warning when the file's sample aspect ratio was ignored.
+    private func describeVideo(_ stream: UnsafeMutablePointer<AVStream>, _ decoder: Decoder,
+                               into info: inout MediaInfo) -> String? {
         let ctx = decoder.context.pointee
         info.videoCodec = decoder.codecName
         info.videoWidth = Int(ctx.width)
         info.videoHeight = Int(ctx.height)
         var sar = stream.pointee.sample_aspect_ratio
         if sar.num <= 0 || sar.den <= 0 { sar = ctx.sample_aspect_ratio }
-        let aspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
-        info.displayWidth = max(1, Int((Double(ctx.width) * aspect).rounded()))
+        var aspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
+        var problem: String?
+        // Anamorphic video stretches pixels by 4:3 or 2:1, never by 100: a
+        // header saying more would make a picture thousands of pixels wide.
+        if !MediaAsset.sampleAspectRange.contains(aspect) {
+            problem = "video: sample aspect ratio \(sar.num):\(sar.den) is out of range (1:16 to 16:1); ignored"
+            aspect = 1
+        }
+        info.displayWidth = max(1, Int(saturating: (Double(ctx.width) * aspect).rounded()))
         info.displayHeight = max(1, Int(ctx.height))
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0 && rate.den > 0 { info.frameRate = Double(rate.num) / Double(rate.den) }
         let order = stream.pointee.codecpar.pointee.field_order
         info.videoInterlaced = order != AV_FIELD_UNKNOWN && order != AV_FIELD_PROGRESSIVE
+        return problem
     }
+
+    /// The sample aspect ratios taken from a file.
+    static let sampleAspectRange = (1.0 / 16)...16.0
 }

@@ -64,7 +64,7 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
         if stream.pointee.nb_frames > 0 {
             expectedFrames = Int(stream.pointee.nb_frames)
         } else if let duration, frameRate.num > 0 {
-            expectedFrames = Int((duration * av_q2d(frameRate)).rounded())
+            expectedFrames = Int(saturating: (duration * av_q2d(frameRate)).rounded())
         } else {
             expectedFrames = nil
         }
@@ -128,7 +128,7 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
             var lastPts: Int64?
             if let seconds, seconds > 0 {
                 let start = input.context.pointee.start_time
-                try input.seek(toMicroseconds: Int64(seconds * 1e6) + (start == DP_AV_NOPTS_VALUE ? 0 : start))
+                try input.seek(toMicroseconds: Int64(saturating: seconds * 1e6) + (start == DP_AV_NOPTS_VALUE ? 0 : start))
             }
             let receive = { [self] (frame: Frame) in
                 let best = frame.bestEffortTimestamp

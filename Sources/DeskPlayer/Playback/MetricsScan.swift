@@ -169,6 +169,6 @@ package final class MetricsScan {
 
     package static func rate(_ r: AVRational) -> String {
         let value = av_q2d(r)
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
+        return value == value.rounded() ? String(Int(saturating: value)) : String(format: "%.3f", value)
     }
 }

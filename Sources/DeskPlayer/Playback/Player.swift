@@ -254,7 +254,11 @@ package final class Player {
         let t = clock.time(at: HostTime.now())
         let (index, start) = pass(at: t)
         let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
-        return MediaTime(seconds: max(0, t - start.seconds + origin.seconds))
+        let time = MediaTime(seconds: max(0, t - start.seconds + origin.seconds))
+        // Held at the end once the item has played out (keep-open): the clock
+        // runs on, the position does not pass the item's end.
+        if let end = currentItem?.duration, time > end { return end }
+        return time
     }
 
     /// The current item's counters so far.

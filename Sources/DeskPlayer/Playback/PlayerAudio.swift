@@ -93,7 +93,7 @@ package final class PlayerAudio: AudioSource {
         let (current, gain, fromGain) = state.withLock { s -> (AudioRing?, Float, Float) in
             guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0, 0) }
             if !s.started {
-                let preroll = Int(Double(ring.format.sampleRate) * prerollSeconds)
+                let preroll = Int(saturating: Double(ring.format.sampleRate) * prerollSeconds)
                 guard ring.availableFrames >= preroll || ring.isEnded else { return (nil, 0, 0) }
                 s.started = true
             }
@@ -112,7 +112,7 @@ package final class PlayerAudio: AudioSource {
             if count > 0, let time {
                 // The clock follows the samples just read: `time` is heard
                 // `done` frames after the buffer starts, at their speed.
-                let host = playbackHost + UInt64(Double(done) / rate * 1e9)
+                let host = playbackHost + UInt64(saturating: Double(done) / rate * 1e9)
                 let short = done + count < frames && ring.availableFrames == 0 && !ring.isEnded
                 clock.set(time: time.seconds, host: host, running: true,
                           limit: short ? endTime : nil, audioDriven: true, rate: speed)
@@ -122,7 +122,7 @@ package final class PlayerAudio: AudioSource {
             if count > 0 && done < frames && ring.availableFrames > 0 { continue }
             guard done < frames, ring.isDrained else { break }
             // This item's audio is over: go straight on with the next one's.
-            let heard = playbackHost + UInt64(Double(done) / rate * 1e9)
+            let heard = playbackHost + UInt64(saturating: Double(done) / rate * 1e9)
             guard let next = state.withLock({ s -> AudioRing? in
                 guard let n = s.nextRing else { return nil }
                 s.ring = n

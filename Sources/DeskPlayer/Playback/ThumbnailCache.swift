@@ -14,7 +14,7 @@ package struct ThumbnailCache {
     /// time in its bucket, so it is at most this far from the time asked.
     package static let bucketSeconds = 0.5
 
-    package static func bucket(_ seconds: Double) -> Int { Int((max(seconds, 0) / bucketSeconds).rounded(.down)) }
+    package static func bucket(_ seconds: Double) -> Int { Int(saturating: (max(seconds, 0) / bucketSeconds).rounded(.down)) }
 
     package let byteLimit: Int
     private var entries: [Int: (entry: Entry, lastUse: Int)] = [:]

@@ -87,7 +87,7 @@ package final class ThumbnailDecoder: ThumbnailMaker {
         var shownW = Double(parameters.width) * pixelAspect, shownH = Double(parameters.height)
         if orientation.swapsAxes { swap(&shownW, &shownH) }
         let scale = min(Double(maxWidth) / shownW, Double(maxHeight) / shownH, 1)
-        let w = max(Int((shownW * scale).rounded()), 2), h = max(Int((shownH * scale).rounded()), 2)
+        let w = max(Int(saturating: (shownW * scale).rounded()), 2), h = max(Int(saturating: (shownH * scale).rounded()), 2)
         (width, height) = orientation.swapsAxes ? (h, w) : (w, h)
         packet = try Packet()
         frame = try Frame()

@@ -34,7 +34,7 @@ enum CompareLoupe {
             }
             let fx = fraction(side.1.x + ox, mapping: mapping, vertical: false)
             let fy = fraction(side.1.y + oy, mapping: mapping, vertical: true)
-            let px = Int((fx * Double(picture.width)).rounded(.down)), py = Int((fy * Double(picture.height)).rounded(.down))
+            let px = Int(saturating: (fx * Double(picture.width)).rounded(.down)), py = Int(saturating: (fy * Double(picture.height)).rounded(.down))
             places.append((picture, px, py))
             guard let c = pixel(picture, px, py) else {
                 lines.append("\(letter) —")
@@ -42,7 +42,7 @@ enum CompareLoupe {
             }
             // The same point of the decoded picture, at the video's own size.
             let decoded = side.0.shownDecodedPicture
-            let (vx, vy) = decoded.map { (Int((fx * Double($0.width)).rounded(.down)), Int((fy * Double($0.height)).rounded(.down))) }
+            let (vx, vy) = decoded.map { (Int(saturating: (fx * Double($0.width)).rounded(.down)), Int(saturating: (fy * Double($0.height)).rounded(.down))) }
                 ?? (px, py)
             let code = decoded?.codeValues(x: vx, y: vy)
             readings.append(CompareState.LoupeReading(side: side.2, x: vx, y: vy, rgb: [Int(c.r), Int(c.g), Int(c.b)], code: code))

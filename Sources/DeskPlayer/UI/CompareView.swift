@@ -58,7 +58,7 @@ package final class CompareView {
     /// The divider's place in pixels along the window's width (vertical) or height.
     package func dividerOffset(in bounds: Rect) -> Int {
         let length = state.wipeOrientation == .vertical ? bounds.width : bounds.height
-        return Int((Double(length) * state.wipePosition).rounded())
+        return Int(saturating: (Double(length) * state.wipePosition).rounded())
     }
 
     // MARK: Mouse
@@ -229,8 +229,8 @@ package final class CompareView {
             let sx = Double(texture.width) / Double(max(mapping.pictureWidth, 1))
             let sy = Double(texture.height) / Double(max(mapping.pictureHeight, 1))
             let s = mapping.source
-            var src = SDL_Rect(x: Int32(Double(s.x) * sx), y: Int32(Double(s.y) * sy), w: Int32(Double(s.width) * sx),
-                               h: Int32(Double(s.height) * sy))
+            var src = SDL_Rect(x: Int32(saturating: Double(s.x) * sx), y: Int32(saturating: Double(s.y) * sy), w: Int32(saturating: Double(s.width) * sx),
+                               h: Int32(saturating: Double(s.height) * sy))
             var dst = mapping.destination.sdl
             SDL_SetTextureScaleMode(texture.texture, state.zoom.smooth ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
             SDL_RenderCopy(r, texture.texture, &src, &dst)
@@ -238,7 +238,7 @@ package final class CompareView {
         guard state.showsLabels else { return }
         drawLabel(reference, index: 0, at: labelCorner(b, right: false), text: text, renderer: r)
         drawLabel(other, index: state.other, at: labelCorner(b, right: true), text: text, renderer: r, alignRight: true)
-        let gain = state.diffGain == state.diffGain.rounded() ? String(Int(state.diffGain)) : String(format: "%.2f", state.diffGain)
+        let gain = state.diffGain == state.diffGain.rounded() ? String(Int(saturating: state.diffGain)) : String(format: "%.2f", state.diffGain)
         let line = "difference (\(state.diffVariant.rawValue), gain \(gain))"
         drawPanel(line, x: b.x + (b.width - text.width(of: line)) / 2 - 6, y: b.y + b.height - text.lineHeight - 18, text: text, renderer: r)
     }
@@ -263,7 +263,7 @@ package final class CompareView {
         var parts = [letter, DisplayText.shortName(item.name)]
         if let t = view.player.shownItemTime?.seconds {
             parts.append(String(format: "%.3f s", t))
-            if let fps = item.info?.frameRate, fps > 0 { parts.append("#\(Int((t * fps).rounded()))") }
+            if let fps = item.info?.frameRate, fps > 0 { parts.append("#\(Int(saturating: (t * fps).rounded()))") }
         }
         if let g = groupTime, let d = item.duration?.seconds, g > d + 0.001 {
             parts.append("· ended at \(String(format: "%.3f", d)) s: holding its last frame")

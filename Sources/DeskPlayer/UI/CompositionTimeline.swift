@@ -38,7 +38,7 @@ struct CompositionTimeline {
         timeArea = Rect(x: laneX, y: top, width: max(1, area.width - 2 * margin - labelWidth), height: rowHeight * count)
         let span = timeArea
         let total = duration, rate = AudioFormat.device.sampleRate
-        func x(_ t: Double) -> Int { span.x + Int((t / total * Double(span.width)).rounded()) }
+        func x(_ t: Double) -> Int { span.x + Int(saturating: (t / total * Double(span.width)).rounded()) }
         rows = composition.tracks.enumerated().map { i, track in
             let y = top + i * rowHeight
             let lane = Rect(x: span.x, y: y + 2, width: span.width, height: rowHeight - 4)
@@ -50,8 +50,8 @@ struct CompositionTimeline {
                 let peak = max(track.mix.volume, 1)
                 lines.append((x0...x1).map { px in
                     let t = min(max(Double(px - span.x) / Double(span.width) * total, segment.at), segment.end)
-                    let gain = track.mix.gain(at: Int64((t * Double(rate)).rounded()), rate: rate) / peak
-                    return (px, lane.y + lane.height - 1 - Int(Double(gain) * Double(lane.height - 3)))
+                    let gain = track.mix.gain(at: Int64(saturating: (t * Double(rate)).rounded()), rate: rate) / peak
+                    return (px, lane.y + lane.height - 1 - Int(saturating: Double(gain) * Double(lane.height - 3)))
                 })
             }
             return Row(name: track.name, label: Rect(x: area.x + margin, y: y, width: labelWidth - 8, height: rowHeight),
@@ -61,7 +61,7 @@ struct CompositionTimeline {
 
     /// The play head's column at timeline time `t` (seconds within the pass).
     func playHeadX(at t: Double) -> Int {
-        timeArea.x + Int((min(max(t, 0), duration) / duration * Double(timeArea.width)).rounded())
+        timeArea.x + Int(saturating: (min(max(t, 0), duration) / duration * Double(timeArea.width)).rounded())
     }
 
     func draw(playHead t: Double, renderer: OpaquePointer, text: TextRenderer, area: Rect) {

@@ -11,6 +11,10 @@ package enum ContentMode: String, CaseIterable, Sendable {
 /// Where a picture goes: the picture is converted to `pictureWidth` x
 /// `pictureHeight`, and its `source` part is drawn 1:1 at `destination`.
 struct VideoPlacement: Equatable, Sendable {
+    /// How many times past fit a fill may enlarge (see `init`): 4, so a
+    /// picture made for a 1920x1080 view is at most 7680x1080 (33 MB).
+    static let fillOverflow = 4.0
+
     var pictureWidth: Int
     var pictureHeight: Int
     var source: Rect
@@ -26,10 +30,14 @@ struct VideoPlacement: Equatable, Sendable {
             pictureHeight = ah
         case .fit, .fill:
             let sx = Double(aw) / vw, sy = Double(ah) / vh
-            let s = mode == .fit ? min(sx, sy) : max(sx, sy)
+            // Fill crops what overflows; a video of an extreme shape (a file's
+            // 16384x2 frame) would overflow by thousands of pixels, so fill
+            // enlarges at most `fillOverflow` times past fit: the picture made
+            // stays within a few times the area, and letterboxes beyond that.
+            let s = mode == .fit ? min(sx, sy) : min(max(sx, sy), min(sx, sy) * VideoPlacement.fillOverflow)
             // The side that matches the area is exact; the other is rounded.
-            pictureWidth = (mode == .fit ? sx <= sy : sx >= sy) ? aw : max(1, Int((vw * s).rounded()))
-            pictureHeight = (mode == .fit ? sx <= sy : sx >= sy) ? max(1, Int((vh * s).rounded())) : ah
+            pictureWidth = (mode == .fit ? sx <= sy : sx >= sy) ? aw : max(1, Int(saturating: (vw * s).rounded()))
+            pictureHeight = (mode == .fit ? sx <= sy : sx >= sy) ? max(1, Int(saturating: (vh * s).rounded())) : ah
         }
         let visibleW = min(pictureWidth, aw), visibleH = min(pictureHeight, ah)
         source = Rect(x: (pictureWidth - visibleW) / 2, y: (pictureHeight - visibleH) / 2,

@@ -34,7 +34,7 @@ struct ControlBar {
 
     /// Where the tick of a chapter starting at `seconds` is on the seek bar.
     func chapterTickX(_ seconds: Double, duration: Double) -> Int {
-        seekTrack.x + Int(Double(seekTrack.width) * min(max(seconds / max(duration, 1e-9), 0), 1))
+        seekTrack.x + Int(saturating: Double(seekTrack.width) * min(max(seconds / max(duration, 1e-9), 0), 1))
     }
 
     /// The fraction along the seek (or volume) track at x.
@@ -62,7 +62,7 @@ struct ControlBar {
         let track = Rect(x: seekTrack.x, y: seekTrack.y + 6, width: seekTrack.width, height: 4)
         fill(track, (255, 255, 255, 70))
         if let duration, duration > 0 {
-            let played = Int(Double(track.width) * min(max(position / duration, 0), 1))
+            let played = Int(saturating: Double(track.width) * min(max(position / duration, 0), 1))
             fill(Rect(x: track.x, y: track.y, width: played, height: track.height), (120, 190, 255, 255))
             // A tick where each chapter starts (the first, at zero, is the bar's own start).
             let chapters = player.currentItem?.info?.chapters ?? []
@@ -87,7 +87,7 @@ struct ControlBar {
         }
 
         // Volume: a small bar, dim when muted.
-        let level = Int(Double(volumeTrack.width) * Double(player.volume))
+        let level = Int(saturating: Double(volumeTrack.width) * Double(player.volume))
         fill(Rect(x: volumeTrack.x, y: volumeTrack.y + 5, width: volumeTrack.width, height: 6), (255, 255, 255, 60))
         fill(Rect(x: volumeTrack.x, y: volumeTrack.y + 5, width: level, height: 6),
              player.isMuted ? (150, 150, 150, 255) : (255, 220, 120, 255))

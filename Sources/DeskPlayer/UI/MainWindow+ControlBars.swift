@@ -14,7 +14,7 @@ extension MainWindow {
 
     /// A tile's controls (and PiP button) show for a moment.
     func showControls(_ index: Int) {
-        hover = (index, HostTime.now() + UInt64(MainWindow.hoverSeconds * 1e9))
+        hover = (index, HostTime.after(seconds: MainWindow.hoverSeconds))
     }
 
     /// The bar of tile `index` when it has one to show (a player with an item, in this window).
@@ -33,7 +33,7 @@ extension MainWindow {
     func barSignature(_ areas: [Rect]) -> BarState? {
         guard let hover, shownControlBar(hover.index, in: areas) != nil else { return nil }
         let p = views[hover.index].player
-        return BarState(index: hover.index, quarterSeconds: Int(p.currentTime.seconds * 4), paused: p.isPaused,
+        return BarState(index: hover.index, quarterSeconds: Int(saturating: p.currentTime.seconds * 4), paused: p.isPaused,
                         volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1)
     }
 
@@ -76,7 +76,7 @@ extension MainWindow {
         pointer = (x, bar.seekTrack.y)
         needsRedraw = true
         if drag.volume {
-            onAction(.volumeBar(tile: drag.index, percent: Int((ControlBar.fraction(x: x, along: bar.volumeTrack) * 100).rounded())))
+            onAction(.volumeBar(tile: drag.index, percent: Int(saturating: (ControlBar.fraction(x: x, along: bar.volumeTrack) * 100).rounded())))
             return
         }
         let now = HostTime.now()

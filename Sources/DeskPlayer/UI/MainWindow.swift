@@ -123,7 +123,7 @@ package final class MainWindow: PlayerScreen {
         SDL_GetWindowSize(window.window, &w, &h)
         SDL_GetWindowPosition(window.window, &x, &y)
         let scale = min(Double(w) / Double(videoWidth), Double(h) / Double(videoHeight))
-        let nw = Int32((Double(videoWidth) * scale).rounded()), nh = Int32((Double(videoHeight) * scale).rounded())
+        let nw = Int32(saturating: (Double(videoWidth) * scale).rounded()), nh = Int32(saturating: (Double(videoHeight) * scale).rounded())
         guard abs(nw - w) > 1 || abs(nh - h) > 1 else { return }
         SDL_SetWindowSize(window.window, nw, nh)
         SDL_SetWindowPosition(window.window, x + (w - nw) / 2, y + (h - nh) / 2)
@@ -169,7 +169,7 @@ package final class MainWindow: PlayerScreen {
     /// the one before on it.
     package func showMessage(_ message: String, seconds: Double, topic: String?) {
         if let topic { messages.removeAll { $0.topic == topic } }
-        messages.append((message, topic, HostTime.now() + UInt64(seconds * 1e9)))
+        messages.append((message, topic, HostTime.after(seconds: seconds)))
         needsRedraw = true
     }
 

@@ -91,16 +91,16 @@ package final class MetricsGraph {
             let to = max((x + 1) * snapshot.columns.count / plot.width, from + 1)
             guard let value = snapshot.columns[from..<min(to, snapshot.columns.count)].compactMap({ $0 }).min() else { continue }
             let level = value.isFinite ? (value - low) / span : 1
-            let h = max(2, Int(Double(plot.height) * (0.15 + 0.85 * level)))
+            let h = max(2, Int(saturating: Double(plot.height) * (0.15 + 0.85 * level)))
             // Green where close to the best, towards red where worst.
             let bad = UInt8(max(0, min(255, 255 * (1 - level))))
             fill(Rect(x: plot.x + x, y: plot.y + plot.height - h, width: 1, height: h), (bad, 255 - bad / 2, 80, 230), renderer: r)
         }
         for frame in snapshot.worst {
-            let x = plot.x + Int(Double(plot.width) * min(max(frame.time / duration, 0), 1))
+            let x = plot.x + Int(saturating: Double(plot.width) * min(max(frame.time / duration, 0), 1))
             fill(Rect(x: x - 1, y: strip.y, width: 3, height: strip.height), (255, 40, 40, 255), renderer: r)
         }
-        let x = plot.x + Int(Double(plot.width) * min(max(playhead / duration, 0), 1))
+        let x = plot.x + Int(saturating: Double(plot.width) * min(max(playhead / duration, 0), 1))
         fill(Rect(x: x, y: strip.y - 2, width: 2, height: strip.height + 4), (255, 255, 255, 255), renderer: r)
         if let worst = snapshot.worst.first, let value = LiveMetrics.graphed(worst) {
             let name = worst.metrics.ssimAll != nil ? String(format: "worst SSIM %.4f", value) : String(format: "worst PSNR %.2f dB", value)

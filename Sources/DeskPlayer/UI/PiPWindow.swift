@@ -58,8 +58,8 @@ package final class PiPWindow {
     /// A quarter of the screen's width, at most 40 % of its height (a portrait video).
     private static func size(for aspect: Double, in usable: SDL_Rect) -> (Int, Int) {
         var width = max(Int(usable.w) / 4, 160)
-        if Double(width) / aspect > Double(usable.h) * 0.4 { width = max(Int(Double(usable.h) * 0.4 * aspect), 90) }
-        return (width, max(Int(Double(width) / aspect), 90))
+        if Double(width) / aspect > Double(usable.h) * 0.4 { width = max(Int(saturating: Double(usable.h) * 0.4 * aspect), 90) }
+        return (width, max(Int(saturating: Double(width) / aspect), 90))
     }
 
     /// A mini window opened before its video was known (or that now shows
@@ -131,7 +131,7 @@ package final class PiPWindow {
         let player = view.player
         if let duration = player.currentItem?.duration, duration.seconds > 0 {
             let fraction = min(max(player.currentTime.seconds / duration.seconds, 0), 1)
-            var progress = SDL_Rect(x: 0, y: Int32(b.height - 3), w: Int32(Double(b.width) * fraction), h: 3)
+            var progress = SDL_Rect(x: 0, y: Int32(b.height - 3), w: Int32(saturating: Double(b.width) * fraction), h: 3)
             SDL_SetRenderDrawColor(r, 120, 190, 255, 255)
             SDL_RenderFillRect(r, &progress)
         }
@@ -184,7 +184,7 @@ package final class PiPWindow {
     private func keepAspect() {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowSize(window.window, &w, &h)
-        let wanted = Int32((Double(w) / max(aspect, 0.1)).rounded())
+        let wanted = Int32(saturating: (Double(w) / max(aspect, 0.1)).rounded())
         if abs(wanted - h) > 1 { SDL_SetWindowSize(window.window, w, wanted) }
         keepOnScreen()
     }

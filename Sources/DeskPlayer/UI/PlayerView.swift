@@ -253,8 +253,8 @@ package final class PlayerView {
             // A texture from before a resize is scaled until the new size arrives.
             let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
             let sy = Double(texture.height) / Double(max(placement.pictureHeight, 1))
-            var src = SDL_Rect(x: Int32(Double(placement.source.x) * sx), y: Int32(Double(placement.source.y) * sy),
-                               w: Int32(Double(placement.source.width) * sx), h: Int32(Double(placement.source.height) * sy))
+            var src = SDL_Rect(x: Int32(saturating: Double(placement.source.x) * sx), y: Int32(saturating: Double(placement.source.y) * sy),
+                               w: Int32(saturating: Double(placement.source.width) * sx), h: Int32(saturating: Double(placement.source.height) * sy))
             var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
             if texture.layout == .bgra {

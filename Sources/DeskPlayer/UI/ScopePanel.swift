@@ -29,7 +29,7 @@ package final class ScopePanel {
     static func frame(in bounds: Rect, pictureWidth: Int, pictureHeight: Int, titleHeight: Int) -> Rect {
         let scale = min(Double(maxWidth) / Double(max(pictureWidth, 1)), Double(maxHeight) / Double(max(pictureHeight, 1)),
                         Double(bounds.width) / 3 / Double(max(pictureWidth, 1)))
-        let w = max(Int(Double(pictureWidth) * scale), 64), h = max(Int(Double(pictureHeight) * scale), 48)
+        let w = max(Int(saturating: Double(pictureWidth) * scale), 64), h = max(Int(saturating: Double(pictureHeight) * scale), 48)
         return Rect(x: bounds.x + bounds.width - w - 12, y: bounds.y + 12 + titleHeight, width: w, height: h)
     }
 

@@ -94,7 +94,7 @@ final class SeekThumbnail {
     static func frame(width: Int, height: Int, pointerX: Int, bottom: Int, bounds: Rect) -> Rect {
         let room = max(bottom - bounds.y - 4, 1)
         let scale = min(Double(room) / Double(max(height, 1)), Double(bounds.width) / Double(max(width, 1)), 1)
-        let w = max(Int(Double(width) * scale), 1), h = max(Int(Double(height) * scale), 1)
+        let w = max(Int(saturating: Double(width) * scale), 1), h = max(Int(saturating: Double(height) * scale), 1)
         let x = min(max(pointerX - w / 2, bounds.x), bounds.x + bounds.width - w)
         return Rect(x: x, y: bottom - h, width: w, height: h)
     }

@@ -62,8 +62,8 @@ package struct VideoZoom: Equatable, Sendable {
         let frame = zoomedFrame(fitted, area: area)
         var p = fitted
         let decodeScale = min(1, Double(max(videoWidth, 1)) / max(frame.width, 1))
-        p.pictureWidth = max(1, Int((frame.width * decodeScale).rounded()))
-        p.pictureHeight = max(1, Int((frame.height * decodeScale).rounded()))
+        p.pictureWidth = max(1, Int(saturating: (frame.width * decodeScale).rounded()))
+        p.pictureHeight = max(1, Int(saturating: (frame.height * decodeScale).rounded()))
         // The visible part of the zoomed frame, on screen.
         let x0 = max(Double(area.x), frame.x), y0 = max(Double(area.y), frame.y)
         let x1 = min(Double(area.x + area.width), frame.x + frame.width), y1 = min(Double(area.y + area.height), frame.y + frame.height)
@@ -80,8 +80,8 @@ package struct VideoZoom: Equatable, Sendable {
         let sy1 = min(Double(p.pictureHeight), ((y1 - frame.y) * s).rounded(.up))
         p.source = Rect(x: Int(sx0), y: Int(sy0), width: Int(sx1 - sx0), height: Int(sy1 - sy0))
         let dx0 = frame.x + sx0 / s, dy0 = frame.y + sy0 / s
-        p.destination = Rect(x: Int(dx0.rounded()), y: Int(dy0.rounded()),
-                             width: Int((frame.x + sx1 / s - dx0).rounded()), height: Int((frame.y + sy1 / s - dy0).rounded()))
+        p.destination = Rect(x: Int(saturating: dx0.rounded()), y: Int(saturating: dy0.rounded()),
+                             width: Int(saturating: (frame.x + sx1 / s - dx0).rounded()), height: Int(saturating: (frame.y + sy1 / s - dy0).rounded()))
         return p
     }
 }

@@ -54,8 +54,8 @@ package struct AudioMix: Sendable, Equatable {
         let r = Double(rate)
         var factor: Float = 1
         for ramp in ramps {
-            let start = Int64((ramp.start * r).rounded())
-            let end = Int64((ramp.end * r).rounded())
+            let start = Int64(saturating: (ramp.start * r).rounded())
+            let end = Int64(saturating: (ramp.end * r).rounded())
             if index < start { break }
             if index >= end { factor = ramp.to; continue }
             let x = Double(index - start) / Double(end - start)

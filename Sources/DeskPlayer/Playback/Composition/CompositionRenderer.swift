@@ -25,9 +25,9 @@ final class SegmentReader {
     init(segment: CompositionSegment, from: Int64, format: AudioFormat) {
         self.segment = segment
         rate = Int64(format.sampleRate)
-        let atSample = Int64((segment.at * Double(rate)).rounded())
+        let atSample = Int64(saturating: (segment.at * Double(rate)).rounded())
         nextSample = max(from, atSample)
-        expectedStart = MediaTime(value: Int64((segment.sourceStart * Double(rate)).rounded()) + nextSample - atSample,
+        expectedStart = MediaTime(value: Int64(saturating: (segment.sourceStart * Double(rate)).rounded()) + nextSample - atSample,
                                   timescale: rate)
         var preferences = ItemPreferences()
         preferences.decodesVideo = false
@@ -129,7 +129,7 @@ final class CompositionRenderer {
     init(_ composition: Composition, format: AudioFormat = .device) {
         self.composition = composition.normalized()
         self.format = format
-        totalSamples = Int64((composition.duration * Double(format.sampleRate)).rounded())
+        totalSamples = Int64(saturating: (composition.duration * Double(format.sampleRate)).rounded())
         scratch = .allocate(capacity: scratchFrames * format.channels)
         // Sources open this far ahead, in the background, so an export never
         // waits for one; a few sources at a time at most.
@@ -194,8 +194,8 @@ final class CompositionRenderer {
 
     private func samples(_ segment: CompositionSegment) -> (start: Int64, end: Int64) {
         let rate = Double(format.sampleRate)
-        let start = Int64((segment.at * rate).rounded())
-        return (start, start + Int64((segment.duration * rate).rounded()))
+        let start = Int64(saturating: (segment.at * rate).rounded())
+        return (start, start + Int64(saturating: (segment.duration * rate).rounded()))
     }
 
     /// Opens the readers of track `t`'s segments that begin before `horizon`

@@ -41,7 +41,7 @@ package final class AudioRing: Sendable {
     /// `seconds` of audio at most are held.
     init(format: AudioFormat = .device, seconds: Double = 0.5) {
         self.format = format
-        capacity = Int(Double(format.sampleRate) * seconds)
+        capacity = Int(saturating: Double(format.sampleRate) * seconds)
         storage = .allocate(capacity: capacity * format.channels)
     }
 

@@ -69,8 +69,8 @@ final class AudioTempo {
     static func stages(for speed: Double) -> (Int64, Int64) {
         let s = min(max(speed, PlaybackSpeed.range.lowerBound), PlaybackSpeed.range.upperBound)
         let first = min(max(s, 0.5), 2)
-        let k1 = Int64((first * 1024).rounded())
-        let k2 = min(max(Int64((s * 1024 * 1024 / Double(k1)).rounded()), 512), 2048)
+        let k1 = Int64(saturating: (first * 1024).rounded())
+        let k2 = min(max(Int64(saturating: (s * 1024 * 1024 / Double(k1)).rounded()), 512), 2048)
         return (k1, k2)
     }
 
@@ -82,7 +82,7 @@ final class AudioTempo {
 
     /// The ratio resampling plays `speed` at: 48 kHz heard from `rate` Hz.
     private func resampledRate(for speed: Double) -> Int64 {
-        max(1, Int64((Double(sampleRate) / speed).rounded()))
+        max(1, Int64(saturating: (Double(sampleRate) / speed).rounded()))
     }
 
     /// Plays `count` frames at `time` at `wanted` speed into `sink`. False when the sink stopped.

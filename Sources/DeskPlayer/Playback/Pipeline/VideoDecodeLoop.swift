@@ -72,7 +72,7 @@ final class VideoDecodeLoop {
         let tb = stream.timeBase
         // ticks of 1/rate s in the stream's time base: tb.den·rate.den / (tb.num·rate.num)
         nominalDuration = rate.num > 0 && tb.num > 0
-            ? max(1, Int64((Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
+            ? max(1, Int64(saturating: (Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
         self.warning = warning
         self.toneMapping = toneMapping
         self.fastWhenSmall = fastWhenSmall
@@ -126,7 +126,7 @@ final class VideoDecodeLoop {
         // With nothing to go by, the first frame is where this pass (or the seek) starts.
         let startTime = (current.target.map { $0 - current.passOffset + current.origin } ?? .zero) + startOffset
         let tb = stream.timeBase
-        let start = Int64((startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
+        let start = Int64(saturating: (startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
         let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
         source.pointer.pointee.pts = stamp.ticks
         let itemTime = MediaTime(stamp.ticks, stream.timeBase) - startOffset

@@ -196,7 +196,7 @@ package final class SubtitleTracks: Sendable {
     /// The subtitle time shown on a picture at media time `time` (exact:
     /// frame and subtitle times are rationals; the delay is whole ms).
     private static func subtitleTime(_ time: MediaTime, delay: Double) -> MediaTime {
-        time - MediaTime(value: Int64((delay * 1000).rounded()), timescale: 1000)
+        time - MediaTime(value: Int64(saturating: (delay * 1000).rounded()), timescale: 1000)
     }
 
     /// The bitmap subtitle on screen at `t`: the latest begun, until

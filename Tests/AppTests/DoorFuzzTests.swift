@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import Control
+@testable import Media
+import TestSupport
+
+/// A hostile client at the control socket, as issue 38 found one: every
+/// property and command the player lists, sent every extreme value a JSON
+/// client can write. The player answers each request and its state stays
+/// sane; a request that ends the process is named. (`make fuzz-socket` runs
+/// `bench/socket_fuzz.py`, which goes on to random mutations for as long as
+/// it is given.)
+@Suite struct DoorFuzzTests {
+    typealias Client = ControlSocketTests.Client
+
+    /// Written as raw JSON, so numbers past Double (1e400), past Int64 and
+    /// the integer limits reach the player exactly as a client sends them.
+    static let extremes = ["1e13", "-1e13", "1e19", "-1e19", "1e300", "-1e300", "9223372036854775807",
+                           "-9223372036854775808", "18446744073709551615", "2147483648", "-2147483649", "1e400",
+                           "-1e400", "0", "-1", "0.5", "\"nan\"", "\"inf\"", "\"-inf\"", "\"1e400\"", "\"\"",
+                           "\"" + String(repeating: "x", count: 70_000) + "\"", "[]", "[1,2]", "{}", "{\"a\":1}",
+                           "null", "true", "false", "\"1e13\"", "\"99999999999:00:00\"", "\"${?pause==yes:${\""]
+
+    /// Commands that end the player, its playlist or its only tile on purpose.
+    static let ending: Set<String> = ["quit", "quit-watch-later", "stop", "tile-close"]
+
+    /// Sends every request at once (the player reads them in one go) and
+    /// reads a reply to each: its id, or id 0 for a line that is not JSON the
+    /// player can read (`1e400`), as mpv answers one. When replies stop
+    /// coming, the request after the last one answered is what broke it.
+    static func send(_ requests: [String], to client: Client, first id: inout Int) -> String? {
+        let start = id
+        for request in requests {
+            client.sendLine("{\"command\":\(request),\"request_id\":\(id)}")
+            id += 1
+        }
+        var replies = 0, lastAnswered = start - 1
+        while replies < requests.count, let message = client.readMessage() {
+            guard message["event"] == nil else { continue }
+            replies += 1
+            if let n = message["request_id"]?.number, n >= Double(start), n < Double(id) { lastAnswered = max(lastAnswered, Int(n)) }
+        }
+        guard replies < requests.count else { return nil }
+        return requests[min(lastAnswered + 1 - start, requests.count - 1)]
+    }
+
+    /// What must hold whatever was sent: the player answers, its time lies
+    /// within the file and its volume within its range.
+    static func insane(_ client: Client) -> String? {
+        guard let volume = client.get("volume")?.number else { return "volume unreadable" }
+        guard (0...100).contains(volume) else { return "volume \(volume)" }
+        if let duration = client.get("duration")?.number, let time = client.get("time-pos")?.number,
+           !(0...(duration + 0.5)).contains(time) {
+            return "time-pos \(time) outside 0...\(duration)"
+        }
+        if let speed = client.get("speed")?.number, !(0.01...100).contains(speed) { return "speed \(speed)" }
+        return nil
+    }
+
+    @Test func everyPropertyAndCommandSurvivesExtremeValues() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let log = dir.appendingPathComponent("stderr.txt")
+        // Its own state folder: a fuzzed quit-watch-later writes nowhere else.
+        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path,
+                                                          environment: ["XDG_STATE_HOME": dir.path], stderr: log)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        #expect(client.waitFor("duration") != nil)
+        let properties = try #require(client.get("property-list").flatMap { value -> [String]? in
+            guard case .array(let names) = value else { return nil }
+            return names.compactMap(\.string)
+        })
+        let commands = try #require(client.get("command-list").flatMap { value -> [String]? in
+            guard case .array(let entries) = value else { return nil }
+            return entries.compactMap { $0["name"]?.string }
+        }).filter { !Self.ending.contains($0) }
+        #expect(properties.count > 50 && commands.count > 20, "\(properties.count) properties, \(commands.count) commands")
+
+        var id = 1
+        var sent = 0
+        func check(_ batch: [String], _ what: String) -> Bool {
+            sent += batch.count
+            if let broken = Self.send(batch, to: client, first: &id) {
+                Issue.record("the player stopped answering at \(broken.prefix(200)) (\(what))\n\((try? String(contentsOf: log, encoding: .utf8))?.suffix(1500) ?? "")")
+                return false
+            }
+            if let problem = Self.insane(client) {
+                Issue.record("after \(what): \(problem)")
+            }
+            return true
+        }
+        for name in properties {
+            let quoted = "\"\(name)\""
+            let batch = Self.extremes.flatMap { v in
+                ["[\"set_property\",\(quoted),\(v)]", "[\"add\",\(quoted),\(v)]", "[\"multiply\",\(quoted),\(v)]",
+                 "[\"cycle-values\",\(quoted),\(v),\(v)]"]
+            }
+            guard check(batch, "property \(name)") else { return }
+        }
+        for name in commands {
+            let quoted = "\"\(name)\""
+            let batch = Self.extremes.flatMap { v in ["[\(quoted),\(v)]", "[\(quoted),\(v),\(v)]", "[\(quoted),\(v),\(v),\(v)]"] }
+            guard check(batch, "command \(name)") else { return }
+        }
+        print("door fuzzer: \(sent) requests to \(properties.count) properties and \(commands.count) commands, all answered")
+        #expect(player.isRunning)
+    }
+
+    /// The four requests that each ended the process with a trap, as mpv
+    /// answers them: a seek past the end goes to the end, before the start
+    /// to the start, a track that does not exist is refused, and nothing stops.
+    @Test func theRequestsThatTrappedAreAnsweredAsMpvAnswersThem() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        let duration = try #require(client.waitFor("duration")?.number)
+
+        #expect(client.error([.string("seek"), .number(-1e13), .string("absolute")]) == "success")
+        #expect(client.get("time-pos")?.number == 0)
+        client.sendLine("{\"command\":[\"seek\",1e13,\"absolute\"],\"request_id\":901}")
+        #expect(client.reply(to: .number(901)) != nil)
+        let end = try #require(client.get("time-pos")?.number)
+        #expect(end <= duration && end >= duration - 1, "a seek past the end lands at \(end) of \(duration)")
+        client.sendLine("{\"command\":[\"set_property\",\"time-pos\",1e13],\"request_id\":902}")
+        #expect(client.reply(to: .number(902)) != nil)
+        client.sendLine("{\"command\":[\"set_property\",\"aid\",1e19],\"request_id\":903}")
+        #expect(client.reply(to: .number(903))?["error"]?.string != "success")
+        #expect(client.get("aid") == .number(1), "the audio track is unchanged")
+        client.clearEvents()
+        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("demo.mp4")), .string("replace"),
+                              .string("start=1e13")]) == "success")
+        #expect(client.waitForEvent("file-loaded"))
+        #expect(client.get("volume") == .number(100))
+        #expect(player.isRunning)
+    }
+}
