@@ -22,6 +22,8 @@ import TestSupport
         var title = ""
         var pointerVisible = true
         var holdsOffScreenSaver = false
+        var presents = 0
+        var isSettled = true
         var showsThumbnails = true
         func show(_ views: [PlayerView], focused: Int) { shown = (views.count, focused) }
         func showMessage(_ message: String, seconds: Double, topic: String?) {

@@ -25,9 +25,7 @@ extension ScreenTests {
         #expect(client.get("idle-active") == .bool(true))
 
         // The idle window: its two lines in the middle, black elsewhere, its own title.
-        try runTool("xdotool", ["mousemove", "1919", "1079"])
-        Thread.sleep(forTimeInterval: 0.3)
-        let shot = try grab(640, 360, to: dir.appendingPathComponent("idle.ppm").path)
+        let shot = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("idle.ppm").path)
         func brightPixels(rows: Range<Int>) -> Int {
             rows.reduce(0) { sum, y in sum + (0..<640).filter { x in shot.pixels[(y * 640 + x) * 3] > 180 }.count }
         }
@@ -39,33 +37,27 @@ extension ScreenTests {
         #expect(client.error([.string("loadfile"), .string(Fixtures.asset("demo.mp4"))]) == "success")
         #expect(client.waitForEvent("file-loaded"))
         let start = client.waitFor("time-pos")?.number ?? 99
-        Thread.sleep(forTimeInterval: 0.8)
-        #expect((client.get("time-pos")?.number ?? -1) > start + 0.3, "not playing")
-        Thread.sleep(forTimeInterval: 0.3)  // the title is looked at four times a second
-        #expect(try findWindow("^demo.mp4 - DeskPlayer$") != nil)
+        #expect(eventually { (client.get("time-pos")?.number ?? -1) > start + 0.3 }, "not playing")
+        #expect(try eventually { try findWindow("^demo.mp4 - DeskPlayer$") != nil })
 
         // The screen saver is held off while the video plays, allowed while paused.
-        #expect(client.get("stop-screensaver-active") == .bool(true))
+        #expect(eventually { client.get("stop-screensaver-active") == .bool(true) })
         // The pointer hides after a second at rest over the video, shows when it moves.
         try runTool("xdotool", ["mousemove", "320", "150"])
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(client.get("cursor-visible") == .bool(true))
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(client.get("cursor-visible") == .bool(false))
+        let moved = Date()
+        #expect(eventually { client.get("cursor-visible") == .bool(true) })
+        #expect(eventually { client.get("cursor-visible") == .bool(false) }, "the pointer stays over the video")
+        #expect(Date().timeIntervalSince(moved) >= 0.9, "hidden before a second at rest")
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(client.get("stop-screensaver-active") == .bool(false))
+        #expect(eventually { client.get("stop-screensaver-active") == .bool(false) })
         try runTool("xdotool", ["mousemove", "330", "160"])
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(client.get("cursor-visible") == .bool(true))
+        #expect(eventually { client.get("cursor-visible") == .bool(true) })
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(client.get("stop-screensaver-active") == .bool(true))
+        #expect(eventually { client.get("stop-screensaver-active") == .bool(true) })
         // Audio only: nothing to watch, the screen saver may come.
         #expect(client.error([.string("loadfile"), .string(Fixtures.asset("tone.wav"))]) == "success")
         #expect(eventually { client.get("path") == .string(Fixtures.asset("tone.wav")) && client.get("duration") != nil })
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(client.get("stop-screensaver-active") == .bool(false))
+        #expect(eventually { client.get("stop-screensaver-active") == .bool(false) })
         #expect(app.process.isRunning, "\(app.errors)")
     }
 

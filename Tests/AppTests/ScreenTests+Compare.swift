@@ -82,22 +82,11 @@ extension PPMImage {
 }
 
 extension ScreenTests {
-    /// Waits until the window shows the same picture twice in a row (any
-    /// level: a difference of near-equal videos is nearly black), at least
-    /// `settle` seconds after the window came up.
-    func grabSteady(_ app: RunningApp, _ width: Int, _ height: Int, in dir: URL, settle: Double = 1.5) throws -> PPMImage {
+    /// The window once it came up and settled (any level: a difference of
+    /// near-equal videos is nearly black).
+    func grabSteady(_ app: RunningApp, _ width: Int, _ height: Int, in dir: URL) throws -> PPMImage {
         app.waitForWindow()
-        Thread.sleep(forTimeInterval: settle)
-        var last: PPMImage?
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            try runTool("xdotool", ["mousemove", "1919", "1079"])
-            let image = try grab(width, height, to: dir.appendingPathComponent("steady.ppm").path)
-            if let last, last.pixels == image.pixels { return image }
-            last = image
-            Thread.sleep(forTimeInterval: 0.3)
-        }
-        throw MediaError("the window never showed a steady picture: \(app.errors)")
+        return try grabSettled(app, width, height, to: dir.appendingPathComponent("steady.ppm").path)
     }
 
     func compareApp(_ files: [String], _ options: [String], socket: String? = nil) throws -> RunningApp {
@@ -139,13 +128,13 @@ extension ScreenTests {
         set("compare-labels", .bool(false))
         let a = try grabSteady(app, 640, 360, in: dir)
         set("compare-side", .number(1))
-        let b = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let b = try grabSteady(app, 640, 360, in: dir)
         let (refA, refB) = (try CompareMedia.frame(ref, at: 2, 640, 360, in: dir), try CompareMedia.frame(other, at: 2, 640, 360, in: dir))
         #expect(refA.psnr(a) > 35 && refB.psnr(b) > 35, "flip: A \(refA.psnr(a)) dB, B \(refB.psnr(b)) dB against ffmpeg's decodes")
         #expect(refB.psnr(b) > refA.psnr(b) + 3, "side 1 should be the second file: \(refB.psnr(b)) vs \(refA.psnr(b)) dB")
 
         set("compare", .string("diff"))
-        let diff = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let diff = try grabSteady(app, 640, 360, in: dir)
         var mismatched = 0, expectedSum = 0
         for i in 0..<diff.pixels.count {
             let expected = min(255, 4 * abs(Int(a.pixels[i]) - Int(b.pixels[i])))
@@ -158,7 +147,7 @@ extension ScreenTests {
         #expect(client.get("compare-diff-gain") == .number(4))
 
         set("compare-diff", .string("luma"))
-        let luma = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let luma = try grabSteady(app, 640, 360, in: dir)
         func y(_ p: PPMImage, _ i: Int) -> Int { (77 * Int(p.pixels[i]) + 150 * Int(p.pixels[i + 1]) + 29 * Int(p.pixels[i + 2]) + 128) >> 8 }
         var lumaOff = 0
         for i in stride(from: 0, to: luma.pixels.count, by: 3) {
@@ -169,7 +158,7 @@ extension ScreenTests {
         #expect(luma.meanLevel > 1, "the luma difference should show (mean \(luma.meanLevel))")
 
         set("compare-diff", .string("heat"))
-        let heat = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let heat = try grabSteady(app, 640, 360, in: dir)
         var equalNotBlack = 0, differentDark = 0, differing = 0
         for i in stride(from: 0, to: heat.pixels.count, by: 3) {
             let d = (0..<3).map { abs(Int(a.pixels[i + $0]) - Int(b.pixels[i + $0])) }.max() ?? 0
@@ -211,13 +200,13 @@ extension ScreenTests {
         // flip → hstack → vstack → wipe → diff → flip.
         try runTool("xdotool", ["key", "x"])
         #expect(eventually(seconds: 3) { client.get("compare") == .string("hstack") })
-        let h = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let h = try grabSteady(app, 640, 360, in: dir)
         let (smallA, smallB) = (try CompareMedia.frame(ref, at: 2, 320, 180, in: dir), try CompareMedia.frame(other, at: 2, 320, 180, in: dir))
         #expect(smallA.psnr(h.crop(0, 90, 320, 180)) > 35, "hstack: the reference whole on the left")
         #expect(smallB.psnr(h.crop(320, 90, 320, 180)) > 35, "hstack: the other whole on the right")
         try runTool("xdotool", ["key", "x"])
         #expect(eventually(seconds: 3) { client.get("compare") == .string("vstack") })
-        let v = try grabSteady(app, 640, 360, in: dir, settle: 0.3)
+        let v = try grabSteady(app, 640, 360, in: dir)
         #expect(smallA.psnr(v.crop(160, 0, 320, 180)) > 35, "vstack: the reference whole above")
         // Above the OSD line the key brings.
         #expect(smallB.crop(0, 0, 320, 130).psnr(v.crop(160, 180, 320, 130)) > 35, "vstack: the other whole below")
@@ -240,7 +229,7 @@ extension ScreenTests {
         _ = try grabSteady(app, 640, 360, in: dir)
         try runTool("xdotool", ["mousemove", "400", "100", "mousedown", "1", "mousemove", "200", "150", "mouseup", "1"])
         #expect(eventually(seconds: 3) { abs((client.get("compare-wipe")?.number ?? 0) - 200.0 / 640) < 0.01 })
-        let shot = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        let shot = try grabSteady(app, 640, 360, in: dir)
         let (refA, refB) = (try CompareMedia.frame(ref, at: 2, 640, 360, in: dir), try CompareMedia.frame(other, at: 2, 640, 360, in: dir))
         #expect(refA.crop(0, 50, 190, 300).psnr(shot.crop(0, 50, 190, 300)) > 35, "left of the divider: the first")
         #expect(refB.crop(210, 50, 430, 250).psnr(shot.crop(210, 50, 430, 250)) > 35, "right of the divider: the second")
@@ -251,12 +240,12 @@ extension ScreenTests {
         #expect(eventually(seconds: 3) { client.get("compare-wipe-orientation") == .string("horizontal") })
         try runTool("xdotool", ["mousemove", "300", "300", "mousedown", "1", "mousemove", "320", "120", "mouseup", "1"])
         #expect(eventually(seconds: 3) { abs((client.get("compare-wipe")?.number ?? 0) - 120.0 / 360) < 0.01 })
-        let h = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        let h = try grabSteady(app, 640, 360, in: dir)
         #expect(refA.crop(300, 50, 340, 60).psnr(h.crop(300, 50, 340, 60)) > 35, "above the divider: the first")
         #expect(refB.crop(0, 140, 640, 170).psnr(h.crop(0, 140, 640, 170)) > 35, "below the divider: the second")
         #expect(client.error([.string("set_property"), .string("compare-wipe"), .number(0.75)]) == "success")
         #expect(client.error([.string("set_property"), .string("compare-wipe"), .number(1.5)]) == "error accessing property")
-        let moved = try grabSteady(app, 640, 360, in: dir, settle: 0.2)
+        let moved = try grabSteady(app, 640, 360, in: dir)
         #expect(moved.pixel(400, 269) == (255, 255, 255) && moved.pixel(400, 270) == (255, 255, 255), "the divider at 3/4 of the height")
     }
 
@@ -274,24 +263,18 @@ extension ScreenTests {
         let client = try ControlSocketTests.Client(path: socket)
         #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")
         #expect(client.error([.string("set_property"), .string("compare-side"), .number(1)]) == "success")
-        // A side still opening shows black until its first picture: on a
-        // loaded machine (CI runs suites side by side) that can outlast a
-        // steady grab, so each picture gets 10 s to come. Above the OSD
-        // line a key brings (the rendition's name).
-        func shows(_ expected: PPMImage, settle: Double) throws -> Double {
-            var psnr = 0.0
-            _ = try eventually(seconds: 10) {
-                let shot = try grabSteady(app, 640, 360, in: dir, settle: settle)
-                psnr = expected.crop(0, 0, 640, 300).psnr(shot.crop(0, 0, 640, 300))
-                return psnr > 35
-            }
-            return psnr
+        // A side still opening keeps the window unsettled until its first
+        // picture is shown; what is compared is above the OSD line a key
+        // brings (the rendition's name).
+        func shows(_ expected: PPMImage) throws -> Double {
+            let shot = try grabSteady(app, 640, 360, in: dir)
+            return expected.crop(0, 0, 640, 300).psnr(shot.crop(0, 0, 640, 300))
         }
-        let first = try shows(try CompareMedia.frame(other, at: 2, 640, 360, in: dir), settle: 1.5)
+        let first = try shows(try CompareMedia.frame(other, at: 2, 640, 360, in: dir))
         #expect(first > 35, "the first rendition: \(first) dB")
         try runTool("xdotool", ["key", "Tab"])
         #expect(eventually(seconds: 3) { client.get("compare-rendition") == .number(2) })
-        let psnr = try shows(try CompareMedia.frame(small, at: 2, 640, 360, in: dir), settle: 0.2)
+        let psnr = try shows(try CompareMedia.frame(small, at: 2, 640, 360, in: dir))
         #expect(psnr > 35, "Tab: the 640x360 25 fps rendition, filling the reference's 640x360 place: \(psnr) dB")
         try runTool("xdotool", ["key", "Tab"])
         #expect(eventually(seconds: 3) { client.get("compare-rendition") == .number(1) }, "Tab goes round")
@@ -342,7 +325,7 @@ extension ScreenTests {
         // Three frames back: -15 frames, -0.5 s.
         try runTool("xdotool", ["key", "ctrl+Left", "key", "ctrl+Left", "key", "ctrl+Left"])
         #expect(eventually(seconds: 3) { client.get("compare-shift-frames") == .number(-15) }, "\(String(describing: client.get("compare-shift")))")
-        let aligned = differing(try grabSteady(app, 640, 360, in: dir, settle: 0.3))
+        let aligned = differing(try grabSteady(app, 640, 360, in: dir))
         print("time shift: \(off) differing pixels at -0.4 s, \(aligned) at -0.5 s")
         #expect(off > 2000, "a shift 3 frames off should show moving content: \(off) pixels")
         #expect(aligned < off / 20, "at -0.5 s the late copy lines up: \(aligned) differing pixels")
@@ -350,11 +333,11 @@ extension ScreenTests {
 
         // A seek, then a second of play, then pause: still lined up.
         #expect(client.error([.string("seek"), .string("1"), .string("absolute")]) == "success")
-        #expect(differing(try grabSteady(app, 640, 360, in: dir, settle: 0.5)) < off / 20, "after a seek")
+        #expect(differing(try grabSteady(app, 640, 360, in: dir)) < off / 20, "after a seek")
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
         Thread.sleep(forTimeInterval: 1.2)
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
-        #expect(differing(try grabSteady(app, 640, 360, in: dir, settle: 0.5)) < off / 20, "after playing and pausing")
+        #expect(differing(try grabSteady(app, 640, 360, in: dir)) < off / 20, "after playing and pausing")
 
         try runTool("xdotool", ["key", "ctrl+shift+Right"])
         #expect(eventually(seconds: 3) { client.get("compare-shift-frames") == .number(-5) }, "Ctrl+Shift: ten frames")
@@ -498,7 +481,7 @@ extension ScreenTests {
         try runTool("xdotool", ["key", "1"])
         #expect(eventually(seconds: 3) { client.get("compare-pixel-zoom") == .number(1) })
         #expect(client.get("video-zoom") == .number(1), "1:1 of 1280 wide in a 640 wide fit is video-zoom 1 (2×)")
-        let one = try grabSteady(app, 640, 360, in: dir, settle: 0.5)
+        let one = try grabSteady(app, 640, 360, in: dir)
         let full = try CompareMedia.frame(ref, at: 2, 1280, 720, in: dir)
         // Above the OSD line the key brings.
         let psnr = full.crop(320, 180, 640, 300).psnr(one.crop(0, 0, 640, 300))
@@ -506,7 +489,7 @@ extension ScreenTests {
 
         try runTool("xdotool", ["key", "8"])
         #expect(eventually(seconds: 3) { client.get("compare-pixel-zoom") == .number(8) })
-        let squares = try grabSteady(app, 640, 360, in: dir, settle: 0.5)
+        let squares = try grabSteady(app, 640, 360, in: dir)
         // Every 8x8 block is one colour: find the grid's phase, then count.
         func uniformBlocks(_ image: PPMImage, phase: (Int, Int)) -> (Int, Int) {
             var uniform = 0, total = 0
@@ -525,7 +508,7 @@ extension ScreenTests {
         #expect(uniform == total, "8x: \(uniform) of \(total) 8x8 blocks one colour")
         try runTool("xdotool", ["key", "n"])
         #expect(eventually(seconds: 3) { client.get("compare-smooth") == .bool(true) })
-        let smooth = try grabSteady(app, 640, 360, in: dir, settle: 0.5)
+        let smooth = try grabSteady(app, 640, 360, in: dir)
         // Where a square meets one of another colour, smooth blends across the edge.
         var edges = 0, blended = 0
         for by in stride(from: phase.1, to: 296, by: 8) {

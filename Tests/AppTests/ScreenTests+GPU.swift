@@ -26,7 +26,7 @@ extension ScreenTests {
         let app = try RunningApp([Fixtures.asset("demo.mp4"), "--start", "2", "--pause", "--content-mode", mode,
                                   "--geometry", "\(width)x\(height)+0+0", "--vo", "gpu", "--no-config",
                                   "--stats-json", stats.path])
-        let shot = try grabSettled(width, height, to: dir.appendingPathComponent("shot.ppm").path)
+        let shot = try grabSettled(app, width, height, to: dir.appendingPathComponent("shot.ppm").path)
         app.stop()
         let ref = try reference(filter, to: dir.appendingPathComponent("ref.ppm").path)
         let psnr = ref.psnr(shot)

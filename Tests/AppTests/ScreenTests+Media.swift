@@ -73,7 +73,7 @@ extension ScreenTests {
         let app = try RunningApp([media.mp3, "--pause", "--geometry", "640x360+0+0", "--no-config", "--no-resume"])
         defer { app.stop() }
         app.waitForWindow()
-        let shot = try grabSettled(640, 360, to: dir.appendingPathComponent("face.ppm").path)
+        let shot = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("face.ppm").path)
         expectFace(shot, in: Rect(x: 0, y: 0, width: 640, height: 360), origin: (0, 0), "tile")
         #expect(try findWindow("^Song Title - DeskPlayer$") != nil, "the window title is the title tag's")
 

@@ -21,7 +21,7 @@ extension ScreenTests {
     /// gone (the pointer outside it).
     func grabTiles(_ app: RunningApp, in dir: URL) throws -> PPMImage {
         try runTool("xdotool", ["mousemove", "1919", "1079"])
-        return try grabSteady(app, 1280, 360, in: dir, settle: 2.5)
+        return try grabSteady(app, 1280, 360, in: dir)
     }
 
     /// Four wheel notches over (400, 260) of the first synced tile zoom

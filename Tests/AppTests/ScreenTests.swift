@@ -21,8 +21,24 @@ struct ScreenTests {
         /// What the app wrote to stderr so far (for failure messages).
         var errors: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
 
+        /// The app's control socket: the one its arguments name, or one of its
+        /// own for a paused app (a socket implies --keep-open, which only a
+        /// paused app can take without changing what the test sees).
+        let socketPath: String?
+        private var connection: ControlSocketTests.Client?
+
         init(_ arguments: [String], audio: [String: String] = ["SDL_AUDIODRIVER": "dummy"]) throws {
             process.executableURL = URL(fileURLWithPath: Fixtures.binary)
+            var arguments = arguments
+            if let i = arguments.firstIndex(of: "--input-ipc-server"), arguments.indices.contains(i + 1) {
+                socketPath = arguments[i + 1]
+            } else if arguments.contains("--pause") {
+                let path = errorLog.deletingPathExtension().path + ".sock"
+                arguments += ["--input-ipc-server", path]
+                socketPath = path
+            } else {
+                socketPath = nil
+            }
             process.arguments = arguments
             var env = ProcessInfo.processInfo.environment
             for (k, v) in audio { env[k] = v }
@@ -38,6 +54,34 @@ struct ScreenTests {
         func waitForWindow() {
             _ = try? runTool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(process.processIdentifier)"],
                              timeout: 10)
+        }
+
+        /// A client of the control socket (connected at first use), nil without one.
+        var control: ControlSocketTests.Client? {
+            if connection == nil, let socketPath { connection = try? ControlSocketTests.Client(path: socketPath) }
+            return connection
+        }
+
+        /// Waits until the window says it has nothing more to draw
+        /// (`window-settled`: pictures made for their layouts, players at
+        /// rest, no OSD line or control bar left to go) and grabs it; a grab
+        /// counts only when no present came while it was taken.
+        func grabSettled(_ width: Int, _ height: Int, to path: String, grab: (Int, Int, String) throws -> PPMImage) throws -> PPMImage {
+            guard let client = control else { throw MediaError("no control socket to wait on: \(errors)") }
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                // The pointer off the window (a tile under it shows its controls), on every
+                // pass: until the app connects, Xvfb resets when xdotool leaves and puts it back.
+                try runTool("xdotool", ["mousemove", "1919", "1079"])
+                if client.get("window-settled") == .bool(true), let presents = client.get("window-presents") {
+                    let image = try grab(width, height, path)
+                    if client.get("window-presents") == presents && client.get("window-settled") == .bool(true) {
+                        return image
+                    }
+                }
+                Thread.sleep(forTimeInterval: 0.05)  // polling the state above, not waiting for it to pass
+            }
+            throw MediaError("the window never settled: \(errors)")
         }
 
         func stop() {
@@ -78,21 +122,9 @@ struct ScreenTests {
         return try PPMImage(path: path)
     }
 
-    /// Waits until the window shows a picture that stays the same (paused).
-    func grabSettled(_ width: Int, _ height: Int, to path: String) throws -> PPMImage {
-        var last: PPMImage?
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.3)
-            // The pointer off the window (a tile under it shows its PiP
-            // button), on every pass: until the app connects, Xvfb resets
-            // when xdotool leaves, and a reset puts the pointer back.
-            try runTool("xdotool", ["mousemove", "1919", "1079"])
-            let image = try grab(width, height, to: path)
-            if let last, image.meanLevel > 20, last.pixels == image.pixels { return image }
-            last = image
-        }
-        throw MediaError("the window never showed a steady picture")
+    /// The window once settled (`RunningApp.grabSettled`).
+    func grabSettled(_ app: RunningApp, _ width: Int, _ height: Int, to path: String) throws -> PPMImage {
+        try app.grabSettled(width, height, to: path) { w, h, p in try grab(w, h, to: p) }
     }
 
     func reference(_ filter: String, to path: String) throws -> PPMImage {
@@ -116,10 +148,10 @@ struct ScreenTests {
         let app = try RunningApp([Fixtures.asset("demo.mp4"), "--start", "2", "--pause", "--geometry",
                                   "\(width)x\(height)+0+0", "--stats-json", stats.path])
         defer { app.stop() }
-        _ = try grabSettled(width, height, to: dir.appendingPathComponent("small.ppm").path)
+        _ = try grabSettled(app, width, height, to: dir.appendingPathComponent("small.ppm").path)
         let window = try #require(try findWindow("DeskPlayer$"), "no window")
         try runTool("xdotool", ["windowsize", "--sync", window, "1280", "720"])
-        let shot = try grabSettled(1280, 720, to: dir.appendingPathComponent("large.ppm").path)
+        let shot = try grabSettled(app, 1280, 720, to: dir.appendingPathComponent("large.ppm").path)
         let ref = try reference("null", to: dir.appendingPathComponent("ref.ppm").path)
         let psnr = ref.psnr(shot)
         print("paused at \(width)x\(height), made again at 1280x720: PSNR \(String(format: "%.1f", psnr)) dB")
@@ -144,7 +176,7 @@ struct ScreenTests {
         let app = try RunningApp([Fixtures.asset("demo.mp4"), "--start", "2", "--pause", "--content-mode", mode,
                                   "--geometry", "\(width)x\(height)+0+0"])
         defer { app.stop() }
-        let shot = try grabSettled(width, height, to: dir.appendingPathComponent("shot.ppm").path)
+        let shot = try grabSettled(app, width, height, to: dir.appendingPathComponent("shot.ppm").path)
         let ref = try reference(filter, to: dir.appendingPathComponent("ref.ppm").path)
         let psnr = ref.psnr(shot)
         print("screenshot \(mode) \(width)x\(height): PSNR \(String(format: "%.1f", psnr)) dB")
@@ -177,19 +209,25 @@ struct ScreenTests {
     @Test func keyboardPausesStepsAndQuits() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--geometry", "640x360+0+0"])
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--geometry", "640x360+0+0", "--input-ipc-server", socket])
         defer { app.stop() }
         app.waitForWindow()
+        let client = try #require(app.control)
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 0.5 }, "it plays")
         try runTool("xdotool", ["mousemove", "320", "180"])
-        Thread.sleep(forTimeInterval: 1.5)
         try runTool("xdotool", ["key", "space"])
-        let paused = try grabSettled(640, 360, to: dir.appendingPathComponent("a.ppm").path)
+        #expect(eventually { client.get("pause") == .bool(true) }, "space pauses")
+        let paused = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("a.ppm").path)
+        let pausedAt = client.get("time-pos")
+        // Time passing is what this checks: paused, nothing moves meanwhile.
         Thread.sleep(forTimeInterval: 0.7)
         let later = try grab(640, 360, to: dir.appendingPathComponent("b.ppm").path)
         #expect(paused.pixels == later.pixels, "the picture moved while paused")
+        #expect(client.get("time-pos") == pausedAt, "the time moved while paused")
         try runTool("xdotool", ["key", "period"])
-        Thread.sleep(forTimeInterval: 0.5)
-        let stepped = try grab(640, 360, to: dir.appendingPathComponent("c.ppm").path)
+        #expect(eventually { client.get("time-pos") != pausedAt }, "period steps a frame")
+        let stepped = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("c.ppm").path)
         #expect(stepped.pixels != later.pixels, "frame step did not change the picture")
         try runTool("xdotool", ["key", "q"])
         let deadline = Date().addingTimeInterval(5)

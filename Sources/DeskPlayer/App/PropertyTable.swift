@@ -290,6 +290,16 @@ enum PropertyTable {
     ] + MediaProperties.all
 
     private static let window: [Property] = [
+        // For screen tests and scripts: a present to wait for after a change,
+        // and whether the window has nothing more to draw until the next one.
+        Property("window-presents", format: .integer, scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .number(Double(screen.presents))
+        }),
+        Property("window-settled", .flag, scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .bool(screen.isSettled)
+        }),
         Property("fullscreen", .flag, scope: .app, get: { t throws(CommandError) in
             .bool(t.controller.screen?.isFullscreen ?? false)
         }, set: { t, v throws(CommandError) in

@@ -218,6 +218,17 @@ package final class Player {
 
     /// Whether the picture on screen is to be made again from its frame
     /// (the subtitles on it changed while paused); taking it clears it.
+    /// Nothing of this player's is on its way to the screen: its item opened
+    /// (or failed), the first picture after a load or a seek is shown, no
+    /// remake is asked, and it is paused or played out. What a screen test
+    /// waits for before it looks (`window-settled`), instead of a time.
+    package var isAtRest: Bool {
+        guard let item = currentItem else { return true }
+        if item.error != nil { return true }
+        return item.pipeline != nil && !awaitingRestart && pendingSeek == nil && !pictureRemakeRequested
+            && (isPaused || endReported)
+    }
+
     package func takePictureRemakeRequest() -> Bool {
         defer { pictureRemakeRequested = false }
         return pictureRemakeRequested

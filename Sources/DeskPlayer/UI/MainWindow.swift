@@ -89,6 +89,17 @@ package final class MainWindow: PlayerScreen {
     package private(set) var tilePresents = 0
     static let hoverSeconds = 2.0
 
+    /// Every present of the window, whole or of tiles alone (`window-presents`).
+    package var presents: Int { fullPresents + tilePresents }
+
+    /// What the window shows is final until something happens: drawn since
+    /// the last change, no OSD line or control bar waiting to go, every
+    /// view's picture made for its layout and its player at rest
+    /// (`window-settled`: screen tests wait for it, then for a present).
+    package var isSettled: Bool {
+        !needsRedraw && messages.isEmpty && hover == nil && views.allSatisfy(\.isAtRest)
+    }
+
     package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
         let x = position.map { Int32($0.x) } ?? DP_SDL_WINDOWPOS_CENTERED
         let y = position.map { Int32($0.y) } ?? DP_SDL_WINDOWPOS_CENTERED

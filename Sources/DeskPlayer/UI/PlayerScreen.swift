@@ -24,6 +24,9 @@ package protocol PlayerScreen: AnyObject {
     var holdsOffScreenSaver: Bool { get set }
     /// Shows the window again if it was minimised or hidden, above the others.
     func raise()
+    /// Presents so far, and whether what is shown is final (see MainWindow).
+    var presents: Int { get }
+    var isSettled: Bool { get }
     /// What the window shows now, as a picture (BGRA).
     func capture() throws(MediaError) -> PictureBuffer
 }

@@ -33,6 +33,8 @@ package final class PlayerView {
     private var shownVideoSize: (Int, Int)?
     /// The layout the player's output size was last set for.
     private var outputLayout: OutputLayout?
+    /// The layout the picture on the texture was made for.
+    private var madeLayout: OutputLayout?
     private var drawnPlaceholder: String?
     /// Whether the "waiting for data" line is on screen.
     private var drawnWaiting = false
@@ -203,17 +205,28 @@ package final class PlayerView {
             keptPicture = keepsPicture && picture.layout == .bgra ? picture : nil
         }
         pictureCount &+= 1
+        madeLayout = layout
         if let info = player.currentItem?.info { shownVideoSize = displayGeometry ?? (info.displayWidth, info.displayHeight) }
         return true
     }
 
     package func resetPicture() {
         texture = nil
+        madeLayout = nil
         shownVideoSize = nil
         shownFrame = nil
         keptPicture = nil
     }
 
+
+    /// Its picture is final until something changes: the player at rest and,
+    /// for a video, the picture made for the layout the view has now.
+    var isAtRest: Bool {
+        guard player.isAtRest, !zoomChanged, !missedPictures, pending == nil else { return false }
+        guard !isDetached, let item = player.currentItem, item.error == nil, item.info?.hasVideo == true,
+              !AudioFaceView.shows(item) else { return true }
+        return texture != nil && madeLayout == outputLayout
+    }
 
     /// Whether a picture of the video is on screen (not a placeholder).
     var showsPicture: Bool { texture != nil && player.currentItem?.error == nil && !isDetached }
