@@ -54,7 +54,7 @@ import TestSupport
 
     /// Every frame the pipeline gives for `path`, by frame number; the
     /// warnings said; and what decoded at the start and at the end.
-    static func play(_ path: String, fault: HardwareFault?, hwdec: String = "vaapi")
+    static func play(_ path: String, fault: HardwareFault?, hwdec: String = "vaapi", switchTo: (frame: Int, hwdec: String)? = nil)
         throws -> (frames: [Int: [UInt8]], order: [Int], warnings: [String], first: String, last: String) {
         var preferences = ItemPreferences()
         preferences.hardwareDecoding = HardwareDecoding(hwdec) ?? .no
@@ -71,6 +71,9 @@ import TestSupport
                 continue
             }
             let number = Int((f.pts.seconds * 25).rounded())
+            if let switchTo, order.count == switchTo.frame, let choice = HardwareDecoding(switchTo.hwdec) {
+                pipeline.setHardwareDecoding(choice)  // as the hwdec property does while playing
+            }
             frames[number] = planes(f.source)
             order.append(number)
         }
@@ -93,6 +96,21 @@ import TestSupport
         let said = played.warnings.filter { $0.contains("hardware decoding") }
         #expect(said.count == 1, "\(played.warnings)")
         #expect(said.first?.contains("injected fault") == true && said.first?.contains("software") == true)
+    }
+
+    /// `hwdec` changed while playing: the decoder takes over at the next
+    /// packet, here onto the simulated device (which then fails as well):
+    /// every frame still comes once, exactly.
+    @Test func aSwitchWhilePlayingLosesAndRepeatsNoFrame() throws {
+        let path = try Self.clip()
+        let reference = try Self.reference(path, width: 320, height: 180)
+        let played = try Self.play(path, fault: HardwareFault(transfersBeforeFailure: 12), hwdec: "no",
+                                   switchTo: (frame: 9, hwdec: "vaapi"))
+        #expect(played.first == "no" && played.last == "no")
+        #expect(played.order == Array(0..<Self.frameCount), "frames given: \(played.order)")
+        let inexact = reference.indices.filter { i in played.frames[i].map { Self.psnr($0, reference[i]) < 99 } ?? true }
+        #expect(inexact.isEmpty, "frames not ffmpeg's: \(inexact)")
+        #expect(played.warnings.filter { $0.contains("injected fault") }.count == 1, "\(played.warnings)")
     }
 
     /// This machine has no GPU (the test says nothing where one is).
