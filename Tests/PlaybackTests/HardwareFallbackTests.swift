@@ -101,11 +101,12 @@ import TestSupport
     /// `hwdec` changed while playing: the decoder takes over at the next
     /// packet, here onto the simulated device (which then fails as well):
     /// every frame still comes once, exactly.
-    @Test func aSwitchWhilePlayingLosesAndRepeatsNoFrame() throws {
+    @Test(arguments: [3, 9, 30])
+    func aSwitchWhilePlayingLosesAndRepeatsNoFrame(atFrame switchFrame: Int) throws {
         let path = try Self.clip()
         let reference = try Self.reference(path, width: 320, height: 180)
         let played = try Self.play(path, fault: HardwareFault(transfersBeforeFailure: 12), hwdec: "no",
-                                   switchTo: (frame: 9, hwdec: "vaapi"))
+                                   switchTo: (frame: switchFrame, hwdec: "vaapi"))
         #expect(played.first == "no" && played.last == "no")
         #expect(played.order == Array(0..<Self.frameCount), "frames given: \(played.order)")
         let inexact = reference.indices.filter { i in played.frames[i].map { Self.psnr($0, reference[i]) < 99 } ?? true }

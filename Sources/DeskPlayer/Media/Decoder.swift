@@ -27,14 +27,8 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     private var pendingChoice: HardwareDecoding?
     /// Why hardware decoding is not (or no longer) used, said once.
     private var hardwareNotice: String?
-    /// What a new context is sent again to take over mid-stream.
-    private var kept = KeyframePackets()
-    /// The latest frame time given out since the last flush, and after a
-    /// switch of context the time up to which its frames were given already.
-    private var givenThrough: Int64?
-    private var dropThrough: Int64?
-    /// A new context with nothing to replay waits for a keyframe.
-    private var awaitingKeyframe = false
+    /// What lets a new context take over mid-stream with the same frames.
+    private var handOver = ContextHandOver()
 
     package enum Output {
         case frame
@@ -250,8 +244,7 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     /// Forgets buffered data (after a seek) so the next packet starts afresh.
     package func flush() {
         avcodec_flush_buffers(context)
-        kept.removeAll()
-        (givenThrough, dropThrough, awaitingKeyframe) = (nil, nil, false)
+        handOver.reset()
     }
 
     /// Sends `packet` (nil: the end, draining) and hands every frame it
@@ -262,15 +255,9 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     package func decode(_ packet: Packet?, into frame: Frame, until isAborted: () -> Bool, each: (Frame) -> Void) {
         if let choice = pendingChoice {
             pendingChoice = nil
-            switchContext(to: choice, drainingFirst: true, into: frame, until: isAborted, each: each)
+            switchContext(to: choice, into: frame, until: isAborted, each: each)
         }
-        if let packet, hardwareChoice != nil {
-            if awaitingKeyframe {
-                guard packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 else { return }
-                awaitingKeyframe = false
-            }
-            kept.note(packet)
-        }
+        if let packet, hardwareChoice != nil, !handOver.admits(packet) { return }
         decodeFrames(packet, into: frame, until: isAborted, each: each)
         if let failure = hardwareFailure {
             fallBackToSoftware(failure, into: frame, until: isAborted, each: each)
@@ -280,14 +267,10 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     private func decodeFrames(_ packet: Packet?, into frame: Frame, until isAborted: () -> Bool, each: (Frame) -> Void) {
         decode(packet, until: isAborted) {
             while !isAborted(), hardwareFailure == nil, (try? receive(into: frame)) == .frame {
-                let time = frame.bestEffortTimestamp
-                if time != DP_AV_NOPTS_VALUE {
-                    // Given out already, by the context this one took over from.
-                    if let dropThrough, time <= dropThrough {
-                        frame.unref()
-                        continue
-                    }
-                    givenThrough = max(givenThrough ?? time, time)
+                // Given out already, by the context this one took over from.
+                guard handOver.admits(frame) else {
+                    frame.unref()
+                    continue
                 }
                 each(frame)
                 frame.unref()
@@ -321,14 +304,16 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
                                     each: (Frame) -> Void) {
         hardwareFailure = nil
         hardwareNotice = "hardware decoding (\(hardwareInUse)) failed: \(reason); decoding in software from here"
-        switchContext(to: .no, drainingFirst: false, into: frame, until: isAborted, each: each)
+        switchContext(to: .no, into: frame, until: isAborted, each: each)
     }
 
     /// Opens a context for `choice` in place of the current one and sends
     /// it the kept packets again, leaving out the frames already given.
-    /// `drainingFirst`: the current context still works, and first gives
-    /// out what it holds.
-    private func switchContext(to choice: HardwareDecoding, drainingFirst: Bool, into frame: Frame,
+    /// The old context is not drained, even when it still works: draining
+    /// gives out every frame of the packets sent, a reference frame before
+    /// the B-frames that are shown ahead of it, and frames would go out of
+    /// order. The new one makes what the old one held back.
+    private func switchContext(to choice: HardwareDecoding, into frame: Frame,
                                until isAborted: () -> Bool, each: (Frame) -> Void) {
         hardwareChoice = choice
         guard let opened = try? Decoder.openContext(for: choice, fault: fault, codec, parameters, timeBase: timeBase,
@@ -342,7 +327,6 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
             }
             return
         }
-        if drainingFirst { decodeFrames(nil, into: frame, until: isAborted, each: each) }
         hardwareFailure = nil
         var old: UnsafeMutablePointer<AVCodecContext>? = context
         context = opened.context
@@ -350,10 +334,7 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         avcodec_free_context(&old)
         if decodesFast { applyFastDecoding() }
         if skipsNonReference { context.pointee.skip_frame = AVDISCARD_NONREF }
-        dropThrough = givenThrough
-        let replay = kept.replay
-        awaitingKeyframe = replay.isEmpty
-        for packet in replay where !isAborted() && hardwareFailure == nil {
+        for packet in handOver.takeOver() where !isAborted() && hardwareFailure == nil {
             decodeFrames(packet, into: frame, until: isAborted, each: each)
         }
         if let failure = hardwareFailure, hardware != nil {

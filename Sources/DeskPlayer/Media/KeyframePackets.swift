@@ -47,5 +47,4 @@ struct KeyframePackets {
         return current
     }
 
-    mutating func removeAll() { self = KeyframePackets() }
 }
