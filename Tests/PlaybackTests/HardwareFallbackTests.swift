@@ -31,11 +31,22 @@ import TestSupport
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
     }
 
-    /// A decoded YUV 4:2:0 frame's planes, without their padding.
+    /// A decoded YUV 4:2:0 frame's planes, without their padding; NV12
+    /// (a copy back from the device) with its chroma taken apart.
     static func planes(_ frame: Frame) -> [UInt8] {
         let f = frame.pointer.pointee
         let width = Int(f.width), height = Int(f.height)
         var bytes: [UInt8] = []
+        if f.format == AV_PIX_FMT_NV12.rawValue, let y = f.data.0, let uv = f.data.1 {
+            for row in 0..<height { bytes += UnsafeBufferPointer(start: y + row * Int(f.linesize.0), count: width) }
+            for offset in 0..<2 {
+                for row in 0..<height / 2 {
+                    let line = uv + row * Int(f.linesize.1)
+                    bytes += (0..<width / 2).map { line[2 * $0 + offset] }
+                }
+            }
+            return bytes
+        }
         for (plane, w, h) in [(0, width, height), (1, width / 2, height / 2), (2, width / 2, height / 2)] {
             guard let data = plane == 0 ? f.data.0 : plane == 1 ? f.data.1 : f.data.2 else { return [] }
             let stride = Int(plane == 0 ? f.linesize.0 : plane == 1 ? f.linesize.1 : f.linesize.2)
@@ -55,7 +66,7 @@ import TestSupport
     /// Every frame the pipeline gives for `path`, by frame number; the
     /// warnings said; and what decoded at the start and at the end.
     static func play(_ path: String, fault: HardwareFault?, hwdec: String = "vaapi", switchTo: (frame: Int, hwdec: String)? = nil)
-        throws -> (frames: [Int: [UInt8]], order: [Int], warnings: [String], first: String, last: String) {
+        throws -> (frames: [Int: [UInt8]], order: [Int], nv12: Int, warnings: [String], first: String, last: String) {
         var preferences = ItemPreferences()
         preferences.hardwareDecoding = HardwareDecoding(hwdec) ?? .no
         preferences.hardwareFault = fault
@@ -64,6 +75,7 @@ import TestSupport
         let first = pipeline.hardwareDecodingInUse
         var frames: [Int: [UInt8]] = [:]
         var order: [Int] = []
+        var nv12 = 0
         let deadline = Date().addingTimeInterval(30)
         while !pipeline.frames.isDrained && Date() < deadline {
             guard let f = pipeline.frames.pop() else {
@@ -75,9 +87,10 @@ import TestSupport
                 pipeline.setHardwareDecoding(choice)  // as the hwdec property does while playing
             }
             frames[number] = planes(f.source)
+            if f.source.pointer.pointee.format == AV_PIX_FMT_NV12.rawValue { nv12 += 1 }
             order.append(number)
         }
-        return (frames, order, item.takeWarnings(), first, pipeline.hardwareDecodingInUse)
+        return (frames, order, nv12, item.takeWarnings(), first, pipeline.hardwareDecodingInUse)
     }
 
     @Test(arguments: [0, 17, 40])
@@ -87,6 +100,7 @@ import TestSupport
         #expect(reference.count == Self.frameCount)
         let played = try Self.play(path, fault: HardwareFault(transfersBeforeFailure: transfers))
         #expect(played.first == "simulated")
+        #expect(played.nv12 > 0 || transfers == 0, "frames copied back come as NV12, as from a GPU")
         #expect(played.last == "no", "after the fault the software decoder decodes")
         // Each frame once, in order: none lost at the hand-over, none given twice.
         #expect(played.order == Array(0..<Self.frameCount), "frames given: \(played.order)")

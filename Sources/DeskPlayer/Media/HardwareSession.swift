@@ -6,7 +6,9 @@ import CFFmpeg
 /// renderer, subtitles, filters, screenshots and metrics see a software
 /// frame as ever. Or, for tests, a simulated device (`HardwareFault`): the
 /// context decodes in software and each frame passes the same copy step,
-/// which fails when the fault says. One decode thread uses it.
+/// which fails when the fault says; 8-bit 4:2:0 comes out as NV12, as
+/// VA-API's and NVDEC's copies do, so what follows sees what it would see
+/// from a GPU. One decode thread uses it.
 final class HardwareSession {
     /// nil: the simulated device.
     private let device: HardwareDevice?
@@ -59,7 +61,11 @@ final class HardwareSession {
             guard transfers <= fault.transfersBeforeFailure else {
                 throw MediaError("copying frame \(transfers) back failed (injected fault)")
             }
-            av_frame_move_ref(frame.pointer, surface.pointer)
+            if surface.pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue {
+                try HardwareSession.copyAsNV12(surface, into: frame)
+            } else {
+                av_frame_move_ref(frame.pointer, surface.pointer)
+            }
             return
         }
         guard surface.pointer.pointee.format == surfaceFormat.rawValue else {
@@ -72,6 +78,36 @@ final class HardwareSession {
         if ret < 0 {
             frame.unref()
             throw MediaError(code: ret, context: "copying a frame back from the GPU failed")
+        }
+    }
+}
+
+extension HardwareSession {
+    /// `source` (YUV 4:2:0, 8-bit) in NV12: the same samples, the chroma
+    /// interleaved, as a GPU's surface is copied back.
+    static func copyAsNV12(_ source: Frame, into frame: Frame) throws(MediaError) {
+        let s = source.pointer
+        let width = Int(s.pointee.width), height = Int(s.pointee.height)
+        frame.pointer.pointee.format = AV_PIX_FMT_NV12.rawValue
+        frame.pointer.pointee.width = s.pointee.width
+        frame.pointer.pointee.height = s.pointee.height
+        var ret = av_frame_get_buffer(frame.pointer, 0)
+        if ret >= 0 { ret = av_frame_copy_props(frame.pointer, s) }
+        guard ret >= 0, let y = s.pointee.data.0, let u = s.pointee.data.1, let v = s.pointee.data.2,
+              let outY = frame.pointer.pointee.data.0, let outUV = frame.pointer.pointee.data.1 else {
+            frame.unref()
+            throw MediaError(code: ret < 0 ? ret : DP_AVERROR_EINVAL, context: "copying a frame back failed")
+        }
+        let (ys, us, vs) = (Int(s.pointee.linesize.0), Int(s.pointee.linesize.1), Int(s.pointee.linesize.2))
+        let (outYs, outUVs) = (Int(frame.pointer.pointee.linesize.0), Int(frame.pointer.pointee.linesize.1))
+        for row in 0..<height { (outY + row * outYs).update(from: y + row * ys, count: width) }
+        let chromaWidth = (width + 1) / 2
+        for row in 0..<(height + 1) / 2 {
+            let out = outUV + row * outUVs, uRow = u + row * us, vRow = v + row * vs
+            for x in 0..<chromaWidth {
+                out[2 * x] = uRow[x]
+                out[2 * x + 1] = vRow[x]
+            }
         }
     }
 }
