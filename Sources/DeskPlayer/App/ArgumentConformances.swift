@@ -10,6 +10,10 @@ import UI
 extension ContentMode: ExpressibleByArgument {}
 extension ScopeKind: ExpressibleByArgument {}
 extension DeinterlaceMode: ExpressibleByArgument {}
+extension HardwareDecoding: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public static var allValueStrings: [String] { names }
+}
 extension ToneMapping: ExpressibleByArgument {}
 extension RampCurve: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}

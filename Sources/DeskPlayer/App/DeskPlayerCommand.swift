@@ -205,6 +205,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("small-video-decode"), help: ArgumentHelp("Video shown at half its size or less (small tiles, Picture in Picture): fast skips the H.264/HEVC loop filter (mpv's --vd-lavc-skiploopfilter=all), full decodes every detail.", valueName: "fast|full"))
     var smallVideoDecode: SmallVideoDecode = .fast
 
+    @Option(name: .customLong("hwdec"), help: ArgumentHelp("Hardware decoding, by mpv's names: auto-safe (the default; no with --compare) uses nvdec or vaapi for H.264, HEVC, VP8, VP9 and AV1 where a device is there, silently in software elsewhere; auto any method and codec; vaapi, vdpau, nvdec, cuda (and their -copy forms) that method, saying once why it fell back; no software. Frames are copied back to memory, and any failure goes on in software with the same picture. Ctrl+h toggles auto-safe and no.", valueName: "auto-safe|auto|no|vaapi|vdpau|nvdec|cuda[-copy]"))
+    var hwdec: HardwareDecoding?
+
     @Option(name: .customLong("audio-device"), help: ArgumentHelp("The audio device to play on, by a name --audio-device=help lists (mpv's); auto is the system's default. A device that goes away (the audio server restarts, a DAC is unplugged) is opened again every half second, and the pictures play on meanwhile.", valueName: "NAME|auto|help"))
     var audioDevice: String = AudioOutput.auto
 

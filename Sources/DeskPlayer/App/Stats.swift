@@ -21,6 +21,8 @@ struct StatsReport: Codable {
         var loopCount: Int
         /// Packets the decoders refused and frames they concealed (damaged data).
         var decodeErrors: Int
+        /// What decoded the video at the end (`hwdec-current`: no, or a method's copy-back name).
+        var hwdecCurrent: String?
         /// The HLS variant chosen from a master playlist.
         var variant: String?
         /// The HLS segment cache: bytes held at the end, segments served from it and downloaded.
@@ -93,6 +95,7 @@ struct StatsReport: Codable {
                              loopCount: s.loopCount, decodeErrors: item.decodeErrors, variant: item.variant?.label, cacheBytes: item.cacheCounters?.bytes,
                              cacheMemoryBytes: item.cacheCounters?.memoryBytes, cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
                              waitingSeconds: (s.waitingSeconds * 100).rounded() / 100))
+        players[players.count - 1].hwdecCurrent = item.pipeline.flatMap { $0.hasVideo ? $0.hardwareDecodingInUse : nil }
         if let info = item.info {
             players[players.count - 1].describe(info, name: item.name, hasCover: item.cover != nil)
         }

@@ -40,6 +40,9 @@ final class TileFactory {
         // a skipped loop filter changes: compared sides always decode fully.
         p.decodesSmallVideoFast = options.smallVideoDecode == .fast && options.compare == nil
         p.picturesForGPU = picturesForGPU
+        // A comparison shows the real decode: software unless asked otherwise.
+        p.hardwareDecoding = options.hwdec ?? (options.compare == nil ? .autoSafe : .no)
+        p.hardwareFault = ProcessInfo.processInfo.environment[HardwareFault.environmentName].flatMap(HardwareFault.init)
         return p
     }
 
@@ -74,6 +77,7 @@ final class TileFactory {
         player.isMuted = options.mute
         player.passesPerItem = passes
         player.deinterlace = options.deinterlace
+        player.hardwareDecoding = preferences.hardwareDecoding
         player.displayInterval = displayInterval
         player.speed = PlaybackSpeed(value: options.speed, keepsPitch: options.audioPitchCorrection == .yes)
         player.setABLoop(a: options.abLoopA?.time, b: options.abLoopB?.time)

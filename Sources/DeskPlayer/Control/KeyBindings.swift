@@ -51,6 +51,7 @@ package enum KeyBindings {
         ("c", "cycle content-mode", "content mode: fit, fill, stretch"),
         ("d", "cycle deinterlace", "deinterlace: auto, no, yes"),
         ("h", "cycle scope", "scope: histogram, waveform, vectorscope, none"),
+        ("Ctrl+h", "cycle-values hwdec auto-safe no", "hardware decoding: auto-safe / no"),
         ("Ctrl+w", "tile-close", "close the focused tile"),
         ("Ctrl+p", "pip-start", "Picture in Picture (Esc in it restores)"),
         ("s", "screenshot video", "screenshot of the video at its own size"),

@@ -12,6 +12,23 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     private let parameters: CodecParameters
     private let threads: Int32
     private let options: [String: String]
+    /// How it decodes in hardware (`hwdec`); nil: never (audio, subtitles,
+    /// thumbnails and metrics decode in software).
+    private var hardwareChoice: HardwareDecoding?
+    /// The last choice asked for: a fall back to software changes
+    /// `hardwareChoice`, not this, so the same choice is not tried again.
+    private var askedChoice: HardwareDecoding?
+    private let fault: HardwareFault?
+    /// The current context's device; nil: it decodes in software.
+    private var hardware: HardwareSession?
+    /// A hardware failure met while decoding, acted on after the packet.
+    private var hardwareFailure: String?
+    /// A `hwdec` change, made before the next packet.
+    private var pendingChoice: HardwareDecoding?
+    /// Why hardware decoding is not (or no longer) used, said once.
+    private var hardwareNotice: String?
+    /// What lets a new context take over mid-stream with the same frames.
+    private var handOver = ContextHandOver()
 
     package enum Output {
         case frame
@@ -21,7 +38,10 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
 
     /// `threads`: 0 lets FFmpeg choose (one big stream), 1 for many small ones.
     /// `options`: decoder options by name (e.g. a subtitle file's `sub_charenc`).
-    package init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, options: [String: String] = [:]) throws(MediaError) {
+    /// `hardware`: a video stream's `hwdec` (it may change while playing);
+    /// `fault`: a simulated device that fails (tests).
+    package init(stream: UnsafeMutablePointer<AVStream>, threads: Int32 = 0, options: [String: String] = [:],
+                 hardware: HardwareDecoding? = nil, fault: HardwareFault? = nil) throws(MediaError) {
         guard let parameters = stream.pointee.codecpar else { throw MediaError("stream has no codec parameters") }
         let id = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(id) else {
@@ -36,12 +56,53 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         codecName = String(cString: codec.pointee.name)
         self.threads = threads
         self.options = Decoder.deterministic(codec).merging(options, uniquingKeysWith: { $1 })
-        context = try Decoder.open(codec, self.parameters, timeBase: timeBase, threads: threads, options: self.options)
+        (hardwareChoice, askedChoice) = (hardware, hardware)
+        self.fault = fault
+        let opened = try Decoder.openContext(for: hardware, fault: fault, codec, self.parameters, timeBase: timeBase,
+                                             threads: threads, options: self.options)
+        context = opened.context
+        self.hardware = opened.session
+        if let why = opened.whyNot, hardware?.saysWhyItFallsBack == true {
+            hardwareNotice = "hardware decoding (\(hardware?.name ?? "?")) is not available: \(why); decoding in software"
+        }
+    }
+
+    /// A context decoding in hardware as `choice` asks, on the first method
+    /// that opens and takes the codec, else in software (`whyNot`: what the
+    /// methods tried said).
+    private static func openContext(for choice: HardwareDecoding?, fault: HardwareFault?, _ codec: UnsafePointer<AVCodec>,
+                                    _ parameters: CodecParameters, timeBase: AVRational, threads: Int32,
+                                    options: [String: String]) throws(MediaError)
+        -> (context: UnsafeMutablePointer<AVCodecContext>, session: HardwareSession?, whyNot: String?) {
+        var reasons: [String] = []
+        if let choice, choice.choice != .no {
+            if let fault {
+                let session = try HardwareSession(simulating: fault)
+                return (try open(codec, parameters, timeBase: timeBase, threads: threads, options: options,
+                                 hardware: session), session, nil)
+            }
+            let name = String(cString: codec.pointee.name)
+            for method in choice.methods(for: codec.pointee.id) {
+                do throws(MediaError) {
+                    let device = try HardwareDevice(method)
+                    guard let format = device.surfaceFormat(for: codec) else {
+                        throw MediaError("it cannot decode \(name)")
+                    }
+                    let session = try HardwareSession(device: device, surfaceFormat: format)
+                    return (try open(codec, parameters, timeBase: timeBase, threads: threads, options: options,
+                                     hardware: session), session, nil)
+                } catch {
+                    reasons.append(choice.saysWhyItFallsBack ? error.message : "\(method.rawValue): \(error.message)")
+                }
+            }
+        }
+        let context = try open(codec, parameters, timeBase: timeBase, threads: threads, options: options, hardware: nil)
+        return (context, nil, reasons.isEmpty ? nil : reasons.joined(separator: "; "))
     }
 
     /// An opened context of `codec` configured from `parameters`.
     private static func open(_ codec: UnsafePointer<AVCodec>, _ parameters: CodecParameters, timeBase: AVRational,
-                             threads: Int32, options: [String: String]) throws(MediaError)
+                             threads: Int32, options: [String: String], hardware: HardwareSession?) throws(MediaError)
         -> UnsafeMutablePointer<AVCodecContext> {
         let name = String(cString: codec.pointee.name)
         guard let allocated = avcodec_alloc_context3(codec) else { throw MediaError("out of memory (decoder)") }
@@ -53,6 +114,10 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         if ret >= 0 {
             allocated.pointee.pkt_timebase = timeBase
             allocated.pointee.thread_count = threads
+            do throws(MediaError) { try hardware?.configure(allocated) } catch {
+                avcodec_free_context(&ctx)
+                throw error
+            }
             ret = avcodec_open2(allocated, codec, &dictionary)
         }
         guard ret >= 0 else {
@@ -69,7 +134,8 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     /// of full scale); a new context decodes every pass as the first.
     /// Should it fail (it did not when first opened), a flush does.
     package func renew() {
-        guard let fresh = try? Decoder.open(codec, parameters, timeBase: timeBase, threads: threads, options: options)
+        guard let fresh = try? Decoder.open(codec, parameters, timeBase: timeBase, threads: threads, options: options,
+                                            hardware: hardware)
         else { return flush() }
         var old: UnsafeMutablePointer<AVCodecContext>? = context
         context = fresh
@@ -108,12 +174,19 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     }
 
     package func receive(into frame: Frame) throws(MediaError) -> Output {
-        let ret = avcodec_receive_frame(context, frame.pointer)
+        let ret = avcodec_receive_frame(context, hardware?.surface.pointer ?? frame.pointer)
         if ret == DP_AVERROR_EAGAIN { return .needsInput }
         if ret == DP_AVERROR_EOF { return .endOfStream }
         do { try MediaError.check(ret, "\(codecName) decoding error") } catch {
-            noteError(error.message)
+            // On a GPU, any error may be the GPU's: the software decoder takes over.
+            if hardware != nil { hardwareFailure = error.message } else { noteError(error.message) }
             throw error
+        }
+        if let hardware {
+            do { try hardware.copyBack(into: frame) } catch {
+                hardwareFailure = error.message
+                throw error
+            }
         }
         // A frame made from damaged data, FFmpeg's concealment filling in.
         if frame.pointer.pointee.decode_error_flags != 0 || frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
@@ -169,17 +242,103 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     }
 
     /// Forgets buffered data (after a seek) so the next packet starts afresh.
-    package func flush() { avcodec_flush_buffers(context) }
+    package func flush() {
+        avcodec_flush_buffers(context)
+        handOver.reset()
+    }
 
     /// Sends `packet` (nil: the end, draining) and hands every frame it
     /// gives to `each`, in `frame` (emptied after each). A frame that fails
-    /// ends the packet's frames; errors are counted (`takeErrors`).
+    /// ends the packet's frames; errors are counted (`takeErrors`). A
+    /// decoder that may decode in hardware makes a `hwdec` change here, and
+    /// when the hardware fails it goes on in software with the same frames.
     package func decode(_ packet: Packet?, into frame: Frame, until isAborted: () -> Bool, each: (Frame) -> Void) {
+        if let choice = pendingChoice {
+            pendingChoice = nil
+            switchContext(to: choice, into: frame, until: isAborted, each: each)
+        }
+        if let packet, hardwareChoice != nil, !handOver.admits(packet) { return }
+        decodeFrames(packet, into: frame, until: isAborted, each: each)
+        if let failure = hardwareFailure {
+            fallBackToSoftware(failure, into: frame, until: isAborted, each: each)
+        }
+    }
+
+    private func decodeFrames(_ packet: Packet?, into frame: Frame, until isAborted: () -> Bool, each: (Frame) -> Void) {
         decode(packet, until: isAborted) {
-            while !isAborted(), (try? receive(into: frame)) == .frame {
+            while !isAborted(), hardwareFailure == nil, (try? receive(into: frame)) == .frame {
+                // Given out already, by the context this one took over from.
+                guard handOver.admits(frame) else {
+                    frame.unref()
+                    continue
+                }
                 each(frame)
                 frame.unref()
             }
+        }
+    }
+
+    // MARK: Hardware decoding
+
+    /// What decodes now: the method's copy-back name, or `no` (software).
+    package var hardwareInUse: String { hardware?.name ?? "no" }
+
+    /// Why hardware decoding is not used, the first time it is asked after that happened.
+    package func takeHardwareNotice() -> String? {
+        defer { hardwareNotice = nil }
+        return hardwareNotice
+    }
+
+    /// Decodes as `choice` asks from the next packet on (the `hwdec`
+    /// property): the frames already given out are not given again. Only
+    /// for a decoder made with `hardware`.
+    package func setHardware(_ choice: HardwareDecoding) {
+        guard askedChoice != nil, choice != askedChoice else { return }
+        (askedChoice, pendingChoice) = (choice, choice)
+    }
+
+    /// The hardware failed mid-stream: said once, and the software decoder
+    /// decodes the packets since the last keyframe again, so the frames
+    /// that follow are exactly FFmpeg's.
+    private func fallBackToSoftware(_ reason: String, into frame: Frame, until isAborted: () -> Bool,
+                                    each: (Frame) -> Void) {
+        hardwareFailure = nil
+        hardwareNotice = "hardware decoding (\(hardwareInUse)) failed: \(reason); decoding in software from here"
+        switchContext(to: .no, into: frame, until: isAborted, each: each)
+    }
+
+    /// Opens a context for `choice` in place of the current one and sends
+    /// it the kept packets again, leaving out the frames already given.
+    /// The old context is not drained, even when it still works: draining
+    /// gives out every frame of the packets sent, a reference frame before
+    /// the B-frames that are shown ahead of it, and frames would go out of
+    /// order. The new one makes what the old one held back.
+    private func switchContext(to choice: HardwareDecoding, into frame: Frame,
+                               until isAborted: () -> Bool, each: (Frame) -> Void) {
+        hardwareChoice = choice
+        guard let opened = try? Decoder.openContext(for: choice, fault: fault, codec, parameters, timeBase: timeBase,
+                                                    threads: threads, options: options) else { return }
+        if opened.session == nil && hardware == nil {
+            // Software before and after: the context stays.
+            var unused: UnsafeMutablePointer<AVCodecContext>? = opened.context
+            avcodec_free_context(&unused)
+            if let why = opened.whyNot, choice.saysWhyItFallsBack {
+                hardwareNotice = "hardware decoding (\(choice.name)) is not available: \(why); decoding in software"
+            }
+            return
+        }
+        hardwareFailure = nil
+        var old: UnsafeMutablePointer<AVCodecContext>? = context
+        context = opened.context
+        hardware = opened.session
+        avcodec_free_context(&old)
+        if decodesFast { applyFastDecoding() }
+        if skipsNonReference { context.pointee.skip_frame = AVDISCARD_NONREF }
+        for packet in handOver.takeOver() where !isAborted() && hardwareFailure == nil {
+            decodeFrames(packet, into: frame, until: isAborted, each: each)
+        }
+        if let failure = hardwareFailure, hardware != nil {
+            fallBackToSoftware(failure, into: frame, until: isAborted, each: each)
         }
     }
 
@@ -191,8 +350,10 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
             do {
                 if try send(packet) { break }
                 receive()
+                if hardwareFailure != nil { return }
             } catch {
-                noteError(error.message)
+                // On a GPU, a refused packet may be the GPU's doing: the software decoder takes over.
+                if hardware != nil { hardwareFailure = error.message } else { noteError(error.message) }
                 break
             }
         }

@@ -229,7 +229,8 @@ final class MediaAsset {
             // Beyond what any decoder or texture handles: a damaged header, not a picture.
             let w = stream.pointee.codecpar.pointee.width, h = stream.pointee.codecpar.pointee.height
             guard w <= 16384 && h <= 16384 else { throw MediaError("video size \(w)x\(h) is too large to play") }
-            let decoder = try Decoder(stream: stream, threads: p.videoDecoderThreadCount)
+            let decoder = try Decoder(stream: stream, threads: p.videoDecoderThreadCount,
+                                      hardware: p.hardwareDecoding, fault: p.hardwareFault)
             if let problem = describeVideo(stream, decoder, into: &info) { warning(problem) }
             let turn = orientation(ofStream: index, settings: p.video)
             if let problem = turn.problem { warning(problem) }

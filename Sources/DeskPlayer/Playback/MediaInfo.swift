@@ -91,6 +91,10 @@ package struct ItemPreferences: Sendable, Equatable {
     /// Pictures go out in YUV at the video's own size, for a renderer that
     /// converts and scales them on the GPU (`--vo=gpu`); else in BGRA at the size shown.
     package var picturesForGPU = false
+    /// `--hwdec`: how the video decodes (a change while playing goes to the
+    /// pipeline); `hardwareFault`: a simulated device that fails (tests).
+    package var hardwareDecoding = HardwareDecoding.autoSafe
+    package var hardwareFault: HardwareFault?
 
     package init(forwardBufferDuration: Double? = nil) { self.forwardBufferDuration = forwardBufferDuration }
 

@@ -44,6 +44,14 @@ package final class Player {
             if isPaused && deinterlace != oldValue { redisplayCurrentFrame() }
         }
     }
+    /// `hwdec` for every item it plays, once set (nil: each item as its
+    /// preferences say); a change takes effect from the next video packet.
+    package var hardwareDecoding: HardwareDecoding? {
+        didSet { applyPipelineSettings() }
+    }
+    /// What decodes the current item's video now (`hwdec-current`): `no`
+    /// for software, else the method's copy-back name.
+    package var hardwareDecodingInUse: String { currentItem?.pipeline?.hardwareDecodingInUse ?? "no" }
     /// Another player's clock this one's pictures follow (a sync group).
     package var syncClock: PlaybackClock?
     /// Seconds this player runs ahead of its sync group (a comparison's
@@ -298,10 +306,14 @@ package final class Player {
 
     private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
 
-    /// The current and the upcoming item follow `deinterlace` (each as soon as it has opened).
+    /// The current and the upcoming item follow `deinterlace` and
+    /// `hardwareDecoding` (each as soon as it has opened).
     private func applyPipelineSettings() {
         for pipeline in [currentItem?.pipeline, upcomingItem?.pipeline].compactMap({ $0 }) {
             if pipeline.deinterlace != deinterlace { pipeline.setDeinterlace(deinterlace) }
+            if let hardwareDecoding, pipeline.hardwareDecoding != hardwareDecoding {
+                pipeline.setHardwareDecoding(hardwareDecoding)
+            }
         }
     }
 

@@ -59,6 +59,8 @@ final class ItemPipeline: ItemSource {
         self.bounds = bounds
         control = PipelineControl(displaySize: (info.displayWidth, info.displayHeight), audioIndex: audio?.index)
         control.deinterlace = preferences.video.deinterlace
+        control.hardwareDecoding = preferences.hardwareDecoding
+        control.hardwareInUse = video?.decoder.hardwareInUse ?? "no"
         videoPackets = PacketQueue(taken: control.demuxerWake)
         audioPackets = PacketQueue(taken: control.demuxerWake)
         loopPasses = LoopPasses(hasAudio: audio != nil)
@@ -187,6 +189,14 @@ final class ItemPipeline: ItemSource {
     }
 
     var deinterlace: DeinterlaceMode { control.deinterlace }
+
+    /// `hwdec` from the next video packet on.
+    func setHardwareDecoding(_ choice: HardwareDecoding) {
+        control.hardwareDecoding = choice
+    }
+
+    var hardwareDecoding: HardwareDecoding { control.hardwareDecoding }
+    var hardwareDecodingInUse: String { control.hardwareInUse }
 
     /// How many passes to play in all (nil: forever). Looping seeks the same
     /// input back to zero: no copy, no reopen, one continuous timeline. A

@@ -37,6 +37,11 @@ package protocol ItemSource: AnyObject, Sendable {
     /// Deinterlacing of its video from the next frame on.
     func setDeinterlace(_ mode: DeinterlaceMode)
     var deinterlace: DeinterlaceMode { get }
+    /// `hwdec` for its video from the next packet on, and what decodes it
+    /// now (`no`: software; a method's copy-back name).
+    func setHardwareDecoding(_ choice: HardwareDecoding)
+    var hardwareDecoding: HardwareDecoding { get }
+    var hardwareDecodingInUse: String { get }
     /// Its decoding errors (nil: a composition, whose sources are items of their own).
     var decodeErrors: DecodeErrors? { get }
 }
@@ -53,4 +58,7 @@ extension ItemSource {
     var decodeErrors: DecodeErrors? { nil }
     func setDeinterlace(_ mode: DeinterlaceMode) {}
     var deinterlace: DeinterlaceMode { .no }
+    func setHardwareDecoding(_ choice: HardwareDecoding) {}
+    var hardwareDecoding: HardwareDecoding { .no }
+    var hardwareDecodingInUse: String { "no" }
 }

@@ -54,6 +54,9 @@ final class PipelineControl: Sendable {
         var displaySize: (width: Int, height: Int)
         var passes: Int? = 1
         var deinterlace = DeinterlaceMode.auto
+        /// `hwdec` as asked, and what the video decoder uses now.
+        var hardwareDecoding = HardwareDecoding.no
+        var hardwareInUse = "no"
         var speed = PlaybackSpeed.normal
         /// The A-B loop for the serials from the next seek on.
         var loopInterval: LoopInterval?
@@ -160,6 +163,18 @@ final class PipelineControl: Sendable {
     var deinterlace: DeinterlaceMode {
         get { state.withLock { $0.deinterlace } }
         set { state.withLock { $0.deinterlace = newValue } }
+    }
+
+    /// `hwdec`, taken by the video thread before each packet.
+    var hardwareDecoding: HardwareDecoding {
+        get { state.withLock { $0.hardwareDecoding } }
+        set { state.withLock { $0.hardwareDecoding = newValue } }
+    }
+
+    /// What the video decoder decodes with now (`hwdec-current`), as the video thread last said.
+    var hardwareInUse: String {
+        get { state.withLock { $0.hardwareInUse } }
+        set { state.withLock { $0.hardwareInUse = newValue } }
     }
 
     /// The speed the audio decoder plays at (read for every chunk it writes).

@@ -56,6 +56,8 @@ final class VideoDecodeLoop {
     /// The latest frame before the seek target.
     private let held: Frame
     private var current = SerialState()
+    /// What decodes, as last told to `control`.
+    private var reportedHardware: String?
 
     init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool, forGPU: Bool,
          packets: PacketQueue, frames: FrameQueue,
@@ -117,8 +119,21 @@ final class VideoDecodeLoop {
             let shown = control.displaySize
             stream.decoder.decodesFast = shown.width * 2 <= videoSize.width && shown.height * 2 <= videoSize.height
         }
+        stream.decoder.setHardware(control.hardwareDecoding)
         stream.decoder.decode(packet, into: frame, until: { control.isAborted }, each: deliver)
         control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
+        reportHardware()
+    }
+
+    /// Says once why hardware decoding is not (or no longer) used, and
+    /// tells the owner what decodes now (`hwdec-current`).
+    private func reportHardware() {
+        if let notice = stream.decoder.takeHardwareNotice() { warning(notice) }
+        let inUse = stream.decoder.hardwareInUse
+        if inUse != reportedHardware {
+            reportedHardware = inUse
+            control.hardwareInUse = inUse
+        }
     }
 
     /// Times a decoded frame and, unless it precedes the seek target, filters and shows it.
