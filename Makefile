@@ -44,8 +44,8 @@ TILE_FINE_SECONDS ?= 20
 # puts video-compare beside it, built from its own source).
 COMPARE_SECONDS ?= 15
 
-.PHONY: run test build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check sanitize \
-	sanitize-thread sanitize-address fuzz soak
+.PHONY: run test test-quick build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check sanitize \
+	sanitize-thread sanitize-address fuzz fuzz-socket soak
 
 # Every release build links the Swift runtime statically, so the binary runs
 # without the toolchain (installed, packaged, benchmarked: the same binary).
@@ -88,6 +88,14 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build
+
+# The edit-build-test loop: the suites that need no window, no X server and
+# no audio server (the layers below App, and App's pure ones).
+QUICK_SUITES := MediaTests PlaybackTests ControlTests UITests \
+	AppTests.KeyBindingTests AppTests.CommandTests AppTests.DoorFuzzTests AppTests.ControlSocketTests
+test-quick: deps
+	$(SWIFT) build --build-tests
+	SDL_AUDIODRIVER=dummy SDL_VIDEODRIVER=dummy $(SWIFT) test --skip-build $(QUICK_SUITES:%=--filter %)
 
 # Figures, not pass/fail: DeskPlayer beside ffplay and mpv in the same run.
 # Each bench also writes its figures to bench/out/NAME.json; bench/collect.py
@@ -205,6 +213,14 @@ fuzz: deps
 		.build-fuzz/release/deskplayer .build-fuzz/corpus .build-fuzz/seeds \
 		-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_CRASHES)/
+
+# The control socket's door fuzzer (bench/socket_fuzz.py): every property and
+# command with extreme values, then random mutations of them, for FUZZ_SECONDS
+# (FUZZ_SEED repeats a run); it stops at the first request the player does not
+# answer and prints it with the player's last words.
+FUZZ_SEED ?= $(shell date +%s)
+fuzz-socket: build
+	python3 bench/socket_fuzz.py --binary .build/release/deskplayer --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 
 # A short clip looping in 4 tiles for SOAK_LOOPS passes (1000: 25 minutes)
 # with seeks, pauses and PiP switches through the control socket; fails when

@@ -220,6 +220,36 @@ struct CompositionTests {
         #expect(kept.tracks[1].segments.isEmpty)
     }
 
+    /// What a composition may hold, refused with one line before anything is
+    /// built: a segment at 1e15 s (it reached a trapping conversion), YAML
+    /// aliases that expand into millions of segments,
+    /// more tracks than any mix has. Run as a user would, from the command line.
+    @Test func compositionsOutsideTheLimitsAreRefused() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tone = Fixtures.asset("tone.wav")
+        func refusal(_ text: String) throws -> String {
+            let path = dir.appendingPathComponent("c.yaml").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let r = try runProcess(Fixtures.binary, ["--composition", path, "--export-audio", dir.appendingPathComponent("o.wav").path],
+                                   environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 30)
+            #expect(r.status != 0 && !r.timedOut, "refused: \(r.stderr)")
+            return r.stderr
+        }
+        #expect(try refusal("{\"tracks\": [{\"segments\": [{\"source\": \"\(tone)\", \"at\": 1e15}]}]}")
+            .contains("stay within 10000000 seconds"))
+        // Eight lines that expand into 2 x 10^6 segments.
+        var bomb = "a: &a [{\"source\": \"\(tone)\", \"at\": 0}, {\"source\": \"\(tone)\", \"at\": 0}]\n"
+        let names = ["a", "b", "c", "d", "e", "f", "g"]
+        for (previous, name) in zip(names, names.dropFirst()) {
+            bomb += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        bomb += "tracks: [{\"segments\": *g}]\n"
+        #expect(try refusal(bomb).contains("more than 200000 values (YAML aliases expanded)"))
+        let tracks = Array(repeating: "{\"segments\": []}", count: 65).joined(separator: ", ")
+        #expect(try refusal("{\"tracks\": [\(tracks)]}").contains("65 tracks: a composition has at most 64"))
+    }
+
     /// From the command line: a source that cannot be opened is named and
     /// nothing plays (exit 1); with --skip-bad the timeline closes up.
     @Test func badSourcesOnTheCommandLine() throws {

@@ -333,6 +333,47 @@ import TestSupport
         }
     }
 
+    /// A resume file written by hand (or by an attacker) with a position no
+    /// file reaches started a trap at every later start; now such an entry
+    /// is dropped and the file plays from its start. Two players quitting
+    /// together each keep their entry (the file is updated under a lock).
+    @Test func aHostileResumeFileIsReadSafelyAndTwoQuitsKeepBothEntries() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["XDG_STATE_HOME": dir.path, "XDG_CONFIG_HOME": dir.path]
+        let store = dir.appendingPathComponent("deskplayer/resume.json")
+        try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"\(Fixtures.asset("demo.mp4"))\": 1e300, \"\(Fixtures.asset("tone.wav"))\": 1e13}".utf8).write(to: store)
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path, environment: env)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        #expect(client.waitFor("duration") == .number(10))
+        #expect(client.get("time-pos") == .number(0), "an impossible position is not sought to")
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(waitForExit(player))
+
+        // Two players quit-watch-later at the same moment: both entries are kept.
+        try FileManager.default.removeItem(at: store)
+        let files = [Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4")]
+        var clients: [Client] = []
+        var players: [Process] = []
+        for (i, file) in files.enumerated() {
+            let socket = dir.appendingPathComponent("ipc\(i).sock").path
+            players.append(try startPlayer([file, "--pause", "--no-resume"], socket: socket, environment: env))
+            clients.append(try Client(path: socket))
+        }
+        defer { for p in players where p.isRunning { p.terminate() } }
+        for client in clients {
+            #expect(client.waitFor("duration") != nil)
+            #expect(client.error([.string("seek"), .number(2), .string("absolute")]) == "success")
+        }
+        for client in clients { client.sendLine("{\"command\": [\"quit-watch-later\"]}") }
+        for p in players { #expect(waitForExit(p)) }
+        let saved = try JSONDecoder().decode([String: Double].self, from: Data(contentsOf: store))
+        #expect(saved.keys.sorted() == files.sorted(), "\(saved)")
+    }
+
     /// The resume file is replaced whole: killed (SIGKILL) at random moments
     /// while it writes the file over and over, the player leaves a file that
     /// reads back, never a torn one.

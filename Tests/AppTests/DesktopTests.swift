@@ -57,6 +57,14 @@ import TestSupport
         #expect(expand("${chapter} ${no-such-thing}") == "(unavailable) (error)")
         #expect(expand("${chapter:none}|${?chapter:ch}|${!chapter:no chapter}|${?pause:${media-title}!}") == "none||no chapter|Song!")
         #expect(expand("$$5 ${media-title") == "$5 ${media-title")
+        // The conditions a shell client's status line uses (mpv's whole syntax).
+        #expect(expand("${?pause==no:▶}${?pause==yes:⏸}${!pause==yes:playing}${!chapter==1:x}") == "▶playingx")
+        #expect(expand("${?speed==1.500000:fast}${?speed==1.50:shown}") == "fast", "compared with the raw value")
+        // Nesting is bounded: a hostile template gives up past the limit instead of the stack.
+        let deep = String(repeating: "${?pause:", count: 5000) + "x" + String(repeating: "}", count: 5000)
+        #expect(expand(deep).isEmpty)
+        let shallow = String(repeating: "${?pause:", count: 5) + "x" + String(repeating: "}", count: 5)
+        #expect(expand(shallow) == "x")
     }
 
     @Test func dbusValuesSurviveAMessage() throws {

@@ -280,3 +280,68 @@ final class PrivateSessionBus {
         }
     }
 }
+
+/// MPRIS as a hostile program on the session bus would call it: every
+/// method and writable property with the extremes D-Bus can carry (int64's
+/// limits, doubles past any range, wrong types, a 70 kB string). Each is
+/// answered (a reply or a D-Bus error), and the player still answers its
+/// socket with its time inside the file. `Seek` with int64's maximum ended
+/// the process before.
+@Suite struct MPRISDoorTests {
+    @Test func everyMethodAndPropertySurvivesExtremeValues() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bus = try PrivateSessionBus(in: dir)
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause", "--no-config", "--no-resume"],
+                                                          socket: socket, environment: bus.environment)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        let duration = try #require(client.waitFor("duration")?.number)
+        #expect(try eventually { try bus.run("playerctl", ["--list-all"]).stdout.contains("deskplayer") })
+
+        let destination = "org.mpris.MediaPlayer2.deskplayer", path = "/org/mpris/MediaPlayer2"
+        let playerInterface = "org.mpris.MediaPlayer2.Player"
+        let integers = ["int64:9223372036854775807", "int64:-9223372036854775808", "int64:0", "int64:-1",
+                        "int32:2147483647", "string:1e13", "double:1e308"]
+        let doubles = ["double:1e308", "double:-1e308", "double:4.9e-324", "double:0", "double:-1", "double:1e13",
+                       "int64:9223372036854775807", "string:nan", "boolean:true"]
+        let long = "string:" + String(repeating: "x", count: 70_000)
+        var calls: [[String]] = []
+        for value in integers {
+            calls.append(["\(playerInterface).Seek", value])
+            calls.append(["\(playerInterface).SetPosition", "objpath:/org/mpris/MediaPlayer2/deskplayer/track/1", value])
+            calls.append(["\(playerInterface).SetPosition", "objpath:/x", value])
+        }
+        for property in ["Rate", "Volume"] {
+            for value in doubles {
+                calls.append(["org.freedesktop.DBus.Properties.Set", "string:\(playerInterface)", "string:\(property)",
+                              "variant:\(value)"])
+            }
+        }
+        for (property, value) in [("LoopStatus", "string:Forever"), ("LoopStatus", long), ("Shuffle", "string:yes"),
+                                  ("Fullscreen", "int64:1"), ("NoSuchProperty", "double:1")] {
+            let interface = property == "Fullscreen" ? "org.mpris.MediaPlayer2" : playerInterface
+            calls.append(["org.freedesktop.DBus.Properties.Set", "string:\(interface)", "string:\(property)", "variant:\(value)"])
+        }
+        for uri in [long, "string:file:///nonexistent", "string:", "string:ftp://x", "string:file://" + String(repeating: "%", count: 5000)] {
+            calls.append(["\(playerInterface).OpenUri", uri])
+        }
+        calls.append(["\(playerInterface).Seek"])
+        calls.append(["\(playerInterface).Seek", "string:far"])
+        calls.append(["org.freedesktop.DBus.Properties.Get", "string:\(playerInterface)", long])
+        calls.append(["org.freedesktop.DBus.Properties.GetAll", long])
+        for call in calls {
+            let r = try bus.run("dbus-send", ["--session", "--print-reply", "--reply-timeout=10000", "--dest=\(destination)", path] + call)
+            #expect(!r.timedOut && (r.status == 0 || r.stderr.hasPrefix("Error org.")),
+                    "\(call.joined(separator: " ").prefix(200)): \(r.stderr.prefix(300))")
+            guard player.isRunning, let time = client.get("time-pos")?.number else {
+                Issue.record("the player stopped answering after \(call.joined(separator: " ").prefix(200))")
+                return
+            }
+            #expect((0...duration).contains(time), "time-pos \(time) after \(call.joined(separator: " ").prefix(200))")
+            if let volume = client.get("volume")?.number { #expect((0...100).contains(volume)) }
+        }
+        print("MPRIS door fuzzer: \(calls.count) calls, all answered")
+    }
+}

@@ -81,6 +81,24 @@ import TestSupport
         #expect((report.players.first?.framesPresented ?? 0) > 10)
     }
 
+    /// A server announcing a bandwidth past Int64's range and an absurd
+    /// resolution (the cache was sized from BANDWIDTH / 8 * 180, which
+    /// overflowed and ended the process): read within bounds, and it plays.
+    @Test func aHugeBandwidthIsReadWithinBounds() throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=9223372036854775807,RESOLUTION=99999999999x1\nv0/index.m3u8\n"
+        try master.write(to: dir.appendingPathComponent("huge.m3u8"), atomically: true, encoding: .utf8)
+        let server = try HLSServer(serving: dir)
+        let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let r = try play(server.url("huge.m3u8"), [], stats: stats)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect((report.players.first?.framesPresented ?? 0) > 10)
+        let variant = try #require(HLSMaster.variants(in: master, base: server.url("huge.m3u8")).first)
+        #expect(variant.bandwidth == HLSMaster.bandwidthLimit && variant.width == nil)
+    }
+
     /// A looping stream seeks back to its start (HLS refuses a time before
     /// the first packet it read, so the loop asks for the latest stream
     /// start): every pass plays, and the segment cache serves the passes

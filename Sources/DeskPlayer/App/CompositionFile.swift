@@ -26,7 +26,7 @@ enum CompositionFile {
         do {
             guard let node = try Yams.compose(yaml: text) else { throw MediaError("\(path): the file is empty") }
             var budget = Limits.nodes
-            try refuseAnchors(node, file: path, budget: &budget)
+            try countValues(node, file: path, budget: &budget)
             root = node
         } catch let error as YamlError {
             throw MediaError("\(path):\(describe(error))")
@@ -89,20 +89,20 @@ enum CompositionFile {
         static let seconds = 1e7
     }
 
-    /// YAML anchors and aliases are refused: a few lines of aliases expand
-    /// into millions of segments ("billion laughs"), and JSON has none. The
-    /// walk itself is bounded by a count of nodes.
-    private static func refuseAnchors(_ node: Node, file: String, budget: inout Int) throws(MediaError) {
+    /// YAML aliases are counted as what they expand to: a few lines of them
+    /// expand into billions of values ("billion laughs"), and the walk that
+    /// reads the tree stops at `Limits.nodes`, before anything is built.
+    /// (Yams holds a node's anchor weakly, gone once composed: the
+    /// expansion is what can be counted.)
+    private static func countValues(_ node: Node, file: String, budget: inout Int) throws(MediaError) {
         budget -= 1
-        guard budget >= 0 else { throw MediaError("\(file): more than \(Limits.nodes) values, not a composition") }
-        if node.anchor != nil {
-            throw MediaError("\(file):\(node.mark?.line ?? 1): YAML anchors and aliases are not accepted in a composition")
+        guard budget >= 0 else {
+            throw MediaError("\(file): more than \(Limits.nodes) values (YAML aliases expanded), not a composition")
         }
         switch node {
-        case .mapping(let m): for (key, value) in m { try refuseAnchors(key, file: file, budget: &budget); try refuseAnchors(value, file: file, budget: &budget) }
-        case .sequence(let list): for element in list { try refuseAnchors(element, file: file, budget: &budget) }
-        case .alias: throw MediaError("\(file):\(node.mark?.line ?? 1): YAML anchors and aliases are not accepted in a composition")
-        case .scalar: break
+        case .mapping(let m): for (key, value) in m { try countValues(key, file: file, budget: &budget); try countValues(value, file: file, budget: &budget) }
+        case .sequence(let list): for element in list { try countValues(element, file: file, budget: &budget) }
+        case .scalar, .alias: break
         }
     }
 

@@ -43,7 +43,7 @@ final class PlayerApp {
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data("deskplayer: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("deskplayer: \(DisplayText.bounded(line))\n".utf8))
     }
 
     /// Runs until everything has played, the window closes or `q`. Returns the exit code.

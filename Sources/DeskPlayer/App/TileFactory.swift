@@ -62,7 +62,10 @@ final class TileFactory {
             // Resumed once, as mpv does: the entry goes.
             start = MediaTime(seconds: seconds)
             resume?.set(nil, for: first)
-            do { try resume?.save() } catch { PlayerApp.printError("\(error)") }
+            // The file as it is now, under its lock: entries written since this player started stay.
+            do { try ResumeStore.update(url: resume?.url ?? ResumeStore.defaultURL()) { $0.set(nil, for: first) } } catch {
+                PlayerApp.printError("\(error)")
+            }
             screen?.showMessage("Resuming \(DisplayText.shortName(first)) at \(DisplayText.clock(seconds))", seconds: 3)
         }
         if let start, let first = items.first {

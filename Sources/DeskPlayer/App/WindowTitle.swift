@@ -41,9 +41,18 @@ struct WindowTitle {
 
     /// mpv's property expansion: `${NAME}` (or "(unavailable)"),
     /// `${=NAME}` its raw value, `${NAME:FALLBACK}`, `${?NAME:TEXT}` when
-    /// NAME is available, `${!NAME:TEXT}` when it is not, `$$` for a dollar
-    /// sign. TEXT and FALLBACK are expanded in turn; an unclosed `${` stays as written.
-    static func expand(_ template: String, _ value: Resolver) -> String {
+    /// NAME is available, `${!NAME:TEXT}` when it is not,
+    /// `${?NAME==VALUE:TEXT}` when NAME's raw value is VALUE,
+    /// `${!NAME==VALUE:TEXT}` when it is not (or NAME is unavailable), `$$`
+    /// for a dollar sign. TEXT and FALLBACK are expanded in turn, at most
+    /// `nestingLimit` deep (a template from a socket client is not ours to
+    /// trust with the stack); an unclosed `${` stays as written.
+    static func expand(_ template: String, _ value: Resolver) -> String { expand(template, value, depth: 0) }
+
+    static let nestingLimit = 32
+
+    private static func expand(_ template: String, _ value: Resolver, depth: Int) -> String {
+        guard depth <= nestingLimit else { return "" }
         var out = ""
         var rest = Substring(template)
         while let dollar = rest.firstIndex(of: "$") {
@@ -53,7 +62,7 @@ struct WindowTitle {
                 out += "$"
                 rest = after.dropFirst()
             } else if after.hasPrefix("{"), let close = closingBrace(after.dropFirst()) {
-                out += expandField(after[after.index(after: after.startIndex)..<close], value)
+                out += expandField(after[after.index(after: after.startIndex)..<close], value, depth: depth)
                 rest = after[after.index(after: close)...]
             } else {
                 out += "$"
@@ -63,20 +72,27 @@ struct WindowTitle {
         return out + rest
     }
 
-    private static func expandField(_ field: Substring, _ value: Resolver) -> String {
+    private static func expandField(_ field: Substring, _ value: Resolver, depth: Int) -> String {
         let colon = field.firstIndex(of: ":")
         var name = String(field[..<(colon ?? field.endIndex)])
         let text = colon.map { String(field[field.index(after: $0)...]) }
         if name.hasPrefix("?") || name.hasPrefix("!") {
-            let available = value(String(name.dropFirst()), true).text != nil
-            return available == name.hasPrefix("?") ? expand(text ?? "", value) : ""
+            let condition = name.dropFirst()
+            let holds: Bool
+            if let equals = condition.range(of: "==") {
+                // mpv compares the raw value (get_property_string's): "yes", "1.500000".
+                holds = value(String(condition[..<equals.lowerBound]), true).text == String(condition[equals.upperBound...])
+            } else {
+                holds = value(String(condition), true).text != nil
+            }
+            return holds == name.hasPrefix("?") ? expand(text ?? "", value, depth: depth + 1) : ""
         }
         let raw = name.hasPrefix("=")
         if raw { name.removeFirst() }
         switch value(name, raw) {
         case .value(let s): return s
-        case .unavailable: return text.map { expand($0, value) } ?? "(unavailable)"
-        case .unknown: return text.map { expand($0, value) } ?? "(error)"
+        case .unavailable: return text.map { expand($0, value, depth: depth + 1) } ?? "(unavailable)"
+        case .unknown: return text.map { expand($0, value, depth: depth + 1) } ?? "(error)"
         }
     }
 

@@ -6,10 +6,10 @@ import Media
 /// temporary file that is synced and renamed over the old one, so a crash or
 /// a kill at any moment leaves the old state or the new, never a mix.
 package struct ResumeStore {
-    let url: URL
+    package let url: URL
     private(set) var positions: [String: Double] = [:]
 
-    static func defaultURL(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func defaultURL(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let base: URL
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg)

@@ -11,6 +11,16 @@ package enum DisplayText {
             : String(format: "%02d:%02d", s / 60, s % 60)
     }
 
+    /// Text that came from outside (a path, a device name, a request) cut to
+    /// `limit` characters, its middle replaced by "…": an error about a 70 kB
+    /// name stays one line a person can read, and the OSD does not lay out
+    /// a 70 kB line.
+    package static func bounded(_ text: String, limit: Int = 400) -> String {
+        guard text.count > limit else { return text }
+        let keep = max(limit / 2 - 1, 1)
+        return String(text.prefix(keep)) + "…" + String(text.suffix(keep))
+    }
+
     /// The last component of a path or URL (the file's name).
     package static func shortName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path

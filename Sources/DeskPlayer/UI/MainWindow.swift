@@ -180,7 +180,7 @@ package final class MainWindow: PlayerScreen {
     /// the one before on it.
     package func showMessage(_ message: String, seconds: Double, topic: String?) {
         if let topic { messages.removeAll { $0.topic == topic } }
-        messages.append((message, topic, HostTime.after(seconds: seconds)))
+        messages.append((DisplayText.bounded(message), topic, HostTime.after(seconds: seconds)))
         needsRedraw = true
     }
 
