@@ -4,7 +4,9 @@
 # over SECONDS seconds after a 3 s start, once paused (--pause) and once
 # playing the demo in a loop. A thread that sleeps to poll wakes on every
 # sleep; one that waits on a condition wakes only when there is work.
-# The main thread's own figure (/proc/PID/status) is shown beside it.
+# The main thread's own figure (/proc/PID/status) is shown beside it, and
+# the CPU used; mpv in the same states beside DeskPlayer (paused, an idle
+# window, playing).
 # Usage: bench/wakeups.sh [seconds] [binary]   (from the repository root under xvfb-run; `make bench`)
 set -euo pipefail
 SECONDS_SAMPLED=${1:-10}
@@ -23,24 +25,35 @@ switches() {  # pid: all threads' voluntary switches, then the main thread's
     echo "$total $(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$1"/status)"
 }
 
-measure() {  # name, extra arguments...
+measure() {  # name, command...
     local name=$1; shift
-    "$BIN" "$FILE" --loop=inf --geometry 640x360 "$@" >/dev/null 2>&1 &
+    "$@" >/dev/null 2>&1 &
     local pid=$!
     sleep 3
     read -r a0 m0 < <(switches "$pid")
+    local cpu0; cpu0=$(awk '{print $14 + $15}' /proc/"$pid"/stat)
     sleep "$SECONDS_SAMPLED"
     read -r a1 m1 < <(switches "$pid")
+    local cpu1; cpu1=$(awk '{print $14 + $15}' /proc/"$pid"/stat)
     kill "$pid"; wait "$pid" 2>/dev/null || true
-    local all main
+    local all main cpu
     all=$(echo "scale=1; ($a1 - $a0) / $SECONDS_SAMPLED" | bc)
     main=$(echo "scale=1; ($m1 - $m0) / $SECONDS_SAMPLED" | bc)
-    printf '%-8s %8s wake-ups/s (all threads) %8s (main thread)\n' "$name" "$all" "$main"
-    echo "\"$name\": {\"allThreadsPerSecond\": $all, \"mainThreadPerSecond\": $main}"  >> "$TMPJSON"
+    # Clock ticks (100 a second) of user and system time, as a share of one core.
+    cpu=$(echo "scale=2; ($cpu1 - $cpu0) / $SECONDS_SAMPLED" | bc)
+    printf '%-22s %8s wake-ups/s (all threads) %8s (main thread) %6s %% of a core\n' "$name" "$all" "$main" "$cpu"
+    echo "\"$name\": {\"allThreadsPerSecond\": $all, \"mainThreadPerSecond\": $main, \"cpuPercent\": $cpu}"  >> "$TMPJSON"
 }
 
 TMPJSON=$(mktemp)
 trap 'rm -f "$TMPJSON"' EXIT
-measure paused --pause
-measure playing
+# Both players with no audio output (SDL's dummy driver, mpv's null one) and
+# an X11 window under the same Xvfb: the same work but the decoding and drawing.
+MPV=(mpv --no-config --ao=null --vo=x11 --geometry=640x360 --really-quiet)
+measure paused "$BIN" "$FILE" --loop=inf --geometry 640x360 --pause
+command -v mpv >/dev/null && measure "mpv paused" "${MPV[@]}" --loop=inf --pause "$FILE"
+measure idle "$BIN" --idle --geometry 640x360
+command -v mpv >/dev/null && measure "mpv idle" "${MPV[@]}" --idle=yes --force-window=yes
+measure playing "$BIN" "$FILE" --loop=inf --geometry 640x360
+command -v mpv >/dev/null && measure "mpv playing" "${MPV[@]}" --loop=inf "$FILE"
 { echo "{"; paste -sd, "$TMPJSON"; echo "}"; } > "$OUTDIR/wakeups.json"

@@ -19,8 +19,8 @@ final class ControlSocket {
     private var observations: [Observation] = []
     private var lastReportedPause: Bool?
 
-    init(path: String) throws {
-        server = try IPCServer(path: path)
+    init(path: String, arrived: @escaping @Sendable () -> Void) throws {
+        server = try IPCServer(path: path, arrived: arrived)
     }
 
     /// An event to every client (`{"event": "file-loaded"}`).

@@ -32,6 +32,7 @@ final class PiPManager {
 
     /// The tile whose mini window opened last.
     var lastOpened: Tile? { entries.last?.tile }
+    var isEmpty: Bool { entries.isEmpty }
 
     /// Moves `tile`'s player into a new mini window; it keeps playing, not
     /// reopened, not reseeked. Fails with the reason said when the limit is

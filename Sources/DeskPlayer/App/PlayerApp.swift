@@ -78,6 +78,7 @@ final class PlayerApp {
             PlayerApp.printError(SDLError("cannot start SDL").message)
             return 1
         }
+        MainThreadWake.register()
         defer { SDL_Quit() }
         dp_tolerate_wakeups_of_closed_windows()
         chooseRenderer()
@@ -125,7 +126,7 @@ final class PlayerApp {
         stats = StatsReport(renderer: window.window.rendererName)
         factory.picturesForGPU = !window.window.isSoftware
         if let path = options.inputIPCServer {
-            do { socket = try ControlSocket(path: path) } catch {
+            do { socket = try ControlSocket(path: path, arrived: MainThreadWake.post) } catch {
                 PlayerApp.printError("\(error)")
                 return 1
             }
@@ -351,8 +352,12 @@ final class PlayerApp {
                 if let t = tile.player.timeUntilNextFrame(at: now) { due = min(due ?? t, t) }
             }
             // Wake when the next frame is due (rounded up: early is worse than
-            // a fraction of a millisecond late), and at least every 10 ms.
-            let wait = due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
+            // a fraction of a millisecond late), and at least every 10 ms while
+            // anything is on its way; at rest, when events come (input, a
+            // socket request through MainThreadWake) and a few times a second
+            // for what still polls (D-Bus, the file dialog, finished screenshots).
+            let resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
+            let wait = resting ? PlayerApp.restingWaitMs : due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()
             // Every player keeps its own time, drawn or not; the views then take the frames due.
@@ -398,6 +403,20 @@ final class PlayerApp {
         }
         // An idle window the user closes ends well, whatever was tried in it.
         return anyPlayed || options.idleMode != .no ? 0 : 1
+    }
+
+    /// How long the main thread waits for an event at rest: four wakes a
+    /// second where mpv has one, for the sources still read by polling.
+    static let restingWaitMs: Int32 = 250
+
+    /// Nothing moves and nothing is on its way: every player paused or
+    /// played out with its picture shown, the window drawn with no OSD line,
+    /// bar or pointer about to change, and no timed work (a background
+    /// video, Picture in Picture, metrics, scopes, a time limit).
+    private func isAtRest(_ window: MainWindow, failureShown: Bool) -> Bool {
+        background == nil && !failureShown && options.quitAfter == nil && controller.compareMetrics == nil
+            && (controller.scopes.map { $0.kind == .none } ?? true) && (controller.pips?.isEmpty ?? true) && window.isSettled
+            && tiles.tiles.allSatisfy { $0.player.isAtRest }
     }
 
     private func shutDown() {

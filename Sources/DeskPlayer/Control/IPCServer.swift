@@ -10,7 +10,10 @@ package final class IPCServer {
     let path: String
     private let listener: Int32
     private let shared = Shared()
-    private var thread: Thread?
+    /// Written to stop the socket thread, which waits in poll with no timeout.
+    private let stopPipe: (read: Int32, write: Int32)
+    /// Signalled by the socket thread as it ends.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// What the socket thread and the main thread share.
     private final class Shared: Sendable {
@@ -31,7 +34,9 @@ package final class IPCServer {
         let state = Mutex(State())
     }
 
-    package init(path: String) throws {
+    /// `arrived` is called on the socket thread whenever requests arrive
+    /// (the app wakes its main thread with it: nothing polls the inbox).
+    package init(path: String, arrived: @escaping @Sendable () -> Void = {}) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw MediaError("cannot create socket \(path): \(String(cString: strerror(errno)))") }
@@ -60,17 +65,32 @@ package final class IPCServer {
             close(fd)
             throw MediaError("cannot listen on \(path): \(reason)")
         }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(path)
+            throw MediaError("cannot listen on \(path): \(reason)")
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         listener = fd
-        let shared = self.shared
-        let thread = Thread { IPCServer.serve(listener: fd, shared) }
+        stopPipe = (pipeEnds[0], pipeEnds[1])
+        let shared = self.shared, finished = self.finished, stopRead = pipeEnds[0]
+        let thread = Thread {
+            IPCServer.serve(listener: fd, stop: stopRead, shared, arrived: arrived)
+            finished.signal()
+        }
         thread.name = "ipc"
-        self.thread = thread
         thread.start()
     }
 
     deinit {
         shared.state.withLock { $0.stopping = true }
-        while thread?.isFinished == false { Thread.sleep(forTimeInterval: 0.01) }
+        var byte: UInt8 = 1
+        _ = Glibc.write(stopPipe.write, &byte, 1)
+        finished.wait()
+        close(stopPipe.read)
+        close(stopPipe.write)
         for connection in shared.state.withLock({ $0.connections.values }) { close(connection.fd) }
         close(listener)
         unlink(path)
@@ -127,7 +147,7 @@ package final class IPCServer {
     }
 
     /// The socket thread: accepts clients and splits what they send into lines.
-    private static func serve(listener: Int32, _ shared: Shared) {
+    private static func serve(listener: Int32, stop: Int32, _ shared: Shared, arrived: @Sendable () -> Void) {
         var pending: [Int: [UInt8]] = [:]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -136,8 +156,12 @@ package final class IPCServer {
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             let ids = Array(clients.keys)
             for id in ids { fds.append(pollfd(fd: clients[id]?.fd ?? -1, events: Int16(POLLIN), revents: 0)) }
-            // A short timeout so the thread notices it should stop.
-            guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }
+            fds.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0))
+            // A client, a new connection or the stop pipe wakes it; once a
+            // second at most it passes anyway, so a connection the main thread
+            // closed meanwhile leaves the set.
+            guard poll(&fds, nfds_t(fds.count), 1000) > 0 else { continue }
+            if fds[fds.count - 1].revents != 0 { continue }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let client = accept(listener, nil, nil)
                 if client >= 0 {
@@ -155,7 +179,10 @@ package final class IPCServer {
                 if n <= 0 {
                     // Gone, or done sending: its requests still get their replies.
                     shared.state.withLock { s in
-                        if s.connections[id]?.unanswered ?? 0 > 0 {
+                        // Only a connection still open here: one the main thread
+                        // closed may have had its descriptor number reused.
+                        guard let c = s.connections[id], c.fd == fd else { return }
+                        if c.unanswered > 0 {
                             s.connections[id]?.doneSending = true
                         } else {
                             s.connections[id] = nil
@@ -179,6 +206,7 @@ package final class IPCServer {
                     s.inbox.append(contentsOf: requests)
                     s.connections[id]?.unanswered += requests.count
                 }
+                if !requests.isEmpty { arrived() }
             }
         }
     }

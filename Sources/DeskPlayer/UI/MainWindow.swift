@@ -97,8 +97,12 @@ package final class MainWindow: PlayerScreen {
     /// view's picture made for its layout and its player at rest
     /// (`window-settled`: screen tests wait for it, then for a present).
     package var isSettled: Bool {
-        !needsRedraw && messages.isEmpty && hover == nil && views.allSatisfy(\.isAtRest)
+        !needsRedraw && messages.isEmpty && hover == nil && !(pointerIsOverVideo && pointerAutohide.isVisible)
+            && views.allSatisfy(\.isAtRest)
     }
+
+    /// Whether the pointer was over a picture at the last refresh (it hides there after a second at rest).
+    private var pointerIsOverVideo = false
 
     package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
         let x = position.map { Int32($0.x) } ?? DP_SDL_WINDOWPOS_CENTERED
@@ -391,7 +395,8 @@ package final class MainWindow: PlayerScreen {
         if barSignature(areas) != drawnBar { needsRedraw = true }
         if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
         updateThumbnails(areas, at: now)
-        pointerAutohide.update(at: now, overVideo: pointerOverVideo(areas))
+        pointerIsOverVideo = pointerOverVideo(areas)
+        pointerAutohide.update(at: now, overVideo: pointerIsOverVideo)
         let before = messages.count
         messages.removeAll { $0.until <= now }
         if messages.count != before { needsRedraw = true }
