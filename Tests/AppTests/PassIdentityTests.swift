@@ -274,6 +274,27 @@ import TestSupport
                 "\(alone.stderr)")
     }
 
+    /// The same from a local folder: the master playlist read from a file
+    /// falls back to the next variant as over HTTP (it ended with "not a
+    /// playable media file").
+    @Test func aLocalMasterPlaylistFallsBackToTheNextVariantToo() throws {
+        let media = try #require(StreamSeamTests.media, "ffmpeg could not make the media")
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("variants")
+        try FileManager.default.copyItem(at: media.appendingPathComponent("variants"), to: copy)
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("v0/index0.ts"))
+        let stats = dir.appendingPathComponent("stats.json")
+        let r = try runProcess(Fixtures.binary, [copy.appendingPathComponent("master.m3u8").path, "--stats-json", stats.path],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 60)
+        #expect(r.status == 0 && !r.timedOut, "\(r.stderr)")
+        let said = r.stderr.split(separator: "\n").filter { $0.contains("variant") }
+        #expect(said.count == 1 && said.first?.contains("cannot play") == true && said.first?.contains("playing 160x90") == true,
+                "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        #expect((report.players.first?.framesPresented ?? 0) > 10, "\(String(describing: report.players.first))")
+    }
+
     /// As a user plays them, `--loop 3` over HTTP and from the file: what
     /// SDL's disk driver received is three passes of 2 s, each the first's
     /// samples exactly, and `--frame-log` steps one frame across each seam.

@@ -59,13 +59,17 @@ final class MediaAsset {
     /// For an HLS master playlist, every variant with the audio rendition
     /// it plays with (`--alang`, else the default), best first: the one
     /// that fits the preferred resolution and bit rate, then those to fall
-    /// back to; empty for any other location.
+    /// back to; empty for any other location. A local master playlist is
+    /// chosen from the same way (a variant missing a segment gives way to
+    /// the next), unless its audio comes as separate renditions, which
+    /// FFmpeg's HLS demuxer pairs itself from a file.
     static func variantChoices(of location: MediaLocation, preferences p: ItemPreferences,
                                interrupt: InterruptFlag) throws(MediaError) -> [HLSChoice] {
-        guard location.isNetworkPlaylist else { return [] }
+        guard MediaLocation.isPlaylist(location.url) else { return [] }
         let text = String(decoding: try WholeResource(location, interrupt: interrupt).readAll(), as: UTF8.self)
         let variants = HLSMaster.variants(in: text, base: location.url)
         let renditions = HLSMaster.audioRenditions(in: text, base: location.url)
+        if !location.isNetwork && (!renditions.isEmpty || variants.contains { $0.audioGroup != nil }) { return [] }
         return HLSMaster.ranked(variants, maxWidth: p.maxWidth, maxHeight: p.maxHeight, maxBitrate: p.maxBitrate).map {
             HLSChoice(variant: $0, audio: HLSMaster.chooseAudio(renditions, group: $0.audioGroup, languages: p.audioLanguages))
         }
@@ -79,7 +83,8 @@ final class MediaAsset {
         var opened = location, playlist: String?
         if let choice {
             // A network playlist may only lead to network media.
-            for uri in [choice.variant.uri, choice.audio?.uri].compactMap({ $0 }) where !MediaLocation(uri).isNetwork {
+            for uri in [choice.variant.uri, choice.audio?.uri].compactMap({ $0 })
+            where location.isNetwork && !MediaLocation(uri).isNetwork {
                 throw MediaError("the playlist refers to a local file: \(uri)")
             }
             if let audio = choice.audio {
