@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # DeskPlayer. `make run` and `make test` do all set-up on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds dist/deskplayer_VERSION_ARCH.deb from ROOT, a tree `make install
 # DESTDIR=ROOT PREFIX=/usr` filled, with dpkg-dev's own tools: dpkg-shlibdeps
 # finds the Debian packages of the libraries the binary links (Depends),

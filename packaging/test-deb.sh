@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs dist/deskplayer_*.deb on this machine with dpkg -i, checks what it
 # installed, then purges it and checks that nothing of it is left. As root, on
 # a machine where DeskPlayer is not installed already (CI's; it refuses
