@@ -53,8 +53,13 @@ COMPARE_SECONDS ?= 15
 # All of them use these flags: SwiftPM rebuilds everything when they change.
 # The prefix maps write the source folder as "." wherever the compilers would
 # write its path (debug information, #filePath in Swift 5 mode dependencies,
-# __FILE__ in libyaml), so the binary is the same from any folder.
-REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+# __FILE__ in libyaml), so the binary is the same from any folder. Without
+# clang module breadcrumbs the debug information names no clang module cache
+# file (its folder is a hash of the clang arguments, build paths included):
+# swiftc hashes each LLVM module, debug information included, into the
+# binary's .swift_modhash section, and the linker's build ID covers it.
+REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
+	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(REPRO_FLAGS)
 
 # Installs the Debian packages given in PKGS that are missing.

@@ -22,6 +22,7 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 fi
 scratch=$(mktemp -d /tmp/deskplayer-repro.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
+keep() { trap - EXIT; rm -rf "$scratch/clone"; echo "check-repro.sh: both packages are in $scratch" >&2; }
 
 started=$(date +%s)
 make --no-print-directory deb
@@ -48,6 +49,7 @@ fi
 
 # Where they differ, as diffoscope would say it (diffoscope itself when installed).
 echo "check-repro.sh: the two packages differ" >&2
+keep
 if command -v diffoscope >/dev/null; then
     diffoscope "$scratch/first.deb" "$scratch/second.deb" >&2 || true
     exit 1
