@@ -28,7 +28,8 @@ INSTALL_PACKAGES := ffmpeg
 # dpkg-shlibdeps, dpkg-gencontrol; lintian) and validates the desktop entry
 # and the AppStream metainfo with. dpkg-deb owns the files by root itself
 # (--root-owner-group): no fakeroot; no debhelper, since no debian/rules.
-DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream
+# debugedit gives the stripped binary a build ID of its own contents.
+DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream debugedit
 # What the benchmarks compare against; the audio servers the outage bench
 # kills and restarts under the players (PipeWire with its PulseAudio server
 # and WirePlumber, on a private session bus); openbox for the minimized and
@@ -53,13 +54,10 @@ COMPARE_SECONDS ?= 15
 # All of them use these flags: SwiftPM rebuilds everything when they change.
 # The prefix maps write the source folder as "." wherever the compilers would
 # write its path (debug information, #filePath in Swift 5 mode dependencies,
-# __FILE__ in libyaml), so the binary is the same from any folder. Without
-# clang module breadcrumbs the debug information names no clang module cache
-# file (its folder is a hash of the clang arguments, build paths included):
-# swiftc hashes each LLVM module, debug information included, into the
-# binary's .swift_modhash section, and the linker's build ID covers it.
-REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
-	-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs
+# __FILE__ in libyaml): the binary names no build folder. (It still depends
+# on it in one place, swiftc's .swift_modhash section, which build-deb.sh
+# removes from the packaged binary.)
+REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(REPRO_FLAGS)
 
 # Installs the Debian packages given in PKGS that are missing.

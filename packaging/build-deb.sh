@@ -12,7 +12,8 @@
 # tar members' mtimes to it, and every file is touched to it first; gzip -n
 # stores no name or time; modes are set, not left to the umask; md5sums is
 # sorted, as dpkg-deb sorts the tar members; xz runs on one thread, so the
-# stream does not depend on the cores. packaging/check-repro.sh checks it.
+# stream does not depend on the cores; the binary loses the one section that
+# depends on the build folder (below). packaging/check-repro.sh checks it.
 # Usage: packaging/build-deb.sh ROOT OUTDIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,14 @@ export SOURCE_DATE_EPOCH
 # information is most of its size), man page and changelog compressed with
 # no timestamp, the copyright file, the lintian override (its file says why).
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/deskplayer"
+# swiftc stores an MD5 of each LLVM module in .swift_modhash, to skip
+# unchanged ones when it builds again; the module's name in it is the object
+# file's absolute path, so it differs from one build folder to another, and
+# so does the linker's build ID, which covers it. Nothing reads it at run time:
+# it goes, and debugedit computes the build ID again over what is left.
+strip --remove-section=.swift_modhash "$root/usr/bin/deskplayer"
+version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
+debugedit --build-id --build-id-seed="deskplayer-$version" "$root/usr/bin/deskplayer" >/dev/null
 gzip -9n "$root/usr/share/man/man1/deskplayer.1"
 install -Dm644 packaging/debian/copyright "$doc/copyright"
 gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
@@ -49,7 +58,6 @@ chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 find "$root" -type d -exec chmod 755 {} +
 find "$root" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 
-version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 mkdir -p "$out"
 dpkg-deb --root-owner-group -Zxz --threads-max=1 --build "$root" "$out/deskplayer_${version}_${arch}.deb"
