@@ -56,7 +56,7 @@ COMPARE_SECONDS ?= 15
 # write its path (debug information, #filePath in Swift 5 mode dependencies,
 # __FILE__ in libyaml): the binary names no build folder. (It still depends
 # on it in one place, swiftc's .swift_modhash section, which build-deb.sh
-# removes from the packaged binary.)
+# zeroes in the packaged binary.)
 REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(REPRO_FLAGS)
 

@@ -32,11 +32,18 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 # swiftc stores an MD5 of each LLVM module in .swift_modhash, to skip
 # unchanged ones when it builds again; the module's name in it is the object
 # file's absolute path, so it differs from one build folder to another, and
-# so does the linker's build ID, which covers it. Nothing reads it at run time:
-# it goes, and debugedit computes the build ID again over what is left.
-strip --remove-section=.swift_modhash "$root/usr/bin/deskplayer"
+# so does the linker's build ID, which covers it. Nothing reads it at run
+# time: its bytes are zeroed where they are (removing the section with strip
+# would drop the GNU_RELRO header too), and debugedit computes the build ID
+# again over the result.
+bin=$root/usr/bin/deskplayer
+read -r offset size < <(readelf -SW "$bin" | sed -n 's/^ *\[ *[0-9]*\] *//p' | awk '$1 == ".swift_modhash" { print $4, $5 }') || true
+if [ -n "${offset:-}" ]; then
+    dd if=/dev/zero of="$bin" bs=1 seek=$((16#$offset)) count=$((16#$size)) conv=notrunc status=none
+fi
 version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
-debugedit --build-id --build-id-seed="deskplayer-$version" "$root/usr/bin/deskplayer" >/dev/null
+debugedit --build-id --build-id-seed="deskplayer-$version" "$bin" >/dev/null
+readelf -lW "$bin" | grep -q GNU_RELRO || { echo "build-deb.sh: the binary lost its GNU_RELRO header" >&2; exit 1; }
 gzip -9n "$root/usr/share/man/man1/deskplayer.1"
 install -Dm644 packaging/debian/copyright "$doc/copyright"
 gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
