@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # DeskPlayer. `make run` and `make test` do all set-up on a fresh Debian machine.
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -27,7 +28,8 @@ INSTALL_PACKAGES := ffmpeg
 # dpkg-shlibdeps, dpkg-gencontrol; lintian) and validates the desktop entry
 # and the AppStream metainfo with. dpkg-deb owns the files by root itself
 # (--root-owner-group): no fakeroot; no debhelper, since no debian/rules.
-DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream
+# debugedit gives the stripped binary a build ID of its own contents.
+DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstream debugedit
 # What the benchmarks compare against; the audio servers the outage bench
 # kills and restarts under the players (PipeWire with its PulseAudio server
 # and WirePlumber, on a private session bus); openbox for the minimized and
@@ -44,13 +46,19 @@ TILE_FINE_SECONDS ?= 20
 # puts video-compare beside it, built from its own source).
 COMPARE_SECONDS ?= 15
 
-.PHONY: run test test-quick build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check sanitize \
+.PHONY: run test test-quick build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check deb-repro screenshots sanitize \
 	sanitize-thread sanitize-address fuzz fuzz-socket soak
 
 # Every release build links the Swift runtime statically, so the binary runs
 # without the toolchain (installed, packaged, benchmarked: the same binary).
 # All of them use these flags: SwiftPM rebuilds everything when they change.
-RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
+# The prefix maps write the source folder as "." wherever the compilers would
+# write its path (debug information, #filePath in Swift 5 mode dependencies,
+# __FILE__ in libyaml): the binary names no build folder. (It still depends
+# on it in one place, swiftc's .swift_modhash section, which build-deb.sh
+# zeroes in the packaged binary.)
+REPRO_FLAGS := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib $(REPRO_FLAGS)
 
 # Installs the Debian packages given in PKGS that are missing.
 define apt_install
@@ -197,7 +205,7 @@ sanitize-address: test-deps
 # (FuzzEntry frees the item before it returns), with the suite's suppressions.
 # The "rss:" libFuzzer prints is the peak (getrusage), which only grows: the
 # resident size itself stays flat (about 460 MB, most of it ASan's shadow,
-# quarantine and libFuzzer's tables; see README).
+# quarantine and libFuzzer's tables; see docs/reliability.md).
 # swiftc keeps only the last -sanitize= it is given, and SwiftPM passes one per
 # --sanitize: the -Xswiftc after them asks for both, or the Swift code would
 # get ASan without the coverage libFuzzer steers by. EntryPoint.swift says how
@@ -233,6 +241,11 @@ soak: bench-deps
 assets:
 	sh assets/make-assets.sh
 
+# docs/screenshots/*.jpg, the README's and the metainfo's, taken from the
+# release binary in a virtual X server (packaging/screenshots.py).
+screenshots: test-deps build
+	$(XVFB) python3 packaging/screenshots.py .build/release/deskplayer docs/screenshots
+
 # The files installed beside the binary that are made from it and the assets
 # (packaging/dist-files.sh): the man page (swift-argument-parser's
 # generate-manual tool, built from the package's copy of argument-parser), the
@@ -243,17 +256,23 @@ dist-files: build
 	$(call apt_install,$(INSTALL_PACKAGES))
 	$(SWIFT) build --product generate-manual
 	packaging/dist-files.sh .build/release/deskplayer $$($(SWIFT) build --show-bin-path)/generate-manual $(DIST)
+	packaging/metainfo.sh packaging/debian/changelog assets/$(METAINFO) $(DIST)/$(METAINFO)
 
-# The binary, the desktop entry, the AppStream metainfo, the icons, the man
-# page and the completions under PREFIX (DESTDIR for packaging). zsh looks in
-# site-functions under /usr/local, Debian's packages use vendor-completions.
+# The binary, the desktop entry, the AppStream metainfo (with <releases> from
+# the changelog: packaging/metainfo.sh), the icons, the man page, the
+# completions and the documentation (README.md, docs/*.md) under PREFIX
+# (DESTDIR for packaging). zsh looks in site-functions under /usr/local,
+# Debian's packages use vendor-completions.
 PREFIX ?= /usr/local
 ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 METAINFO := org.deskplayer.DeskPlayer.metainfo.xml
+DOCDIR = $(PREFIX)/share/doc/deskplayer
 install: build dist-files
 	install -Dm755 .build/release/deskplayer $(DESTDIR)$(PREFIX)/bin/deskplayer
 	install -Dm644 assets/deskplayer.desktop $(DESTDIR)$(PREFIX)/share/applications/deskplayer.desktop
-	install -Dm644 assets/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
+	install -Dm644 $(DIST)/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
+	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -Dm644 -t $(DESTDIR)$(DOCDIR)/docs docs/*.md
 	install -Dm644 assets/deskplayer.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/deskplayer.svg
 	for size in $(ICON_SIZES); do install -Dm644 $(DIST)/icons/$$size.png \
 		$(DESTDIR)$(PREFIX)/share/icons/hicolor/$${size}x$${size}/apps/deskplayer.png || exit 1; done
@@ -265,16 +284,25 @@ install: build dist-files
 # dist/deskplayer_VERSION_ARCH.deb (packaging/build-deb.sh): make install's
 # files under /usr, Depends from dpkg-shlibdeps; then lintian, which fails the
 # target on an error. The version is the first entry of packaging/debian/changelog.
+# The package is reproducible: the same commit gives the same bytes
+# (SOURCE_DATE_EPOCH is the commit's time; see build-deb.sh and deb-repro).
 DEB_ROOT := .build/deb/root
 deb: deb-deps build dist-files
 	rm -rf $(DEB_ROOT)
 	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr \
 		ZSH_COMPLETIONS=/usr/share/zsh/vendor-completions
 	desktop-file-validate $(DEB_ROOT)/usr/share/applications/deskplayer.desktop
-	appstreamcli validate --no-net $(DEB_ROOT)/usr/share/metainfo/$(METAINFO)
+	appstreamcli validate --pedantic --no-net $(DEB_ROOT)/usr/share/metainfo/$(METAINFO)
 	rm -f dist/deskplayer_*.deb
 	packaging/build-deb.sh $(DEB_ROOT) dist
 	lintian --fail-on error --info dist/deskplayer_*.deb
+
+# Builds the package twice from the commit checked out and compares the two
+# byte for byte (packaging/check-repro.sh): the second from a fresh clone in
+# another folder, built from scratch (many minutes on 2 cores).
+# REPRO_QUICK=1 packs the same binary again instead (the packaging alone).
+deb-repro: deb-deps
+	packaging/check-repro.sh $(if $(REPRO_QUICK),--quick)
 
 # Installs the package on this machine, checks its files and that the binary
 # runs with /opt/swift hidden, purges it and checks nothing is left

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
 import PackageDescription
 
 let package = Package(
@@ -42,7 +43,7 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         // The layers, each a target of its own depending only on layers
-        // below it, so the compiler keeps the design (README, "How it is
+        // below it, so the compiler keeps the design (docs/architecture.md, "How it is
         // built"). The folders stay under Sources/DeskPlayer.
         //
         // Media: owners of FFmpeg objects, and the value types every layer
@@ -105,7 +106,7 @@ let package = Package(
         ),
         // The tests, a target per layer like the code: each sees its own
         // layer and those below it, so a test sits in the lowest layer whose
-        // code it exercises (README, "How it is built"). A test that runs
+        // code it exercises (docs/architecture.md, "How it is built"). A test that runs
         // the app binary, or uses App's types, is in AppTests.
         //
         // What every layer's tests share: fixture paths, running tools and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Makes the bundled media with the ffmpeg command line. Run from anywhere:
 #   sh assets/make-assets.sh
 # Everything is synthetic (test patterns, tones), so the files are small and

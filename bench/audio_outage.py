@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Audio server outage benchmark (issue 29): how soon the sound comes back
 after the audio server is killed (SIGKILL) and started again, and whether the
 timeline kept its place; DeskPlayer beside mpv and ffplay in the same run.

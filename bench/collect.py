@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Merges the figures each benchmark wrote to bench/out/*.json into one file,
 bench/results.json, with the commit and date they were measured at, so runs
 can be compared between commits (`git diff bench/results.json`, or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Compare mode: CPU seconds, cores and peak RSS of each view (wipe, diff
 # with each variant, flip, hstack, vstack) for two 1080p30 files (testsrc2 with
 # x264 at two quality levels: the way two renditions of one master differ)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Composition export: N sources of 5 s (MP3, AAC, FLAC in turn) crossfaded by
 # 1 s and rendered to a float WAV. Seconds of audio per second of wall time
 # and peak RSS for 5, 20 and 80 sources (memory must not grow with the

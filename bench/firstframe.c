@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Time to first frame, measured from outside the player, the same way for
  * every player: the milliseconds from fork() of the player to the moment the
  * first video frame is on the X screen.

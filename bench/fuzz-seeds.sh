@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Seeds for `make fuzz`, made at fuzz time from the bundled assets: tiny clips
 # (64x36 video, 8 kHz mono audio, a few KB each) in the containers and codecs
 # DeskPlayer meets, the tone clips cut short, and broken variants like the

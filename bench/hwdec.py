@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Hardware decoding on an NVIDIA GPU (FFmpeg's cuda hwaccel), unattended.
 
 For H.264 and HEVC, 8- and 10-bit, at 1080p and 2160p (testsrc2 with grain,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Issue 30: one stream in a 1280x720 window, DeskPlayer beside mpv
 (--vo=x11, its CPU path) and ffplay, in the same run, under one Xvfb:
 

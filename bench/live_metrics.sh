@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The CPU cost of live metrics: two 1080p30 files (the demo scaled up, x264
 # CRF 16, against x264 at 1.5 Mbit/s; 10 s) played compared (--compare wipe)
 # for SECONDS under Xvfb, without and then with --compare-metrics psnr,ssim

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CPU seconds and peak RSS for playing the bundled 720p demo (10 s) in one
 # window under the same Xvfb, DeskPlayer beside ffplay and mpv, in one run.
 # Writes the figures to bench/out/playback.json too (BENCH_OUT sets the folder).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `deskplayer --scan` (PSNR and SSIM of every frame, CSV written) beside the
 # same measurement by the ffmpeg command line in the same run:
 #   ffmpeg -i A -i B -lavfi "[1:v]split[d0][d1];[0:v][d0]psnr[p];[p][d1]ssim" -f null -

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Loop-seam benchmark: samples inserted (+) or lost (-) at each loop seam,
 DeskPlayer beside ffplay and mpv, measured in the same run on the same files.
 

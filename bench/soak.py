@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Soak: a short clip looping in 4 tiles for LOOPS passes, driven through the
 control socket (seeks, pause, focus changes, Picture in Picture in and out)
 the whole time. Samples RSS, open fds and threads of the player; passes when,

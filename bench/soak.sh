@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Soak: a 1.5 s clip cut from the demo (640x360 30 fps, AAC; at this size four
 # tiles leave the 2 shared cores some room) loops in 4 tiles for LOOPS passes
 # (1000 passes: 25 minutes) while the control socket seeks, pauses, moves the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CPU at playback speeds 1x, 1.5x and 2x, DeskPlayer beside mpv (--speed) in
 # one run, under the same Xvfb: the 720p demo with its sound (10 s of media,
 # played to its end: 10, 6.7 and 5 s), and 12 s of music-like sound alone

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Stream loop-seam benchmark: samples inserted (+) or lost (-) at each loop
 seam of streamed and transport-stream media, DeskPlayer beside mpv and
 ffplay, measured in the same run on the same media.

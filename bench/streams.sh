@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # HLS from a local server (127.0.0.1, Tests/TestSupport/hls_server.py
 # counting bytes per request): three variants (180p/360p/720p, 4 s, 1 s
 # segments) behind a master playlist, played with --max-resolution 640x360

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Which time stretcher DeskPlayer's speed control uses: libavfilter's
 `atempo` (two in a chain, each at the square root of the speed, so 0.25x to
 4x is always one graph and a change is a runtime command) against FFmpeg's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Issue 31's seek-bar thumbnails, measured (under Xvfb: `xvfb-run -a -s
 "-screen 0 1920x1080x24" python3 bench/thumbnails.py [--json out.json]`).
 

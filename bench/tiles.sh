@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Tiles: N copies of a 720p30 clip in one 1920x1080 window under Xvfb,
 # looping: frames presented and dropped, CPU seconds and peak RSS. Three
 # clips: the bundled demo (flat colours, cheap to decode) for SECS seconds,

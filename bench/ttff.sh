@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Time to first frame: milliseconds from starting the player to the first
 # video frame of the 720p demo being on the (Xvfb) screen, DeskPlayer beside
 # ffplay and mpv in the same run, RUNS runs each (median, min, max).

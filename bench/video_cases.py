@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Issue 18's video cases for DeskPlayer, mpv and ffplay on this machine,
 in the same run (under Xvfb: `xvfb-run -a -s "-screen 0 1920x1080x24"
 python3 bench/video_cases.py [--json out.json] [--shots DIR]`).

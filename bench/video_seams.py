@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Video at the loop seam: presentation intervals of the demo looped 3 times,
 from DeskPlayer's --frame-log (host time each frame went on screen).
 Prints the interval at each seam and the worst interval elsewhere, against the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Wake-ups: voluntary context switches per second of one DeskPlayer
 # process, summed over all its threads (/proc/PID/task/*/status), sampled
 # over SECONDS seconds after a 3 s start, once paused (--pause) and once

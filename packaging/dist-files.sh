@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Makes the files `make install` and `make deb` install beside the binary,
 # from the binary itself and the assets, into OUT:
 #   deskplayer.1                       the man page: swift-argument-parser's

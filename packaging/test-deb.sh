@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs dist/deskplayer_*.deb on this machine with dpkg -i, checks what it
 # installed, then purges it and checks that nothing of it is left. As root, on
 # a machine where DeskPlayer is not installed already (CI's; it refuses
@@ -26,6 +27,14 @@ for f in /usr/bin/deskplayer /usr/share/man/man1/deskplayer.1.gz /usr/share/doc/
     [ -f "$f" ] || fail "$f was not installed"
 done
 [ "$(man -w deskplayer)" = /usr/share/man/man1/deskplayer.1.gz ] || fail "man does not find deskplayer(1)"
+# The documentation (gzipped when over 4 kB, as Debian's policy asks) and
+# the metainfo's releases, made from the changelog.
+for f in README.md docs/options.md docs/install.md; do
+    [ -f /usr/share/doc/deskplayer/$f ] || [ -f /usr/share/doc/deskplayer/$f.gz ] || fail "$f is not in /usr/share/doc/deskplayer"
+done
+package_version=$(dpkg-deb -f "$deb" Version)
+grep -q "<release version=\"$package_version\"" /usr/share/metainfo/org.deskplayer.DeskPlayer.metainfo.xml \
+    || fail "the metainfo has no release $package_version"
 man deskplayer 2>/dev/null | grep -q -- '--content-mode' || fail "the man page does not list the options"
 
 # The binary runs without the Swift toolchain: it needs no library from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef DESKPLAYER_CDBUS_SHIM_H
 #define DESKPLAYER_CDBUS_SHIM_H
 #include <dbus/dbus.h>

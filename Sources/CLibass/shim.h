@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef DESKPLAYER_CLIBASS_SHIM_H
 #define DESKPLAYER_CLIBASS_SHIM_H
 // libass renders ASS/SSA subtitles (and every text subtitle FFmpeg turns into ASS).

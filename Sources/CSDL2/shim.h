@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef DESKPLAYER_CSDL2_SHIM_H
 #define DESKPLAYER_CSDL2_SHIM_H
 #include <SDL2/SDL.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Testing
 @testable import App
@@ -113,5 +114,106 @@ import TestSupport
         #expect(text.contains("<launchable type=\"desktop-id\">deskplayer.desktop</launchable>"))
         #expect(try String(contentsOfFile: desktop, encoding: .utf8).contains("\nIcon=deskplayer\n"))
         #expect(FileManager.default.fileExists(atPath: Fixtures.asset("deskplayer.svg")))
+    }
+
+    /// The metainfo that is installed gets its <releases> from the changelog
+    /// (packaging/metainfo.sh, run by `make install` and `make deb`): one per
+    /// entry, the newest the version `--version` names, with its date; and it
+    /// passes appstreamcli's pedantic check, whose one note is the capitals in
+    /// the id (org.deskplayer.DeskPlayer, which is kept).
+    @Test func installedMetainfoHasTheChangelogReleasesAndValidatesPedantically() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let changelog = Fixtures.root.appendingPathComponent("packaging/debian/changelog").path
+        let out = dir.appendingPathComponent("org.deskplayer.DeskPlayer.metainfo.xml").path
+        let made = try runTool("sh", [Fixtures.root.appendingPathComponent("packaging/metainfo.sh").path, changelog,
+                                      Fixtures.asset("org.deskplayer.DeskPlayer.metainfo.xml"), out], timeout: 10)
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let entries = try String(contentsOfFile: changelog, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("deskplayer (") }.count
+        #expect(entries > 0 && text.components(separatedBy: "<release ").count - 1 == entries)
+        let version = try Self.changelogVersion()
+        let first = try #require(text.range(of: "<release ")).lowerBound
+        #expect(text[first...].hasPrefix("<release version=\"\(version)\" date=\"20"), "\(text[first...].prefix(60))")
+        let check = try runTool("appstreamcli", ["validate", "--pedantic", "--no-net", out], timeout: 30)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let notes = (check.stdout + check.stderr).split(separator: "\n").filter { $0.range(of: "^[EWIP]: ", options: .regularExpression) != nil }
+        #expect(notes.count == 1 && notes.first?.contains("cid-contains-uppercase-letter") == true, "\(notes)")
+        #expect(text.contains("<project_license>GPL-3.0-or-later</project_license>"))
+        // The screenshots it names are the ones in the repository.
+        for name in ["playing", "comparing", "tiles", "pip"] {
+            #expect(text.contains("/screenshots/\(name).jpg</image>"), "\(name)")
+            #expect(FileManager.default.fileExists(atPath: Fixtures.root.appendingPathComponent("docs/screenshots/\(name).jpg").path))
+        }
+    }
+
+    /// Every source file says its licence in an SPDX line at its top (after
+    /// the swift-tools-version line or a shebang, which must stay first).
+    @Test func everySourceFileHasTheSPDXLine() throws {
+        var files: [URL] = [Fixtures.root.appendingPathComponent("Package.swift"), Fixtures.root.appendingPathComponent("Makefile"),
+                            Fixtures.root.appendingPathComponent(".ci/run")]
+        for folder in ["Sources", "Tests", "Plugins", "packaging", "bench", "assets"] {
+            let base = Fixtures.root.appendingPathComponent(folder)
+            guard let walk = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walk where ["swift", "sh", "py", "h", "c"].contains(url.pathExtension) {
+                files.append(url)
+            }
+        }
+        #expect(files.count > 250)
+        var missing: [String] = []
+        for file in files {
+            let head = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+            let spdx = head.prefix(2).contains { $0.contains("SPDX-License-Identifier: GPL-3.0-or-later") }
+            if !spdx { missing.append(file.path) }
+        }
+        #expect(missing.isEmpty, "\(missing)")
+        let manifest = try String(contentsOfFile: Fixtures.root.appendingPathComponent("Package.swift").path, encoding: .utf8)
+        #expect(manifest.hasPrefix("// swift-tools-version:"))
+        let licence = try String(contentsOfFile: Fixtures.root.appendingPathComponent("LICENSE").path, encoding: .utf8)
+        #expect(licence.contains("GNU GENERAL PUBLIC LICENSE") && licence.contains("Version 3, 29 June 2007"))
+    }
+
+    /// The README stays short and keeps its two commands; every link in it
+    /// and in docs/ reaches a file of the repository, and an anchor a
+    /// heading of that file (GitHub's rule for heading ids).
+    @Test func readmeIsShortAndDocsLinksResolve() throws {
+        let readme = try String(contentsOfFile: Fixtures.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 150)
+        #expect(readme.contains("make run ") && readme.contains("make test "))
+        let docs = Fixtures.root.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+            .map { docs.appendingPathComponent($0) }
+        #expect(pages.count >= 10)
+        func withoutCode(_ text: String) -> String {
+            text.replacingOccurrences(of: "```[\\s\\S]*?```", with: "", options: .regularExpression)
+        }
+        func slug(_ heading: String) -> String {
+            heading.trimmingCharacters(in: .whitespaces).lowercased()
+                .replacingOccurrences(of: "[^\\w\\- ]", with: "", options: .regularExpression)
+                .replacingOccurrences(of: " ", with: "-")
+        }
+        var broken: [String] = []
+        var links = 0
+        for page in [Fixtures.root.appendingPathComponent("README.md")] + pages {
+            let text = withoutCode(try String(contentsOf: page, encoding: .utf8))
+            let regex = try NSRegularExpression(pattern: "\\]\\(([^)\\s]+)\\)")
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                let target = String(text[range])
+                if target.range(of: "^[a-z]+:", options: .regularExpression) != nil { continue }
+                links += 1
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? page : page.deletingLastPathComponent().appendingPathComponent(parts[0]).standardized
+                guard FileManager.default.fileExists(atPath: file.path) else { broken.append("\(page.lastPathComponent): \(target)"); continue }
+                if parts.count == 2 {
+                    let headings = withoutCode(try String(contentsOf: file, encoding: .utf8)).split(separator: "\n")
+                        .filter { $0.hasPrefix("#") }.map { slug(String($0.drop { $0 == "#" })) }
+                    if !headings.contains(parts[1]) { broken.append("\(page.lastPathComponent): \(target)") }
+                }
+            }
+        }
+        #expect(links > 20)
+        #expect(broken.isEmpty, "\(broken)")
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 // The tests' own access to Playback's internals (ItemPipeline, an item's
 // load and wait), which no layer above needs: @testable, so debug builds

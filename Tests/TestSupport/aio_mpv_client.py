@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Drives a player through aio-mpv-jsonipc, an asyncio client library for
 mpv's JSON IPC on PyPI written by others, the way it is meant to be used: the
 library starts the player itself (its own --input-ipc-server path, the media,

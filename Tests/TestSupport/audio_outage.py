@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Plays a command against a real audio server that is killed and started again.
 
 Starts PulseAudio (or PipeWire with pipewire-pulse) in a fresh runtime folder

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A local HTTP server for the stream tests: serves a folder on 127.0.0.1,
 # prints its port, and logs every request (path and bytes sent) to a file.
 # An optional third argument injects faults: PATH=FAULT[,PATH=FAULT...] with

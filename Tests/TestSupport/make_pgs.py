@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes a PGS (Blu-ray) subtitle stream, a .sup file, by hand: FFmpeg can
 decode PGS but has no encoder for it. Each subtitle is a white box with a red
 border shown from START to END (seconds) on a WxH canvas.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Drives DeskPlayer through python-mpv-jsonipc, a PyPI client library for
 mpv's JSON IPC written by others: it attaches to the socket as it would to
 mpv's (start_mpv=False), asks property-list and command-list first, builds

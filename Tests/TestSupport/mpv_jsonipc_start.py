@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """python-mpv-jsonipc starting the player itself (start_mpv=True), as its
 users do: it passes --idle=yes --input-ipc-server=... --input-terminal=no
 --terminal=no and turns keyword arguments into mpv options (keep_open=True is

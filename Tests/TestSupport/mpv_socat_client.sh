@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A shell controller for mpv's JSON IPC in the style of the popular socat
 # ones (mpvc and its kin): one `printf | socat` per request, every argument
 # sent as a JSON string, values read back with get_property_string and cut

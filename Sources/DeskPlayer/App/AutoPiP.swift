@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Automatic Picture in Picture (`--pip-auto`, AVKit's
 /// canStartPictureInPictureAutomaticallyFromInline): minimizing the main
 /// window while the focused tile plays a video moves that player into a

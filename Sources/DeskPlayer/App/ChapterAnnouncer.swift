@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Playback
 
 /// Says on the OSD when the focused tile's chapter changes: as playback

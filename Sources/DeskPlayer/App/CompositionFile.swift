@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Media
 import Playback
 import Yams
 
 /// `--composition FILE.json`: tracks, their segments and their ramps (the
-/// README documents the format). JSON is read through a YAML parser, which
+/// docs/compositions.md documents the format). JSON is read through a YAML parser, which
 /// keeps every value's line, so each problem is reported as `FILE:LINE:
 /// reason`; YAML files are accepted too. Source paths are relative to the
 /// file's folder. Nothing is built when anything is wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Control
 
 /// The control socket's side of mpv's JSON IPC (`--input-ipc-server`):

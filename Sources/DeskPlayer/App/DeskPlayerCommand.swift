@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import Control
 import Foundation
@@ -142,7 +143,7 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("crossfade-curve"), help: "How crossfades ramp the volume: linear or equal-power.")
     var crossfadeCurve: RampCurve = .linear
 
-    @Option(help: ArgumentHelp("Play a composition described in a JSON file (see the README).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Play a composition described in a JSON file (see docs/compositions.md).", valueName: "FILE"))
     var composition: String?
 
     @Option(name: .customLong("export-audio"), help: ArgumentHelp("Render the composition to a 32-bit float WAV file and exit, without a window.", valueName: "OUT.wav"))

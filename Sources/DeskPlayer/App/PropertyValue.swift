@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Control
 
 /// Reading property values the way mpv's clients write them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import UI
 
 /// The main window's title: `--title` with mpv's property expansion, read

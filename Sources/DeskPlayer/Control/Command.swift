@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Everything a person or a script can ask the player to do, in mpv's
 /// vocabulary (`input/cmd_list.c`). Keys (through the binding table),
 /// input.conf, the control socket, the Picture in Picture window and MPRIS

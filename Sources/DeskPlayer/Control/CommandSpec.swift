@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The command table (mpv's `mp_cmds` in `input/cmd_list.c`): each command's
 /// name, its arguments, and how its arguments become a `Command`. input.conf
 /// lines, key bindings and the control socket's command arrays are all read

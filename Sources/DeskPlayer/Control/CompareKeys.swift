@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 /// The keys of a comparison (`--compare`), put before the usual table
 /// while one runs (Tab then picks the other side instead of a tile's focus).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The user's files in `$XDG_CONFIG_HOME/deskplayer/` (default

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CDBus
 
 /// Owns one reference to a libdbus message (unreferenced in deinit) and

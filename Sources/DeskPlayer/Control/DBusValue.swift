@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CDBus
 
 /// A D-Bus value of the kinds MPRIS and org.freedesktop.DBus.Properties

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A JSON value as mpv's IPC protocol carries it. Sendable, so requests can

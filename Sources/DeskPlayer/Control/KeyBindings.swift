@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One key and what it does, with the line the help overlay shows.
 package struct KeyBinding: Sendable, Equatable {
     /// Where a binding applies: the main window, or the Picture in Picture

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The zoom and pan keys (mpv's Alt+ ones, and DeskPlayer's pixel zooms):
 /// in every mode, for a comparison's sides, a sync group's tiles together,
 /// or the focused tile alone (see the properties' scope).

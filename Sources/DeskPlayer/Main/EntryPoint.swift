@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import App
 
 // The program starts in `Main.main` (CommandLine.swift), except in the fuzzer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CLibass
 
 /// Owns an ASS_Library: the registry of fonts (system ones and those a file

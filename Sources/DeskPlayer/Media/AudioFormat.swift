@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The one audio format the mixer works in: interleaved 32-bit float.
 package struct AudioFormat: Sendable, Equatable {
     package var sampleRate: Int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Numbers from outside (a socket, D-Bus, a file's fields, the command line)
 /// become integers only through these: Swift's `Int64(someDouble)` traps on
 /// NaN, infinity and anything out of range, and one hostile request must not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Owns a copy of a stream's AVCodecParameters: what a decoder is made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// A reference to the planes of a decoded picture (the AVFrame the decoder,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A fault made on purpose at the hardware boundary, for tests
 /// (`DESKPLAYER_HWDEC_FAULT`): `transfer-after:N` stands a simulated
 /// device in for the one asked for (the decode is FFmpeg's software one,

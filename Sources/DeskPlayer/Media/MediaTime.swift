@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// A point or length on a media timeline as a rational number of seconds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// One track of an item (AVAssetTrack): a stream of the file, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Owns one AVPacket. Used by one thread at a time: the demuxer fills it and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A picture in memory: a view's, reused so making each frame's picture
 /// does not allocate, or a thumbnail's. BGRA (SDL's ARGB8888) at the size
 /// shown, or planar YUV 4:2:0 (SDL's IYUV) for a renderer that converts and

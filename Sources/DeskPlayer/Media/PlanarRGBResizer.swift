@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Resizes a decoded picture and turns it into BGRA through libavfilter's

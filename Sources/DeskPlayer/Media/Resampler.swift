@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Owns a SwrContext converting decoded frames to `AudioFormat` (stereo float).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Owns a SwsContext that converts decoded frames to 32-bit BGRA (SDL's

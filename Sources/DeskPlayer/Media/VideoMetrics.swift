@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFmpeg
 
 /// Which full-reference metrics to compute (`--compare-metrics psnr,ssim`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// One chapter on an item's timeline (an entry of mpv's `chapter-list`).

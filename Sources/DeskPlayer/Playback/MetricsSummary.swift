@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 /// Running figures over the frames measured: for each metric its mean
 /// and its lowest value with the frame where it fell. An infinite PSNR

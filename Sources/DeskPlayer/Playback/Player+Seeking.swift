@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// Where the player is in its item: exact seeks, moving by single frames

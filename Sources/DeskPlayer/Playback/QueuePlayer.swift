@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Plays a list of items in order (AVQueuePlayer). The item after the
 /// current one is always opened and prerolled, so with `.advance` the
 /// switch is gapless; an item that fails to open is reported and skipped.

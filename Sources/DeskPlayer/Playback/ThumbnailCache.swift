@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 /// The seek-bar thumbnails made of one file, by time bucket (half a second
 /// of the item's timeline each), least recently used first out once they

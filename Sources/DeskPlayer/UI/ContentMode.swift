@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a video fills its area (AVLayerVideoGravity).
 package enum ContentMode: String, CaseIterable, Sendable {
     /// Whole picture, aspect kept, bars where needed (resizeAspect).

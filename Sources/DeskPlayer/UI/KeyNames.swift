@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
 
 /// Turns SDL key events into mpv's key names ("SPACE", "LEFT", "Ctrl+p"),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
 
 /// An input event for a window other than the main one (a Picture in

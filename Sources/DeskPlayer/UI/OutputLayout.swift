@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Playback
 
 /// What a view's pictures are sized by: its area, content mode, zoom and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Playback
 
 /// Picture in Picture for one player (AVPictureInPictureController): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
 import Output
 // SDL's headers bring X11's `Window` too; this one is meant.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// What the App needs of the main window to apply commands: the tiles to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
 
 /// mpv's cursor-autohide: the mouse pointer hides after a second without

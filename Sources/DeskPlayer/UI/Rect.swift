@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A rectangle in window pixels.
 package struct Rect: Equatable, Sendable {
     package var x: Int, y: Int, width: Int, height: Int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How several players share the main window.
 package enum TileLayout: String, CaseIterable, Sendable {
     /// Rows and columns, as square as the count allows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// mpv's `l` key as a sequence over the player's A-B interval: A at the

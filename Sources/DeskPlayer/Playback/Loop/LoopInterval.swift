@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// An A-B loop (mpv's `ab-loop-a`/`ab-loop-b`), in item time: after the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What bounds one loop pass of an item, and so where its timeline's zero is.
 ///
 /// Files mark their own bounds: an edit list or a start trim says where the

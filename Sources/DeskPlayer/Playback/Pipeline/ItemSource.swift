@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// What a player plays from: an opened item's buffers, filled on the item's

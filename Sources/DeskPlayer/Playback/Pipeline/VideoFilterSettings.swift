@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// mpv's `--deinterlace`: `auto` deinterlaces what the stream or its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 
 /// How fast a player plays (mpv's `speed`): media seconds per real second,
