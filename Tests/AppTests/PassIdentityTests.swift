@@ -284,7 +284,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("variants")
         try FileManager.default.copyItem(at: media.appendingPathComponent("variants"), to: copy)
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("v0/index0.ts"))
+        for segment in ["v0/index0.ts", "v0/index1.ts"] { try FileManager.default.removeItem(at: copy.appendingPathComponent(segment)) }
         let stats = dir.appendingPathComponent("stats.json")
         let r = try runProcess(Fixtures.binary, [copy.appendingPathComponent("master.m3u8").path, "--stats-json", stats.path],
                                environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 60)

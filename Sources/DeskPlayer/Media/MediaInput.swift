@@ -38,7 +38,7 @@ package struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
     package var description: String { url }
 
     /// An HLS playlist by its name (query left out).
-    static func isPlaylist(_ url: String) -> Bool {
+    package static func isPlaylist(_ url: String) -> Bool {
         url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") ?? false
     }
 
