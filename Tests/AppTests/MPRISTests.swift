@@ -243,8 +243,10 @@ final class PrivateSessionBus {
         }, "artUrl \(art)")
     }
 
-    /// MPRIS's Stop is mpv's stop: PlaybackStatus says Stopped, the player
-    /// waits idle and plays what is opened next.
+    /// MPRIS's Stop as the specification has it: PlaybackStatus says
+    /// Stopped, the track stays at its start, and Play plays it from the
+    /// beginning (mpv's stop emptied the playlist, and a media key's Play
+    /// then did nothing).
     @Test func stopMeansStopped() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -258,11 +260,20 @@ final class PrivateSessionBus {
             try bus.run("playerctl", ["--player=deskplayer"] + arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(try eventually { try playerctl("status") == "Playing" })
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 0.5 })
         _ = try playerctl("stop")
         #expect(try eventually { try playerctl("status") == "Stopped" })
-        #expect(client.get("idle-active") == .bool(true) && client.get("playlist-count") == .number(0))
+        #expect(client.get("playlist-count") == .number(1) && client.get("path") == .string(Fixtures.asset("demo.mp4")),
+                "the track stays")
+        #expect(client.get("time-pos") == .number(0) && client.get("pause") == .bool(true), "at its start")
         #expect(player.isRunning)
-        #expect(client.error([.string("loadfile"), .string(Fixtures.asset("compare.mp4"))]) == "success")
+        _ = try playerctl("play")
+        #expect(try eventually { try playerctl("status") == "Playing" })
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 0.2 }, "it plays from the beginning")
+        // Stopped, then paused and played from a key or the socket: Paused and Playing again.
+        _ = try playerctl("stop")
+        #expect(try eventually { try playerctl("status") == "Stopped" })
+        #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
         #expect(try eventually { try playerctl("status") == "Playing" })
     }
 

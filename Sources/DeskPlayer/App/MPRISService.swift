@@ -28,6 +28,9 @@ final class MPRISService {
     /// from playing on.
     private var lastPosition: (seconds: Double, host: UInt64, playing: Bool, track: Int)?
     private var lastLook: UInt64 = 0
+    /// The item MPRIS `Stop` stopped (paused at its start), while it stays
+    /// so: PlaybackStatus says Stopped, and Play plays it from the beginning.
+    private weak var stoppedItem: PlayerItem?
 
     private init(controller: CommandController, bus: SessionBus) {
         self.controller = controller
@@ -71,7 +74,11 @@ final class MPRISService {
 
     var playbackStatus: String {
         guard value("path") != nil, value("eof-reached") != .bool(true) else { return "Stopped" }
-        return value("pause") == .bool(true) ? "Paused" : "Playing"
+        let paused = value("pause") == .bool(true)
+        // Stopped until it plays again or another item takes its place, from any source.
+        if let stopped = stoppedItem, stopped === controller.tiles.focused?.player.currentItem, paused { return "Stopped" }
+        stoppedItem = nil
+        return paused ? "Paused" : "Playing"
     }
 
     var positionMicroseconds: Int64? {
@@ -229,8 +236,13 @@ final class MPRISService {
                 try run(.cycle(property: "pause", down: false))
             }
         case "Stop":
-            // mpv's stop, as mpv's own MPRIS plugin does: the playlist empties, PlaybackStatus is Stopped.
-            try run(.stop)
+            // As the MPRIS specification says (not mpv's stop, which empties the
+            // playlist, so a media key's Play then had nothing to play): the track
+            // stays, at its start, and Play plays it from the beginning.
+            guard let item = controller.tiles.focused?.player.currentItem else { return }
+            try run(.set(property: "pause", value: .bool(true)))
+            try run(.seek(0, .absolute))
+            stoppedItem = item
         default: throw .unknownMethod("no method \(member)")
         }
     }
