@@ -16,6 +16,12 @@ package enum ConfigFiles {
     /// The text of a config file, nil when there is none.
     package static func read(_ name: String) -> (path: String, text: String)? {
         let url = directory().appendingPathComponent(name)
+        // A config file is lines a person wrote: one past a MiB is not read.
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+        guard size <= 1 << 20 else {
+            FileHandle.standardError.write(Data("deskplayer: \(url.path): larger than 1 MiB; not read\n".utf8))
+            return nil
+        }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
         return (url.path, text)
     }

@@ -60,8 +60,10 @@ package struct RecentFiles {
 
     package init(url: URL = ResumeStore.defaultURL().deletingLastPathComponent().appendingPathComponent("recent.json")) {
         self.url = url
-        if let data = try? Data(contentsOf: url), let list = try? JSONDecoder().decode([String].self, from: data) {
-            paths = list
+        // At most a MiB of recent files (twenty paths are a few kB); more is not ours.
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
+        if size <= 1 << 20, let data = try? Data(contentsOf: url), let list = try? JSONDecoder().decode([String].self, from: data) {
+            paths = Array(list.prefix(RecentFiles.limit))
         }
     }
 

@@ -152,11 +152,22 @@ final class MediaAsset {
         }
     }
 
-    /// Fonts the file carries (Matroska attachments), for its ASS styles.
+    /// Fonts the file carries (Matroska attachments), for its ASS styles: at
+    /// most `fontLimit` of them, each at most `fontBytesLimit` (a font is a
+    /// few MB; a CJK one some 20), the rest skipped, said once.
     private func fonts(in tracks: [MediaTrack]) -> [(name: String, data: [UInt8])] {
-        tracks.filter { $0.kind == .attachment }.compactMap { track -> (name: String, data: [UInt8])? in
+        let attached = tracks.filter { $0.kind == .attachment }
+        if attached.count > MediaAsset.fontLimit {
+            FFmpegLog.noticeOnce("\(location.url): \(attached.count) attachments; the first \(MediaAsset.fontLimit) are read")
+        }
+        return attached.prefix(MediaAsset.fontLimit).compactMap { track -> (name: String, data: [UInt8])? in
             guard let stream = input.stream(track.id), let data = stream.pointee.codecpar.pointee.extradata,
                   stream.pointee.codecpar.pointee.extradata_size > 0 else { return nil }
+            guard Int(stream.pointee.codecpar.pointee.extradata_size) <= MediaAsset.fontBytesLimit else {
+                FFmpegLog.noticeOnce("\(location.url): attachment \(track.title ?? "\(track.id)") is larger than "
+                                     + "\(MediaAsset.fontBytesLimit >> 20) MiB; not used as a font")
+                return nil
+            }
             let bytes = Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.codecpar.pointee.extradata_size)))
             return (track.title ?? "font\(track.id)", bytes)
         }
@@ -366,6 +377,9 @@ final class MediaAsset {
         info.videoInterlaced = order != AV_FIELD_UNKNOWN && order != AV_FIELD_PROGRESSIVE
         return problem
     }
+
+    static let fontLimit = 64
+    static let fontBytesLimit = 32 << 20
 
     /// The sample aspect ratios taken from a file.
     static let sampleAspectRange = (1.0 / 16)...16.0

@@ -54,8 +54,17 @@ package enum SubtitleFile {
         return valid >= invalid
     }
 
+    /// The largest subtitle file loaded.
+    static let sizeLimit = 256 << 20
+
     /// Reads every subtitle of the file at `path` into `tracks` as track `id`.
     static func load(_ path: String, id: Int, into tracks: SubtitleTracks) throws(MediaError) -> MediaTrack {
+        // Every event is read and kept: a file past this (a film's PGS track is
+        // tens of MB) is not a subtitle file to hold in memory.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        guard size <= SubtitleFile.sizeLimit else {
+            throw MediaError("larger than \(SubtitleFile.sizeLimit >> 20) MiB, not loaded")
+        }
         let input: MediaInput
         do {
             input = try MediaInput(location: MediaLocation(path), interrupt: InterruptFlag())
@@ -66,7 +75,8 @@ package enum SubtitleFile {
             throw MediaError("not a subtitle file")
         }
         // FFmpeg wants UTF-8 text; older files are often Windows-1252.
-        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        // The first MiB tells the encoding.
+        let bytes = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 1 << 20)) ?? Data()
         let found = MediaTrack(stream: stream, id: id)
         let options = !found.isBitmap && !looksLikeUTF8(bytes) ? ["sub_charenc": "WINDOWS-1252"] : [:]
         let decoder = try Decoder(stream: stream, threads: 1, options: options)
