@@ -85,6 +85,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("compare-shift"), help: "Seconds the compared files run ahead of the first: B shows its frame at t + SECONDS beside A's at t.")
     var compareShift = 0.0
 
+    @Option(name: .customLong("compare-align"), help: "With --compare: find each rendition's time shift against the first at the start: auto (by the sound, else the pictures), audio, video or no (default).")
+    var compareAlign: CompareAlignOption = .no
+
     @Option(name: .customLong("compare-diff"), help: "What the difference view shows: rgb (each channel), luma (grey) or heat (a colour map).")
     var compareDiff: CompareState.DiffVariant = .rgb
 
