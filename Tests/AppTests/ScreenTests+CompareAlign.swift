@@ -104,6 +104,11 @@ extension ScreenTests {
         #expect(abs((client.get("compare-shift")?.number ?? 0) + 1.234) <= sample, "B's compare-shift")
         #expect(app.errors.contains("B is 1.2340 s later"), "said on stderr: \(app.errors)")
         #expect(app.errors.contains("B2 is 2.7000 s later"), "\(app.errors)")
+        // A frame by hand (Ctrl+→'s command) keeps the fraction of a frame found.
+        #expect(client.error([.string("add"), .string("compare-shift-frames"), .number(1)]) == "success")
+        #expect(abs((client.get("compare-shift")?.number ?? 0) - (-1.234 + 1.0 / 30)) <= sample)
+        #expect(client.error([.string("add"), .string("compare-shift-frames"), .number(-1)]) == "success")
+        #expect(abs((client.get("compare-shift")?.number ?? 0) + 1.234) <= sample)
 
         // 4.0167 s: the middle of A's frame 120, which both cuts show there.
         #expect(client.error([.string("set_property"), .string("compare-labels"), .bool(false)]) == "success")

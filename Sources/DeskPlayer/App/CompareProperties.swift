@@ -86,8 +86,10 @@ enum CompareProperties {
             let s = try state(t)
             return .number((s.shift * frameRate(t.controller) * 1000).rounded() / 1000)
         }, set: { t, v throws(CommandError) in
-            let frames = try PropertyValue.number(v).rounded()
-            try setShift(t, seconds: frames / frameRate(t.controller), of: try state(t).other)
+            try setShift(t, seconds: try PropertyValue.number(v) / frameRate(t.controller), of: try state(t).other)
+        }, add: { t, delta throws(CommandError) in
+            // From the exact shift, so a fraction of a frame (compare-align's) is kept.
+            .number(try state(t).shift * frameRate(t.controller) + delta)
         }, osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
         // What compare-align found for each rendition: state (running, done, no-match, failed), method, offset, shift, confidence, seconds.
         Property("compare-align-result", scope: .app, get: { t throws(CommandError) in

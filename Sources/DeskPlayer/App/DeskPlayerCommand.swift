@@ -233,6 +233,7 @@ struct DeskPlayerCommand: ParsableCommand {
         if compare != nil && files.count < 2 {
             throw ValidationError("--compare needs two files or more: the reference, then what to compare with it")
         }
+        if compare == nil && compareAlign != .no { throw ValidationError("--compare-align needs --compare") }
         guard CompareState.shiftRange.contains(compareShift) else { throw ValidationError("--compare-shift must be within a day") }
         guard CompareState.gainRange.contains(compareDiffGain) else {
             throw ValidationError("--compare-diff-gain must be between 0 and \(Int(CompareState.gainRange.upperBound))")

@@ -12,6 +12,8 @@ package enum AlignmentSignals {
     package static let sampleRate = 48_000
     package static let signatureWidth = 16
     package static let signatureHeight = 9
+    /// Frames a second read at most.
+    static let maximumFrameRate = 240.0
 
     /// A file's sound: `samples[i]` is at i / sampleRate seconds.
     package struct Audio: Sendable {
@@ -46,8 +48,9 @@ package enum AlignmentSignals {
         func append(_ count: Int, at time: MediaTime?) {
             var from = 0
             if samples.isEmpty, let time {
-                let first = Int(saturating: ((time.seconds - start) * Double(sampleRate)).rounded())
-                if first > 0 { samples.append(contentsOf: repeatElement(0, count: min(first, wanted))) } else { from = min(-first, count) }
+                // Clamped first: a file's time may be anything.
+                let first = max(-wanted, min(wanted, Int(saturating: ((time.seconds - start) * Double(sampleRate)).rounded())))
+                if first > 0 { samples.append(contentsOf: repeatElement(0, count: first)) } else { from = min(-first, count) }
             }
             let buffer = resampler.buffer
             var i = from
@@ -103,7 +106,9 @@ package enum AlignmentSignals {
             // A frame without a time follows the last one by a frame.
             let time = best != DP_AV_NOPTS_VALUE ? Double(best) * timeBase - start
                 : (video.times.last ?? -1 / (video.frameRate ?? 25)) + 1 / (video.frameRate ?? 25)
-            if time > seconds {
+            // Past the span, or more frames than any real rate gives in it
+            // (a file whose times stand still would be read to its end).
+            if time > seconds || video.times.count >= Int(saturating: seconds * maximumFrameRate) {
                 done = true
                 return
             }

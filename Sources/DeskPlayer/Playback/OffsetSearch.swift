@@ -192,11 +192,14 @@ package enum OffsetSearch {
             size = AlignmentSignals.signatureWidth * AlignmentSignals.signatureHeight
             values = video.signatures.flatMap { $0.count == AlignmentSignals.signatureWidth * AlignmentSignals.signatureHeight ? $0 : [] }
             let steps = zip(video.times.dropFirst(), video.times).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+            let duration: Double
             if let rate = video.frameRate, rate > 0, rate.isFinite {
-                frameDuration = 1 / rate
+                duration = 1 / rate
             } else {
-                frameDuration = steps.isEmpty ? 1.0 / 25 : steps[steps.count / 2]
+                duration = steps.isEmpty ? 1.0 / 25 : steps[steps.count / 2]
             }
+            // A rate a file claims bounds the search's steps: 240 fps to 1 fps.
+            frameDuration = min(max(duration, 1 / AlignmentSignals.maximumFrameRate), 1)
         }
     }
 
