@@ -38,6 +38,11 @@ enum AlignMedia {
             // An edit: 2.7 s to 7.5 s of the reference, MPEG-4 part 2 and 32 kHz sound.
             args += ["-i", try path("ref.mp4"), "-ss", "2.7", "-t", "4.8", "-c:v", "mpeg4", "-q:v", "5",
                      "-c:a", "aac", "-ar", "32000", "-b:a", "96k", partial]
+        case "dub.mp4":
+            // late44.mp4's picture with other sound (another noise): the
+            // sound does not match, so `auto` goes by the pictures.
+            args += ["-i", try path("late44.mp4"), "-f", "lavfi", "-i", "anoisesrc=color=pink:seed=7:sample_rate=48000:amplitude=0.5",
+                     "-map", "0:v", "-map", "1:a", "-t", "8", "-c:v", "copy", "-c:a", "aac", "-b:a", "96k", partial]
         case "late7at25.mp4":
             // The picture alone, 7 frames late at 25 fps (0.28 s), scaled to 480x270.
             args += ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25,trim=start_frame=7,setpts=PTS-STARTPTS,scale=480:270",
@@ -76,9 +81,10 @@ extension ScreenTests {
         return (a, b, a.psnr(b))
     }
 
-    /// `--compare-align auto` with two renditions: a re-encode cut 1.234 s
-    /// in with 44.1 kHz sound against the reference's 48 kHz, and a trimmed
-    /// edit (2.7 s in, another encoder, 32 kHz). Each is found by its sound
+    /// `--compare-align auto` with three renditions: a re-encode cut 1.234 s
+    /// in with 44.1 kHz sound against the reference's 48 kHz, a trimmed
+    /// edit (2.7 s in, another encoder, 32 kHz), and the first's picture
+    /// with other sound (found by its pictures). The first two are found by their sound
     /// against the reference, to a sample of the 48 kHz both are compared
     /// at, its compare-shift set; then each side shows the reference's
     /// moment (the same frame: closer to it than to its neighbours).
@@ -87,7 +93,8 @@ extension ScreenTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ipc.sock").path
         let (ref, late, trim) = (try AlignMedia.path("ref.mp4"), try AlignMedia.path("late44.mp4"), try AlignMedia.path("trim.mp4"))
-        let app = try compareApp([ref, late, trim], ["--compare", "flip", "--compare-align", "auto"], socket: socket)
+        let dub = try AlignMedia.path("dub.mp4")
+        let app = try compareApp([ref, late, trim, dub], ["--compare", "flip", "--compare-align", "auto"], socket: socket)
         defer { app.stop() }
         let client = try ControlSocketTests.Client(path: socket)
         let sample = 1.0 / 48000
@@ -101,6 +108,11 @@ extension ScreenTests {
             #expect((found?["confidence"]?.number ?? 0) > 0.8)
             #expect(abs((found?["shift"]?.number ?? 0) + offset) < 1e-6)
         }
+        // Another sound over late44's picture: by the pictures, to its frame 37 (1.2333 s).
+        let dubbed = alignment(client, 3)
+        print("compare-align, sound that does not match: \(String(describing: dubbed))")
+        #expect(dubbed?["method"]?.string == "video", "\(String(describing: dubbed)) \(app.errors)")
+        #expect(abs((dubbed?["offset"]?.number ?? 0) - 37.0 / 30) < 1e-6)
         #expect(abs((client.get("compare-shift")?.number ?? 0) + 1.234) <= sample, "B's compare-shift")
         #expect(app.errors.contains("B is 1.2340 s later"), "said on stderr: \(app.errors)")
         #expect(app.errors.contains("B2 is 2.7000 s later"), "\(app.errors)")
