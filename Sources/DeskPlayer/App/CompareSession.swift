@@ -21,8 +21,8 @@ enum CompareSession {
         factory.picturesForGPU = false
     }
 
-    /// Once the tiles are made: the shift from the command line.
-    /// and `--compare-align` started.
+    /// Once the tiles are made: the shift from the command line, and
+    /// `--compare-align` started (it reads the files itself, opened or not).
     static func tilesMade(_ options: DeskPlayerCommand, controller: CommandController) {
         guard controller.compare != nil else { return }
         if options.compareShift != 0 {
