@@ -55,6 +55,8 @@ final class CommandController {
     var scopes: Scopes?
     /// The comparison's settings (`--compare`; nil without one): its properties change them.
     var compare: CompareState?
+    /// `compare-align`'s runs and what they found.
+    let compareAlignment = CompareAlignment()
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {
@@ -173,6 +175,10 @@ final class CommandController {
             try screenshot(kind, target, to: URL(fileURLWithPath: path))
         case .compareSave(let directory):
             return try CompareSave.save(to: directory.map { URL(fileURLWithPath: $0) } ?? screenshots.directory, controller: self)
+        case .compareAlign(let method):
+            try compareAlignment.start(method, controller: self)
+        case .compareStep(let side, let frames):
+            try CompareStep.step(side: side, frames: frames, controller: self)
         case .showText(let text, let seconds):
             osd(text, seconds: seconds ?? 3)
         case .keypress(let key):

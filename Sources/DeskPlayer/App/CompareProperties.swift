@@ -78,16 +78,25 @@ enum CompareProperties {
         // B's frame at t + shift beside A's at t; kept through seeks, loops and pauses.
         Property("compare-shift", .number(CompareState.shiftRange), scope: .app,
                  get: { t throws(CommandError) in .number(try state(t).shift) },
-                 set: { t, v throws(CommandError) in try setShift(t, seconds: try PropertyValue.number(v, in: CompareState.shiftRange)) },
+                 set: { t, v throws(CommandError) in
+                     try setShift(t, seconds: try PropertyValue.number(v, in: CompareState.shiftRange), of: try state(t).other)
+                 },
                  osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
         // The same in frames of B (its frame rate): the keys step it a frame at a time.
         Property("compare-shift-frames", .number(-1e7...1e7), scope: .app, get: { t throws(CommandError) in
             let s = try state(t)
             return .number((s.shift * frameRate(t.controller) * 1000).rounded() / 1000)
         }, set: { t, v throws(CommandError) in
-            let frames = try PropertyValue.number(v).rounded()
-            try setShift(t, seconds: frames / frameRate(t.controller))
+            try setShift(t, seconds: try PropertyValue.number(v) / frameRate(t.controller), of: try state(t).other)
+        }, add: { t, delta throws(CommandError) in
+            // From the exact shift, so a fraction of a frame (compare-align's) is kept.
+            .number(try state(t).shift * frameRate(t.controller) + delta)
         }, osd: { t in (try? state(t)).map { shiftText($0, t.controller) } }),
+        // What compare-align found for each rendition: state (running, done, no-match, failed), method, offset, shift, confidence, seconds.
+        Property("compare-align-result", scope: .app, get: { t throws(CommandError) in
+            _ = try state(t)
+            return t.controller.compareAlignment.resultValue
+        }),
         Property("compare-loupe", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLoupe) },
                  set: { t, v throws(CommandError) in try state(t).showsLoupe = try PropertyValue.flag(v) }),
         // What the loupe shows now, A's then B's: read-only, empty while it is off or the pointer is away.
@@ -99,19 +108,20 @@ enum CompareProperties {
                  osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),
     ]
 
-    /// Sets the shift: every other side seeks to the group's time plus it
-    /// (the reference does not move). A shift past either end is clamped
-    /// to it, and that is said on the OSD and stderr.
-    static func setShift(_ t: PropertyTarget, seconds: Double) throws(CommandError) {
+    /// Sets the shift of the rendition at `index` (nil: every rendition's):
+    /// it seeks to the group's time plus it (the reference does not move).
+    /// A shift past either end is clamped to it, and that is said on the
+    /// OSD and stderr.
+    static func setShift(_ t: PropertyTarget, seconds: Double, of index: Int? = nil) throws(CommandError) {
         let s = try state(t)
         let group = t.controller.tiles.syncGroup
         guard let reference = group.first else { throw .propertyUnavailable }
-        var shift = seconds
         let referenceDuration = reference.player.currentItem?.duration?.seconds
-        for (index, tile) in group.enumerated().dropFirst() {
-            guard let d = tile.player.currentItem?.duration?.seconds else { continue }
-            let letter = CompareView.letter(index)
-            if shift > d {
+        let now = reference.player.currentTime
+        for (i, tile) in group.enumerated().dropFirst() where index == nil || index == i {
+            var shift = seconds
+            let letter = CompareView.letter(i)
+            if let d = tile.player.currentItem?.duration?.seconds, shift > d {
                 say("compare-shift \(number(shift)) s is beyond the end of \(letter) (\(number(d)) s): clamped to \(number(d)) s", t)
                 shift = d
             }
@@ -119,10 +129,7 @@ enum CompareProperties {
                 say("compare-shift \(number(shift)) s is before the start of A (\(number(r)) s long): clamped to -\(number(r)) s", t)
                 shift = -r
             }
-        }
-        s.shift = shift
-        let now = reference.player.currentTime
-        for tile in group.dropFirst() {
+            if s.shifts.indices.contains(i) { s.shifts[i] = shift }
             tile.player.syncOffset = shift
             tile.player.seek(to: now)
         }

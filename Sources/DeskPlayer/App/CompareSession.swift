@@ -22,10 +22,18 @@ enum CompareSession {
         factory.picturesForGPU = false
     }
 
-    /// Once the tiles are made: the shift from the command line.
+    /// Once the tiles are made: the shift from the command line, and
+    /// `--compare-align` started (it reads the files itself, opened or not).
     static func tilesMade(_ options: DeskPlayerCommand, controller: CommandController) {
-        guard controller.compare != nil, options.compareShift != 0 else { return }
-        try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: options.compareShift)
+        guard controller.compare != nil else { return }
+        if options.compareShift != 0 {
+            try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: options.compareShift)
+        }
+        if let method = options.compareAlign.method {
+            do throws(CommandError) { try controller.compareAlignment.start(method, controller: controller) } catch {
+                PlayerApp.printError("compare-align: \(error.rawValue)")
+            }
+        }
     }
 
     /// When an item opens: once every side knows its length, the shift is
@@ -36,7 +44,9 @@ enum CompareSession {
         guard !group.isEmpty, group.allSatisfy({ $0.player.currentItem?.duration != nil || $0.player.currentItem?.error != nil })
         else { return }
         state.shiftChecked = true
-        if state.shift != 0 { try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: state.shift) }
+        for (index, shift) in state.shifts.enumerated().dropFirst() where shift != 0 {
+            try? CompareProperties.setShift(PropertyTarget(tile: nil, controller: controller), seconds: shift, of: index)
+        }
         // Different lengths: the shorter holds its last frame from its end on
         // (its label says so then; no OSD line over the pictures compared).
         guard let a = group[0].player.currentItem?.duration?.seconds else { return }

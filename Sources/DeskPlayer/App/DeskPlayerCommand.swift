@@ -86,6 +86,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("compare-shift"), help: "Seconds the compared files run ahead of the first: B shows its frame at t + SECONDS beside A's at t.")
     var compareShift = 0.0
 
+    @Option(name: .customLong("compare-align"), help: "With --compare: find each rendition's time shift against the first at the start: auto (by the sound, else the pictures), audio, video or no (default).")
+    var compareAlign: CompareAlignOption = .no
+
     @Option(name: .customLong("compare-diff"), help: "What the difference view shows: rgb (each channel), luma (grey) or heat (a colour map).")
     var compareDiff: CompareState.DiffVariant = .rgb
 
@@ -231,6 +234,7 @@ struct DeskPlayerCommand: ParsableCommand {
         if compare != nil && files.count < 2 {
             throw ValidationError("--compare needs two files or more: the reference, then what to compare with it")
         }
+        if compare == nil && compareAlign != .no { throw ValidationError("--compare-align needs --compare") }
         guard CompareState.shiftRange.contains(compareShift) else { throw ValidationError("--compare-shift must be within a day") }
         guard CompareState.gainRange.contains(compareDiffGain) else {
             throw ValidationError("--compare-diff-gain must be between 0 and \(Int(CompareState.gainRange.upperBound))")

@@ -146,6 +146,7 @@ final class PlayerApp {
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
         controller.compareMetrics?.finish()
+        controller.compareAlignment.stop()
         controller.scopes?.close()
         shutDown()
         window.holdsOffScreenSaver = false
@@ -380,6 +381,7 @@ final class PlayerApp {
                 window.showMessage(line, seconds: 3)
             }
             reportScreenshots(window)
+            controller.compareAlignment.update(controller)
             controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
             controller.scopes?.update(focused: tiles.focused)
             for notice in controller.audioOutput?.takeNotices() ?? [] {

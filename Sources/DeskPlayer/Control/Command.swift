@@ -44,6 +44,13 @@ package enum Command: Equatable, Sendable {
     /// A comparison's pictures: each side's frame on screen at its own full
     /// size, and the window, as PNG (to the folder, else the screenshot one).
     case compareSave(String?)
+    /// Finds each rendition's offset against the reference (by its audio,
+    /// else its pictures) on a thread of its own and sets its compare-shift.
+    case compareAlign(CompareAlignMethod)
+    /// Moves one side of a comparison by `frames` of its own frames (side
+    /// 0 the reference, 1 B), the other side staying: a hand correction of
+    /// compare-shift.
+    case compareStep(side: Int, frames: Int)
     /// A line on the OSD for `seconds` (nil: the usual time).
     case showText(String, seconds: Double?)
     /// What the key means in the binding table in use, exactly as if pressed.
@@ -64,6 +71,14 @@ package enum Command: Equatable, Sendable {
     case scriptMessage([String])
     /// Does nothing (input.conf's `KEY ignore`).
     case ignore
+
+    /// What `compare-align` matches: `auto` the audio, else the pictures
+    /// (no audio on a side, or audio that does not match).
+    package enum CompareAlignMethod: String, Sendable, CaseIterable {
+        case auto
+        case audio
+        case video
+    }
 
     package enum SeekMode: String, Sendable, CaseIterable {
         case relative
@@ -150,6 +165,8 @@ extension Command {
         case .screenshot(let kind): return "screenshot \(kind.rawValue)"
         case .screenshotToFile(let path, let kind): return "screenshot-to-file \(quoted(path)) \(kind.rawValue)"
         case .compareSave(let dir): return "compare-save" + (dir.map { " " + quoted($0) } ?? "")
+        case .compareAlign(let method): return "compare-align \(method.rawValue)"
+        case .compareStep(let side, let frames): return "compare-step \(side == 0 ? "A" : "B") \(frames)"
         case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(saturating: ($0 * 1000).rounded()))" } ?? "")
         case .keypress(let key): return "keypress \(key)"
         case .tileFocus(.next): return "tile-focus next"

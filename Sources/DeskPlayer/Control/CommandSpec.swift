@@ -171,6 +171,21 @@ package struct CommandSpec: Sendable {
         CommandSpec("compare-save", [arg("directory", .text, optional: true)]) { a throws(CommandError) in
             .compareSave(try a.optionalText(0))
         },
+        CommandSpec("compare-align", [arg("method", .choice, optional: true)]) { a throws(CommandError) in
+            .compareAlign(try a.choice(0, default: Command.CompareAlignMethod.auto))
+        },
+        // compare-step A|B [FRAMES]: one side only, FRAMES of its own frames (default 1, negative back).
+        CommandSpec("compare-step", [arg("side", .choice), arg("frames", .integer, optional: true)]) { a throws(CommandError) in
+            let side: Int
+            switch try a.text(0) {
+            case "A", "a", "0": side = 0
+            case "B", "b", "1": side = 1
+            default: throw .invalidParameter
+            }
+            let frames = a.count > 1 ? try a.number(1) : 1
+            guard frames == frames.rounded(), abs(frames) <= 1e6 else { throw .invalidParameter }
+            return .compareStep(side: side, frames: Int(saturating: frames))
+        },
         CommandSpec("screenshot-to-file", [arg("filename", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .screenshotToFile(try a.text(0), try a.choice(1, default: Command.ScreenshotKind.subtitles))
         },

@@ -19,5 +19,10 @@ package enum CompareKeys {
         ("Ctrl+LEFT", "add compare-shift-frames -1", "B one frame earlier (time shift)"),
         ("Ctrl+Shift+RIGHT", "add compare-shift-frames 10", "B ten frames later"),
         ("Ctrl+Shift+LEFT", "add compare-shift-frames -10", "B ten frames earlier"),
+        ("=", "compare-align", "align: find each rendition's time shift (audio, else pictures)"),
+        ("Ctrl+.", "compare-step A 1", "A alone one frame forward (B stays)"),
+        ("Ctrl+,", "compare-step A -1", "A alone one frame back (B stays)"),
+        ("Alt+.", "compare-step B 1", "B alone one frame forward (A stays)"),
+        ("Alt+,", "compare-step B -1", "B alone one frame back (A stays)"),
     ].map { KeyBinding(key: $0.0, command: (try? Command(parsing: $0.1)) ?? .ignore, help: $0.2) }
 }

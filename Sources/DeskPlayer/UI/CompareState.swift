@@ -54,9 +54,16 @@ package final class CompareState {
     /// The wipe's divider, as a fraction of the window's width (or height).
     package var wipePosition = 0.5 { didSet { changed() } }
     package var wipeOrientation = WipeOrientation.vertical { didSet { changed() } }
-    /// Seconds the other sides run ahead of the reference: B shows its
-    /// frame at t + shift beside A's at t.
-    package var shift = 0.0 { didSet { changed() } }
+    /// Seconds each rendition runs ahead of the reference (by its index
+    /// among the compared files; the reference's own is 0): it shows its
+    /// frame at t + shift beside A's at t. Each has its own, so
+    /// `compare-align` can line up every rendition against A.
+    package var shifts: [Double] { didSet { changed() } }
+    /// The shift of the rendition shown as B.
+    package var shift: Double {
+        get { shifts.indices.contains(other) ? shifts[other] : 0 }
+        set { if shifts.indices.contains(other) { shifts[other] = newValue } }
+    }
     package static let shiftRange = -86400.0...86400.0
     /// The shift was checked against every side's length (the App's once all opened).
     package var shiftChecked = false
@@ -98,7 +105,11 @@ package final class CompareState {
     package init(mode: Mode, count: Int) {
         self.mode = mode
         self.count = max(count, 2)
+        shifts = Array(repeating: 0, count: max(count, 2))
     }
+
+    /// The shift of the compared file at `index` (0 for the reference).
+    package func shift(of index: Int) -> Double { index > 0 && shifts.indices.contains(index) ? shifts[index] : 0 }
 
     /// The index (among the compared files) of the side shown now in flip.
     package var flipShown: Int { side == 0 ? 0 : other }

@@ -276,7 +276,7 @@ package final class CompareView {
 
     private func drawLabel(_ view: PlayerView, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
                            renderer r: OpaquePointer, alignRight: Bool = false) {
-        let line = CompareView.label(view, index: index, groupTime: referenceTime.map { index == 0 ? $0 : $0 + state.shift })
+        let line = CompareView.label(view, index: index, groupTime: referenceTime.map { $0 + state.shift(of: index) })
         let width = text.width(of: line) + 12
         drawPanel(line, x: alignRight ? corner.x - width : corner.x, y: corner.y, text: text, renderer: r)
     }
