@@ -216,6 +216,43 @@ extension ScreenTests {
         #expect(client.error([.string("set_property"), .string("compare"), .string("side-by-side")]) == "invalid parameter")
     }
 
+    /// A drag of the divider and turns of the wheel in a comparison go
+    /// through the properties, as keys and the socket do: a client observing
+    /// `compare-wipe` and `video-zoom` hears each change as it happens, and
+    /// the OSD says the zoom (they were written straight into the
+    /// comparison's state, which no OSD line followed).
+    @Test func compareGesturesReachObservers() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try compareApp([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4")], ["--compare", "wipe"], socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        _ = try grabSteady(app, 640, 360, in: dir)
+        #expect(client.error([.string("observe_property"), .number(1), .string("compare-wipe")]) == "success")
+        #expect(client.error([.string("observe_property"), .number(2), .string("video-zoom")]) == "success")
+        func changes(_ name: String) -> [Double] {
+            client.events.filter { $0["event"]?.string == "property-change" && $0["name"]?.string == name }
+                .compactMap { $0["data"]?.number }
+        }
+        // Three points of one drag: each heard.
+        try runTool("xdotool", ["mousemove", "320", "100", "mousedown", "1", "mousemove", "256", "100", "sleep", "0.1",
+                                "mousemove", "192", "100", "sleep", "0.1", "mousemove", "128", "100", "mouseup", "1"])
+        #expect(eventually { _ = client.get("pause"); return changes("compare-wipe").contains { abs($0 - 0.2) < 0.01 } },
+                "\(changes("compare-wipe"))")
+        #expect(changes("compare-wipe").filter { $0 > 0.21 && $0 < 0.5 }.count >= 1, "the drag's way there: \(changes("compare-wipe"))")
+        // Two notches of the wheel: the zoom grows, heard as it goes.
+        try runTool("xdotool", ["mousemove", "400", "200", "click", "4", "click", "4"])
+        #expect(eventually { _ = client.get("pause"); return (changes("video-zoom").max() ?? 0) > 0.4 }, "\(changes("video-zoom"))")
+        #expect(abs((client.get("video-zoom")?.number ?? 0) - (changes("video-zoom").last ?? -1)) < 1e-9)
+        // And the OSD says it, as for the keys: its line at the bottom, there
+        // now and gone once the window has settled (the observers above saw the
+        // comparison's state before too; no OSD line followed it).
+        let withLine = try grab(640, 360, to: dir.appendingPathComponent("osd.ppm").path).crop(160, 320, 320, 30)
+        let settled = try grabSteady(app, 640, 360, in: dir).crop(160, 320, 320, 30)
+        #expect(withLine.psnr(settled) < 30, "no OSD line after the wheel: \(withLine.psnr(settled)) dB")
+    }
+
     /// The wipe: the reference left of the divider and the other right of
     /// it, where it is dragged; `w` turns it horizontal (the reference
     /// above) and a drag moves it up and down. Its position is a property.

@@ -280,6 +280,17 @@ final class PlayerApp {
                 try controller.apply(.set(property: "video-pan-x", value: .number(zoom.panX)), to: .tile(tile), from: .mouse)
                 try controller.apply(.set(property: "video-pan-y", value: .number(zoom.panY)), to: .tile(tile), from: .mouse)
             }
+        case .compare(.wipe(let position)):
+            run { () throws(CommandError) in
+                try controller.apply(.set(property: "compare-wipe", value: .number(position)), from: .mouse)
+            }
+        case .compare(.zoom(let zoom)):
+            // One zoom for every side (ZoomProperties), set as the keys and the socket set it.
+            run { () throws(CommandError) in
+                try controller.apply(.set(property: "video-zoom", value: .number(zoom.log2)), from: .mouse)
+                try controller.apply(.set(property: "video-pan-x", value: .number(zoom.panX)), from: .mouse)
+                try controller.apply(.set(property: "video-pan-y", value: .number(zoom.panY)), from: .mouse)
+            }
         case .list(let action):
             controller.opener?.listAction(action)
         case .minimized:

@@ -68,29 +68,35 @@ package final class CompareView {
     private var panning: (x: Int, y: Int, panX: Double, panY: Double)?
     package var isDragging: Bool { draggingDivider || panning != nil }
 
+    /// What a gesture asks for; the App applies it through the properties
+    /// (`compare-wipe`, `video-zoom`, `video-pan-x`/`-y`), as a key or the
+    /// socket would, so observers and the OSD see it. The view changes no state.
+    package enum Gesture: Equatable {
+        case wipe(Double)
+        case zoom(VideoZoom)
+    }
+
     /// A press in the window: in the wipe, on or near the divider (or
     /// anywhere while not zoomed in), it takes the divider there; elsewhere
     /// a drag pans the zoomed pictures.
-    package func press(x: Int, y: Int, in bounds: Rect) -> Bool {
+    package func press(x: Int, y: Int, in bounds: Rect) -> Gesture? {
         let nearDivider = abs((state.wipeOrientation == .vertical ? x - bounds.x : y - bounds.y) - dividerOffset(in: bounds)) <= 24
         if state.mode == .wipe && (nearDivider || state.zoom.log2 <= 0) {
             draggingDivider = true
-            drag(x: x, y: y, in: bounds)
-        } else {
-            panning = (x, y, state.zoom.panX, state.zoom.panY)
+            return drag(x: x, y: y, in: bounds)
         }
-        return true
+        panning = (x, y, state.zoom.panX, state.zoom.panY)
+        return nil
     }
 
-    package func drag(x: Int, y: Int, in bounds: Rect) {
+    package func drag(x: Int, y: Int, in bounds: Rect) -> Gesture? {
         if let start = panning {
-            state.zoom = state.zoom.panned(from: (start.panX, start.panY), dx: x - start.x, dy: y - start.y,
-                                           fitted: fittedSize(in: bounds))
-            return
+            return .zoom(state.zoom.panned(from: (start.panX, start.panY), dx: x - start.x, dy: y - start.y,
+                                           fitted: fittedSize(in: bounds)))
         }
-        guard draggingDivider else { return }
+        guard draggingDivider else { return nil }
         let (along, length) = state.wipeOrientation == .vertical ? (x - bounds.x, bounds.width) : (y - bounds.y, bounds.height)
-        state.wipePosition = min(max(Double(along) / Double(max(length, 1)), 0), 1)
+        return .wipe(min(max(Double(along) / Double(max(length, 1)), 0), 1))
     }
 
     package func release() {
@@ -100,9 +106,9 @@ package final class CompareView {
 
     /// The wheel zooms by a quarter of a doubling a notch, around the pointer:
     /// the video point under it stays under it.
-    package func wheel(steps: Double, x: Int, y: Int, in bounds: Rect) {
+    package func wheel(steps: Double, x: Int, y: Int, in bounds: Rect) -> Gesture {
         let area = areas(count: 2, in: bounds).first { $0.contains(x: x, y: y) } ?? bounds
-        state.zoom = state.zoom.zoomed(by: steps, around: x, y, area: area, fitted: fittedSize(in: bounds))
+        return .zoom(state.zoom.zoomed(by: steps, around: x, y, area: area, fitted: fittedSize(in: bounds)))
     }
 
     /// The reference's fitted picture size in its area (screen pixels), as

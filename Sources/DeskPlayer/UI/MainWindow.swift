@@ -23,6 +23,8 @@ package enum WindowAction: Equatable {
     /// The wheel or a drag zoomed or panned a tile's picture (outside a
     /// comparison): this zoom and pan, for the tile and its sync group.
     case zoom(tile: Int, VideoZoom)
+    /// A drag or the wheel in a comparison: the divider's place, or the zoom and pan.
+    case compare(CompareView.Gesture)
     /// A key or click on the list overlay.
     case list(ListOverlay.Action)
     /// The window manager minimized the window, or brought it back.
@@ -287,7 +289,9 @@ package final class MainWindow: PlayerScreen {
             if let drag = dragging { dragBar(drag, x: Int(event.button.x), final: true) }
             dragging = nil
         case SDL_MOUSEBUTTONDOWN where comparing:
-            _ = compare?.press(x: Int(event.button.x), y: Int(event.button.y), in: compareBounds)
+            if let gesture = compare?.press(x: Int(event.button.x), y: Int(event.button.y), in: compareBounds) {
+                onAction(.compare(gesture))
+            }
         case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
             hover = nil
             pointer = nil
@@ -296,7 +300,7 @@ package final class MainWindow: PlayerScreen {
             var x: Int32 = 0, y: Int32 = 0
             SDL_GetMouseState(&x, &y)
             let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
-            compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: compareBounds)
+            if let gesture = compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: compareBounds) { onAction(.compare(gesture)) }
         case SDL_MOUSEWHEEL:
             var x: Int32 = 0, y: Int32 = 0
             SDL_GetMouseState(&x, &y)
@@ -327,7 +331,7 @@ package final class MainWindow: PlayerScreen {
         if let drag = dragging {
             dragBar(drag, x: x, final: false)
         } else if let compare, compare.isDragging {
-            compare.drag(x: x, y: y, in: compareBounds)
+            if let gesture = compare.drag(x: x, y: y, in: compareBounds) { onAction(.compare(gesture)) }
         } else if let pan = panning {
             let areas = areas()
             guard views.indices.contains(pan.index), areas.indices.contains(pan.index),
