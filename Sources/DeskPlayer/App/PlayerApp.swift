@@ -382,10 +382,6 @@ final class PlayerApp {
             handleAllEvents(window, tick: tick)
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
-            // A view that took its frame may have handed over to the next item
-            // (gapless): the playlist hears of it before the socket is asked,
-            // or a client read the new item's time with the old playlist-pos.
-            handleAllEvents(window, tick: tick)
             socket?.serve(controller)
             mpris?.serve(at: tick)
             controller.opener?.collectDialog()
