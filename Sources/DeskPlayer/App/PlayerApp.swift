@@ -370,6 +370,7 @@ final class PlayerApp {
             // socket request through MainThreadWake) and a few times a second
             // for what still polls (D-Bus, the file dialog, finished screenshots).
             let resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
+            MainThreadWake.arm(resting)
             let wait = resting ? PlayerApp.restingWaitMs : due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
             if !window.pumpEvents(timeoutMs: wait) { break }
             let tick = HostTime.now()

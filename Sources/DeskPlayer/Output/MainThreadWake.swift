@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
+import Synchronization
 
 /// Wakes the main thread from SDL_WaitEventTimeout: any thread with news for
 /// it (a socket request, a finished job) posts an event of this app's own
@@ -15,9 +16,17 @@ package enum MainThreadWake {
         if registered != UInt32.max { type = registered }
     }
 
-    /// Safe from any thread (SDL_PushEvent is); does nothing before `register`.
+    /// Set by the main loop only while it waits at rest: otherwise it turns
+    /// every 10 ms anyway, and serves what arrived in one turn together (a
+    /// client's three quick requests see one state, not three).
+    private static let armed = Atomic<Bool>(false)
+
+    package static func arm(_ resting: Bool) { armed.store(resting, ordering: .releasing) }
+
+    /// Safe from any thread (SDL_PushEvent is); does nothing before `register`
+    /// or while the main loop is not resting.
     @Sendable package static func post() {
-        guard type != 0 else { return }
+        guard type != 0, armed.load(ordering: .acquiring) else { return }
         var event = SDL_Event()
         event.type = type
         _ = SDL_PushEvent(&event)
