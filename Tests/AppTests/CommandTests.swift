@@ -25,6 +25,7 @@ import TestSupport
         var holdsOffScreenSaver = false
         var presents = 0
         var isSettled = true
+        var unsettledBy: String?
         var showsThumbnails = true
         func show(_ views: [PlayerView], focused: Int) { shown = (views.count, focused) }
         func showMessage(_ message: String, seconds: Double, topic: String?) {

@@ -82,7 +82,7 @@ struct ScreenTests {
                 }
                 Thread.sleep(forTimeInterval: 0.05)  // polling the state above, not waiting for it to pass
             }
-            throw MediaError("the window never settled: \(errors)")
+            throw MediaError("the window never settled (\(client.get("window-unsettled-by")?.string ?? "?")): \(errors)")
         }
 
         func stop() {

@@ -82,6 +82,26 @@ import TestSupport
         #expect((report.players.first?.framesPresented ?? 0) > 10)
     }
 
+    /// A segment that never ends (a server that keeps sending): read and
+    /// played as it comes, never kept whole. What the cache held for it
+    /// stays within --stream-cache-size (it was kept in memory to the end,
+    /// whatever the size said).
+    @Test func aSegmentThatNeverEndsIsStreamedNotKept() throws {
+        let dir = try #require(StreamTests.stream, "ffmpeg could not make the HLS stream")
+        let server = try HLSServer(serving: dir, faults: "/v1/index1.ts=endless")
+        let stats = dir.deletingLastPathComponent().appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let r = try runProcess(Fixtures.binary, [server.url("master.m3u8"), "--max-resolution", "640x360",
+                                                 "--stream-cache-size", "100k", "--quit-after", "4", "--stats-json", stats.path],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 60)
+        #expect(!r.timedOut, "\(r.stderr)")
+        let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
+        let entry = try #require(report.players.first)
+        #expect(server.requests.contains("/v1/index1.ts"), "\(server.requests)")
+        let held = try #require(entry.cachePeakRecordingBytes)
+        #expect(held <= 100 * 1024, "a segment being read held \(held) bytes in a 100 kB cache")
+    }
+
     /// A server announcing a bandwidth past Int64's range and an absurd
     /// resolution (the cache was sized from BANDWIDTH / 8 * 180, which
     /// overflowed and ended the process): read within bounds, and it plays.

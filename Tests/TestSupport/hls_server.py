@@ -4,7 +4,9 @@
 # An optional third argument injects faults: PATH=FAULT[,PATH=FAULT...] with
 # FAULT one of 404, 500 (always), 500x2 (the first two requests only),
 # reset (connection closed without an answer), truncate (half the body),
-# stallN (wait N seconds, then answer).
+# stallN (wait N seconds, then answer), endless (the file's bytes over and
+# over with no length, as a live server's segment that never ends, up to
+# 64 MB or until the client goes).
 import http.server, os, sys, time, functools
 
 folder, log = sys.argv[1], sys.argv[2]
@@ -37,6 +39,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if fault == "reset":
             self.close_connection = True
             self.connection.shutdown(2)
+            return
+        if fault == "endless":
+            path = self.translate_path(self.path)
+            with open(path, "rb") as f:
+                data = f.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "video/mp2t")
+            self.end_headers()
+            sent = 0
+            try:
+                while sent < 64 << 20:
+                    self.wfile.write(data)
+                    sent += len(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
             return
         if fault == "truncate":
             path = self.translate_path(self.path)

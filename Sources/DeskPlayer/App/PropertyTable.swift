@@ -301,6 +301,11 @@ enum PropertyTable {
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.isSettled)
         }),
+        // What keeps it from settling ("an OSD line", "tile 2's picture or player"); "" when settled.
+        Property("window-unsettled-by", scope: .app, get: { t throws(CommandError) in
+            guard let screen = t.controller.screen else { throw .propertyUnavailable }
+            return .string(screen.unsettledBy ?? "")
+        }),
         Property("fullscreen", .flag, scope: .app, get: { t throws(CommandError) in
             .bool(t.controller.screen?.isFullscreen ?? false)
         }, set: { t, v throws(CommandError) in

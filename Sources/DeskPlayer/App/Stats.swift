@@ -32,6 +32,8 @@ struct StatsReport: Codable {
         var cacheMemoryBytes: Int?
         var cacheHits: Int?
         var cacheMisses: Int?
+        /// The most bytes a segment being read held to be kept: at most the cache's size.
+        var cachePeakRecordingBytes: Int?
         /// Seconds spent waiting for data while meant to play (a stalled stream).
         var waitingSeconds: Double?
         /// What the tile showed of it: the media title (title tag, else the
@@ -97,6 +99,7 @@ struct StatsReport: Codable {
                              cacheMemoryBytes: item.cacheCounters?.memoryBytes, cacheHits: item.cacheCounters?.hits, cacheMisses: item.cacheCounters?.misses,
                              waitingSeconds: (s.waitingSeconds * 100).rounded() / 100))
         players[players.count - 1].hwdecCurrent = item.pipeline.flatMap { $0.hasVideo ? $0.hardwareDecodingInUse : nil }
+        players[players.count - 1].cachePeakRecordingBytes = item.cachePeakRecordingBytes
         if let info = item.info {
             players[players.count - 1].describe(info, name: item.name, hasCover: item.cover != nil)
         }

@@ -20,6 +20,8 @@ package final class SegmentCache: Sendable {
         var inMemory = 0
         var onDisk = 0
         var hits = 0
+        /// The most bytes one resource held while it was read (kept until it ends).
+        var peakRecording = 0
         var misses = 0
         var folder: URL?
         var spillFailed = false
@@ -67,6 +69,11 @@ package final class SegmentCache: Sendable {
     /// The folder segments spill to (nil until one did).
     var spillFolder: URL? { state.withLock { $0.folder } }
     package var hits: Int { state.withLock { $0.hits } }
+    /// The most bytes a resource being read was holding to be kept: never
+    /// more than `limit`, however long a segment runs (`--stats-json`).
+    package var peakRecordingBytes: Int { state.withLock { $0.peakRecording } }
+
+    fileprivate func recording(_ bytes: Int) { state.withLock { $0.peakRecording = max($0.peakRecording, bytes) } }
     package var misses: Int { state.withLock { $0.misses } }
 
     func data(for url: String) -> Data? {
@@ -189,6 +196,7 @@ private final class CachedReader {
                 recorded = Data()
             } else {
                 recorded.append(buffer, count: Int(n))
+                cache.recording(recorded.count)
             }
         }
         if n == DP_AVERROR_EOF || (n == 0 && avio_feof(inner) != 0) {

@@ -292,6 +292,9 @@ package final class PlayerItem: Sendable {
         state.withLock { $0.cache }.map { ($0.bytes, $0.memoryBytes, $0.hits, $0.misses) }
     }
 
+    /// The most bytes a segment being read held to be kept (nil without a cache).
+    package var cachePeakRecordingBytes: Int? { state.withLock { $0.cache }?.peakRecordingBytes }
+
     /// The segment cache of an HLS stream (its thumbnails read through it too).
     var segmentCache: SegmentCache? { state.withLock { $0.cache } }
 

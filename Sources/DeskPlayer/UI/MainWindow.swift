@@ -99,9 +99,17 @@ package final class MainWindow: PlayerScreen {
     /// the last change, no OSD line or control bar waiting to go, every
     /// view's picture made for its layout and its player at rest
     /// (`window-settled`: screen tests wait for it, then for a present).
-    package var isSettled: Bool {
-        !needsRedraw && messages.isEmpty && hover == nil && !(pointerIsOverVideo && pointerAutohide.isVisible)
-            && views.allSatisfy(\.isAtRest)
+    package var isSettled: Bool { unsettledBy == nil }
+
+    /// What keeps the window from being settled, in a word (nil: settled),
+    /// for a test that waited in vain to say why.
+    package var unsettledBy: String? {
+        if needsRedraw { return "a redraw" }
+        if !messages.isEmpty { return "an OSD line" }
+        if hover != nil { return "a control bar" }
+        if pointerIsOverVideo && pointerAutohide.isVisible { return "the pointer over the video" }
+        if let index = views.firstIndex(where: { !$0.isAtRest }) { return "tile \(index + 1)'s picture or player" }
+        return nil
     }
 
     /// Whether the pointer was over a picture at the last refresh (it hides there after a second at rest).

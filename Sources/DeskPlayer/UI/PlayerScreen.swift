@@ -28,6 +28,8 @@ package protocol PlayerScreen: AnyObject {
     /// Presents so far, and whether what is shown is final (see MainWindow).
     var presents: Int { get }
     var isSettled: Bool { get }
+    /// Why it is not settled, in a word (nil when it is).
+    var unsettledBy: String? { get }
     /// What the window shows now, as a picture (BGRA).
     func capture() throws(MediaError) -> PictureBuffer
 }
