@@ -243,42 +243,11 @@ package final class Player {
         return pictureRemakeRequested
     }
 
-    /// The timeline interval of the frame on screen: from its time to the end
-    /// of its duration (nil before the first frame).
-    package var shownFrameInterval: (start: Double, end: Double)? {
-        guard let start = presenter.lastPresentedTime?.seconds, let end = presenter.lastFrameEnd else { return nil }
-        return (start, end)
-    }
-
-    /// Where the frame on screen is in the item (within its loop pass): a
-    /// comparison's labels name each side's own frame. Nil before the first.
-    package var shownItemTime: MediaTime? {
-        guard let shown = presenter.lastPresentedTime else { return nil }
-        let (index, start) = pass(at: shown.seconds)
-        let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
-        return max(shown - start + origin, .zero)
-    }
-
     /// True once the player has waited more than half a second for data
     /// (mpv's paused-for-cache): the OSD says so. Seeks and starts do not count.
     package var isWaitingForData: Bool {
         guard let since = waitingSince else { return false }
         return HostTime.now() &- since > 500_000_000
-    }
-
-    /// Where the loop pass playing now began on the timeline.
-    package var currentPassStart: MediaTime { pass(at: clock.time(at: HostTime.now())).start }
-
-    /// The position in the item (within the current loop pass).
-    package var currentTime: MediaTime {
-        let t = clock.time(at: HostTime.now())
-        let (index, start) = pass(at: t)
-        let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
-        let time = MediaTime(seconds: max(0, t - start.seconds + origin.seconds))
-        // Held at the end once the item has played out (keep-open): the clock
-        // runs on, the position does not pass the item's end.
-        if let end = currentItem?.duration, time > end { return end }
-        return time
     }
 
     /// The current item's counters so far.
