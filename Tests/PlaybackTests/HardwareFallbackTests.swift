@@ -80,7 +80,7 @@ import TestSupport
         let deadline = Date().addingTimeInterval(30)
         while !pipeline.frames.isDrained && Date() < deadline {
             guard let f = pipeline.frames.pop() else {
-                Thread.sleep(forTimeInterval: 0.002)
+                Thread.sleep(forTimeInterval: 0.002)  // the decode thread has not queued the next frame yet: poll the queue
                 continue
             }
             let number = Int((f.pts.seconds * 25).rounded())
