@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Media
+import Output
 import Synchronization
 
 /// The desktop's own file dialog, run as a child process (zenity or kdialog,
@@ -32,6 +33,7 @@ final class FileDialog: Sendable {
         process.terminationHandler = { [weak self] _ in
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             self?.result.withLock { $0 = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty } }
+            MainThreadWake.post()
         }
         do { try process.run() } catch { return nil }
     }

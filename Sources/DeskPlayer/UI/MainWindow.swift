@@ -205,12 +205,12 @@ package final class MainWindow: PlayerScreen {
         return layout.areas(count: views.count, in: bounds)
     }
 
-    /// Waits up to `timeoutMs` for input and handles all pending events.
-    /// Returns false when the window was asked to close.
-    package func pumpEvents(timeoutMs: Int32) -> Bool {
+    /// Waits up to `timeoutMs` (nil: until something comes) for input and
+    /// handles all pending events. Returns false when the window was asked to close.
+    package func pumpEvents(timeoutMs: Int32?) -> Bool {
         var event = SDL_Event()
         var open = true
-        guard SDL_WaitEventTimeout(&event, max(timeoutMs, 0)) != 0 else { return true }
+        guard SDL_WaitEventTimeout(&event, timeoutMs.map { max($0, 0) } ?? -1) != 0 else { return true }
         repeat {
             open = handle(event) && open
         } while SDL_PollEvent(&event) != 0
