@@ -125,6 +125,8 @@ package final class VideoTexture {
     package let height: Int
     package let layout: PictureBuffer.Layout
     let matrix: PictureBuffer.Matrix
+    /// Every pixel drawn covers what was under it (no alpha): what the picture covers needs no clearing first.
+    package let isOpaque: Bool
 
     /// `opaque`: the picture's alpha is ignored (video, always opaque): the
     /// texture has none, so SDL's software renderer copies it to the
@@ -152,6 +154,7 @@ package final class VideoTexture {
         self.height = height
         self.layout = layout
         self.matrix = matrix
+        isOpaque = opaque || layout == .yuv420
     }
 
     deinit { SDL_DestroyTexture(texture) }

@@ -260,9 +260,14 @@ package final class PlayerView {
         }
         if let texture, let placement = shownPlacement(in: area), item?.error == nil {
             if !overBackground {
-                // Black bars around the picture, as every player draws them.
+                // Black bars around the picture, as every player draws them:
+                // only the bars under an opaque picture (clearing the whole
+                // area first wrote every pixel twice, a frame's worth of
+                // memory a frame with SDL's software renderer).
                 SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-                SDL_RenderFillRect(renderer, &bounds)
+                let covered = texture.isOpaque ? placement.destination : Rect(x: area.x, y: area.y, width: 0, height: 0)
+                var bars = PlayerView.bars(around: covered, in: area).map(\.sdl)
+                if !bars.isEmpty { SDL_RenderFillRects(renderer, &bars, Int32(bars.count)) }
             }
             // A texture from before a resize is scaled until the new size arrives.
             let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
@@ -306,6 +311,21 @@ package final class PlayerView {
             text.drawCentered(line.text, renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40, color: color)
         }
         drawnPlaceholder = placeholder()?.text
+    }
+
+    /// What of `area` a picture at `picture` leaves uncovered: up to four
+    /// rectangles (above, below, left, right); all of it when they do not meet.
+    static func bars(around picture: Rect, in area: Rect) -> [Rect] {
+        let x0 = max(area.x, picture.x), y0 = max(area.y, picture.y)
+        let x1 = min(area.x + area.width, picture.x + picture.width), y1 = min(area.y + area.height, picture.y + picture.height)
+        guard x0 < x1, y0 < y1 else { return area.width > 0 && area.height > 0 ? [area] : [] }
+        let candidates = [
+            Rect(x: area.x, y: area.y, width: area.width, height: y0 - area.y),
+            Rect(x: area.x, y: y1, width: area.width, height: area.y + area.height - y1),
+            Rect(x: area.x, y: y0, width: x0 - area.x, height: y1 - y0),
+            Rect(x: x1, y: y0, width: area.x + area.width - x1, height: y1 - y0),
+        ]
+        return candidates.filter { $0.width > 0 && $0.height > 0 }
     }
 
     /// The text shown instead of a picture: opening, audio only, the error.
