@@ -390,6 +390,15 @@ package final class MainWindow: PlayerScreen {
         // Minimized or covered: the players go on unseen (no conversion, no upload, no present).
         let seen = !isMinimized && !isCovered
         compare?.prepare(views)
+        // Drawing changed tiles alone, a tile's picture is made where the
+        // renderer would copy it: in the window's own frame buffer.
+        let onWindow = drawsTilesAlone
+        for view in views {
+            if view.windowFramebuffer == nil {
+                view.windowFramebuffer = { [weak window] r in window?.framebuffer(x: r.x, y: r.y, width: r.width, height: r.height) }
+            }
+            view.drawsOnWindow = onWindow
+        }
         let shown = Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
         let refreshed = PlayerView.refresh(shown, at: now, renderer: window.renderer, seen: seen)
         let changed = views.indices.filter { refreshed[$0] }
@@ -451,6 +460,8 @@ package final class MainWindow: PlayerScreen {
 
     private func render() {
         let r = window.renderer
+        // The whole window is drawn anew: pictures made in its frame buffer go to their textures first.
+        for view in views { view.adoptWindowPicture() }
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
         SDL_RenderClear(r)
         background?.draw(in: bounds, renderer: r, text: text)

@@ -28,8 +28,21 @@ package final class PlayerView {
     /// decoded picture, it is made again at another size while paused, or
     /// when the window shows again, without decoding anything.
     private var shownFrame: VideoFrame?
-    /// A frame whose picture is to be made in the locked texture's memory.
+    /// A frame whose picture is to be made in the locked texture's memory
+    /// (or the window's frame buffer: `pictureOnWindow`).
     private var pending: PictureJob?
+    /// The window's frame buffer at a rectangle, where SDL's software
+    /// renderer draws (nil: no such window: a GPU renderer, a PiP window).
+    package var windowFramebuffer: ((Rect) -> PictureBuffer?)?
+    /// The picture may be made straight in the window's frame buffer this
+    /// turn (the window draws changed tiles alone, nothing over or under
+    /// them): SDL's copy of the texture to the window is saved, about a
+    /// twentieth of the CPU of a 1080p stream shown at 720p.
+    package var drawsOnWindow = false
+    /// Where the picture on screen was made in the window's frame buffer;
+    /// the texture is older until `adoptWindowPicture` copies it back (before
+    /// anything draws the whole window).
+    private var pictureOnWindow: Rect?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
     /// The layout the player's output size was last set for.
@@ -101,7 +114,7 @@ package final class PlayerView {
             jobs.first?.run()
         }
         for view in making {
-            view.texture?.unlock()
+            if view.pictureOnWindow == nil { view.texture?.unlock() }
             view.pending = nil
         }
         return changed
@@ -191,8 +204,17 @@ package final class PlayerView {
                 texture = try? VideoTexture(renderer: renderer, width: shape.width, height: shape.height, opaque: true)
             }
             // Made after every view of the window has taken its frame, side by side (`refresh(_:at:…)`).
-            guard let memory = texture?.lock() else { return false }
-            pending = PictureJob(maker: maker, frame: frame, memory: memory)
+            let placed = player.currentItem?.info.map { layout.placement(videoWidth: $0.displayWidth, videoHeight: $0.displayHeight) }
+            if drawsOnWindow, let placed, placed.source == Rect(x: 0, y: 0, width: shape.width, height: shape.height),
+               placed.destination.width == shape.width, placed.destination.height == shape.height,
+               let memory = windowFramebuffer?(placed.destination) {
+                pictureOnWindow = placed.destination
+                pending = PictureJob(maker: maker, frame: frame, memory: memory)
+            } else {
+                pictureOnWindow = nil
+                guard let memory = texture?.lock() else { return false }
+                pending = PictureJob(maker: maker, frame: frame, memory: memory)
+            }
             keptPicture = nil
         } else {
             let picture = self.picture ?? PictureBuffer(width: shape.width, height: shape.height)
@@ -211,7 +233,18 @@ package final class PlayerView {
         return true
     }
 
+    /// The picture made in the window's frame buffer goes to the texture too,
+    /// before the window is drawn whole (a clear would lose it).
+    func adoptWindowPicture() {
+        guard let rect = pictureOnWindow else { return }
+        pictureOnWindow = nil
+        if let texture, texture.width == rect.width, texture.height == rect.height, let on = windowFramebuffer?(rect) {
+            texture.upload(on)
+        }
+    }
+
     package func resetPicture() {
+        pictureOnWindow = nil
         texture = nil
         madeLayout = nil
         shownVideoSize = nil
@@ -276,10 +309,16 @@ package final class PlayerView {
                                w: Int32(saturating: Double(placement.source.width) * sx), h: Int32(saturating: Double(placement.source.height) * sy))
             var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
-            if texture.layout == .bgra {
-                SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+            if pictureOnWindow == placement.destination, src.x == 0, src.y == 0, Int(src.w) == texture.width,
+               Int(src.h) == texture.height, Int(dst.w) == texture.width, Int(dst.h) == texture.height {
+                // Already where the copy would put it.
+            } else {
+                adoptWindowPicture()
+                if texture.layout == .bgra {
+                    SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+                }
+                SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             }
-            SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             if player.isWaitingForData {
                 text.drawLine(PlayerView.waitingText, renderer: renderer, x: area.x + 12, y: area.y + 10,
                           color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
