@@ -101,6 +101,9 @@ enum ContextMenuBuilder {
             return (.check(values.first.map { property.meaning(.string($0)) == property.meaning(current) } ?? false), true)
         case .add(let name, _), .multiply(let name, _):
             return (.none, read(name) != nil)
+        case .openFiles(subtitles: true), .subAdd:
+            // Subtitles need a file playing to go on.
+            return (.none, controller.tiles.focused?.player.currentItem != nil)
         default:
             return (.none, true)
         }
