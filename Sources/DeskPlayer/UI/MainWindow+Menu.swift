@@ -26,11 +26,11 @@ extension MainWindow {
         return (bounds.width / 2, bounds.height / 2)
     }
 
-    /// A right click: the tile under it takes the focus, then the App hears
-    /// the button by its mpv name (its binding opens the menu).
-    func rightClick(_ event: SDL_Event) {
+    /// A right or middle click: the tile under it takes the focus, then the
+    /// App hears the button by its mpv name (MBTN_RIGHT's binding opens the menu).
+    func buttonClick(_ event: SDL_Event) {
         if !comparing, let index = tileIndex(x: Int(event.button.x), y: Int(event.button.y)) { onAction(.focus(tile: index)) }
-        onAction(.key("MBTN_RIGHT"))
+        onAction(.key(event.button.button == UInt8(SDL_BUTTON_MIDDLE) ? "MBTN_MID" : "MBTN_RIGHT"))
     }
 
     /// An event while the menu is open; false when it is not the menu's.
@@ -44,7 +44,7 @@ extension MainWindow {
             if let action = menu.press(x: Int(event.button.x), y: Int(event.button.y)) {
                 menuAction(action)
                 // A right click beside the menu opens it there.
-                if action == .close, event.button.button == UInt8(SDL_BUTTON_RIGHT) { rightClick(event) }
+                if action == .close, event.button.button == UInt8(SDL_BUTTON_RIGHT) { buttonClick(event) }
             }
             needsRedraw = true
         case SDL_MOUSEBUTTONUP, SDL_MOUSEWHEEL:

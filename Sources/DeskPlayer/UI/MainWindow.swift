@@ -286,8 +286,8 @@ package final class MainWindow: PlayerScreen {
             // A key shows the focused tile's controls a moment, as a mouse move does.
             showControls(focusedIndex)
             onAction(.key(name))
-        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_RIGHT):
-            rightClick(event)
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_RIGHT) || event.button.button == UInt8(SDL_BUTTON_MIDDLE):
+            buttonClick(event)
         case SDL_MOUSEBUTTONDOWN where metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) != nil:
             if let fraction = metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) {
                 onAction(.seekBar(tile: focusedIndex, fraction: fraction))
