@@ -90,4 +90,24 @@ import Testing
         #expect(m.snapshot[0].isEmpty && m.handleKey("ENTER") == nil, "nothing left, nothing chosen")
         #expect(m.handleKey("ESC") == .close)
     }
+
+    /// A column taller than the window scrolls: the keys keep the chosen
+    /// row in view, the wheel moves it a row a notch, only rows in view are hit.
+    @Test func aColumnTallerThanTheWindowScrolls() throws {
+        let many = (1...40).map { MenuItem(title: "Item \($0)", command: "set speed \($0)") }
+        let m = ContextMenu(many, at: 10, 10, bounds: Rect(x: 0, y: 0, width: 400, height: 300), text: TextRenderer())
+        let f = m.levels[0].frame
+        #expect(f.y == 0 && f.height == 300 && m.levels[0].scrollLimit > 0)
+        let inView = m.snapshot[0].count
+        #expect(inView > 3 && inView < 40)
+        #expect(m.snapshot[0].allSatisfy { $0.rect.y >= f.y && $0.rect.y + $0.rect.height <= f.y + f.height })
+        _ = m.handleKey("END")
+        #expect(m.snapshot[0].last?.title == "Item 40" && m.snapshot[0].last?.selected == true, "End scrolls to the last row")
+        _ = m.handleKey("HOME")
+        #expect(m.snapshot[0].first?.title == "Item 1")
+        #expect(m.wheel(steps: -2, x: f.x + 20, y: 100))
+        #expect(m.snapshot[0].first?.title == "Item 3", "two notches down, two rows")
+        #expect(m.wheel(steps: 5, x: f.x + 20, y: 100) && m.snapshot[0].first?.title == "Item 1", "no further than the top")
+        #expect(!m.wheel(steps: -1, x: 399, y: 299), "the wheel outside the menu scrolls nothing")
+    }
 }

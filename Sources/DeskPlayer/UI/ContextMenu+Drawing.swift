@@ -24,6 +24,17 @@ extension ContextMenu {
                 text.drawLine("(nothing)", renderer: r, x: f.x + 26, y: f.y + f.height - rowHeight - 4 + textDy,
                               color: SDL_Color(r: 140, g: 140, b: 150, a: 255))
             }
+            // More rows above or below (the column scrolls): a small triangle in its strip.
+            if level.scrollLimit > 0 {
+                let cx = f.x + f.width / 2
+                for i in 0..<5 {
+                    let c: (UInt8, UInt8, UInt8, UInt8) = (150, 150, 160, 255)
+                    if level.scroll > 0 { fill(Rect(x: cx - i, y: f.y + 4 + i, width: 2 * i + 1, height: 1), c, renderer: r) }
+                    if level.scroll < level.scrollLimit {
+                        fill(Rect(x: cx - i, y: f.y + f.height - 5 - i, width: 2 * i + 1, height: 1), c, renderer: r)
+                    }
+                }
+            }
             for row in level.rows {
                 let item = level.items[row.index], rect = row.rect
                 if item.isSeparator {

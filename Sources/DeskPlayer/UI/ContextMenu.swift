@@ -59,8 +59,12 @@ package final class ContextMenu {
         package var selected: Int?
         /// Typed letters: only items whose title holds them show.
         package var filter = ""
-        /// Where each shown item's row is.
+        /// Where each shown item's row is (those in view: a column taller
+        /// than the window scrolls).
         package var rows: [(index: Int, rect: Rect)] = []
+        /// Pixels scrolled, and the most there are to scroll.
+        package var scroll = 0
+        package var scrollLimit = 0
     }
 
     package private(set) var levels: [Level]
@@ -82,6 +86,8 @@ package final class ContextMenu {
     var rowHeight: Int { text.lineHeight + 8 }
     private var separatorHeight: Int { 9 }
     private var padding: Int { 4 }
+    /// Above and below the rows of a column that scrolls: its arrows.
+    var scrollStrip: Int { 14 }
 
     /// The items a level shows now (its filter applied; no separators while filtering).
     private func shown(_ level: Level) -> [Int] {
@@ -104,7 +110,12 @@ package final class ContextMenu {
                             level.filter.isEmpty ? 0 : text.width(of: filterLine(level)) + 2 * markWidth)
             let header = level.filter.isEmpty ? 0 : rowHeight
             let body = indices.reduce(0) { $0 + (level.items[$1].isSeparator ? separatorHeight : rowHeight) }
-            let height = 2 * padding + header + max(body, indices.isEmpty ? rowHeight : 0)
+            let content = 2 * padding + header + max(body, indices.isEmpty ? rowHeight : 0)
+            let height = min(content, bounds.height)
+            // A column taller than the window scrolls, with a strip above and below for its arrows.
+            let edge = content > height ? scrollStrip : padding
+            level.scrollLimit = content > height ? content - height + 2 * (scrollStrip - padding) : 0
+            level.scroll = min(max(level.scroll, 0), level.scrollLimit)
             var x: Int, y: Int
             if i == 0 {
                 (x, y) = anchor
@@ -119,11 +130,12 @@ package final class ContextMenu {
             x = min(max(x, bounds.x), max(bounds.x + bounds.width - width, bounds.x))
             y = min(max(y, bounds.y), max(bounds.y + bounds.height - height, bounds.y))
             level.frame = Rect(x: x, y: y, width: width, height: height)
-            var rowY = y + padding + header
-            level.rows = indices.map { index in
+            var rowY = y + edge + header - level.scroll
+            let top = y + edge + header, bottom = y + height - edge
+            level.rows = indices.compactMap { index in
                 let h = level.items[index].isSeparator ? separatorHeight : rowHeight
                 defer { rowY += h }
-                return (index, Rect(x: x + 2, y: rowY, width: width - 4, height: h))
+                return rowY >= top && rowY + h <= bottom ? (index, Rect(x: x + 2, y: rowY, width: width - 4, height: h)) : nil
             }
             levels[i] = level
         }
@@ -167,6 +179,35 @@ package final class ContextMenu {
             }
         }
         layout()
+        if reveal(level) { layout() }
+    }
+
+    /// Scrolls a column so its selected row is in view; whether it moved.
+    private func reveal(_ level: Int) -> Bool {
+        let l = levels[level]
+        guard let selected = l.selected, l.scrollLimit > 0 else { return false }
+        var offset = 0
+        for index in shown(l) {
+            if index == selected { break }
+            offset += l.items[index].isSeparator ? separatorHeight : rowHeight
+        }
+        let view = l.frame.height - 2 * scrollStrip - (l.filter.isEmpty ? 0 : rowHeight)
+        let scroll = offset < l.scroll ? offset : offset + rowHeight > l.scroll + view ? offset + rowHeight - view : l.scroll
+        guard scroll != l.scroll else { return false }
+        levels[level].scroll = scroll
+        return true
+    }
+
+    /// The wheel over a column taller than the window scrolls it a row a
+    /// notch (`steps` up positive); whether it moved.
+    package func wheel(steps: Int, x: Int, y: Int) -> Bool {
+        guard let level = levels.indices.last(where: { levels[$0].frame.contains(x: x, y: y) }) else { return false }
+        let before = levels[level].scroll
+        levels[level].scroll = min(max(before - steps * rowHeight, 0), levels[level].scrollLimit)
+        guard levels[level].scroll != before else { return false }
+        levels.removeSubrange((level + 1)...)
+        layout()
+        return true
     }
 
     /// The pointer moved: the row under it is selected (its submenu opens).

@@ -47,7 +47,12 @@ extension MainWindow {
                 if action == .close, event.button.button == UInt8(SDL_BUTTON_RIGHT) { buttonClick(event) }
             }
             needsRedraw = true
-        case SDL_MOUSEBUTTONUP, SDL_MOUSEWHEEL:
+        case SDL_MOUSEWHEEL:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            let steps = Int(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
+            if menu.wheel(steps: steps, x: Int(x), y: Int(y)) { needsRedraw = true }
+        case SDL_MOUSEBUTTONUP:
             break
         case SDL_MOUSEMOTION:
             pointerAutohide.moved(at: HostTime.now())
