@@ -3,6 +3,8 @@ import Foundation
 import Testing
 @testable import App
 @testable import Control
+@testable import Media
+@testable import Playback
 @testable import UI
 import TestSupport
 
@@ -81,5 +83,27 @@ import TestSupport
         let after = try #require(ContextMenuBuilder.submenu("Speed", in: whole))
         #expect(after.filter { $0.mark == .radio(true) }.map(\.title) == ["1.5×"])
         #expect(throws: CommandError.invalidParameter) { try rig.apply("context-menu Nowhere") }
+    }
+
+    /// Video ▸ Rotate: `set video-rotate 90` opens the file again turned,
+    /// where it was and paused as it was; the menu marks the new turn.
+    @Test func rotateTurnsThePlayingFileWhereItIs() throws {
+        let rig = try CommandTests.Rig([try VideoMedia.rotated(0)])
+        let tile = try #require(rig.tiles.tiles.first)
+        try rig.apply("seek 1 absolute")
+        _ = tile.player.update(at: HostTime.now())
+        #expect(try rig.controller.value(of: "video-rotate") == .string("0"))
+        try rig.apply("set video-rotate 90", from: .mouse)
+        #expect(tile.player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        _ = tile.player.update(at: HostTime.now())
+        let params = try rig.controller.value(of: "video-params")
+        #expect(params["dw"] == .number(180) && params["dh"] == .number(320), "\(params.text)")
+        #expect(try rig.controller.value(of: "video-rotate") == .string("90"))
+        #expect(abs(tile.player.currentTime.seconds - 1) < 0.05 && tile.player.isPaused, "where it was, still paused")
+        #expect(rig.screen.messages.last?.text == "Rotate: 90°")
+        try rig.apply("context-menu \"Video > Rotate\"", from: .mouse)
+        let rotate = try #require(rig.screen.menuItems)
+        #expect(rotate.filter { $0.mark == .radio(true) }.map(\.title) == ["90°"])
+        #expect(throws: CommandError.invalidParameter) { try rig.apply("set video-rotate 45") }
     }
 }

@@ -86,6 +86,19 @@ package final class PlayerItem: Sendable {
         return PlayerItem(name, preferences: preferences, outputFormat: outputFormat)
     }
 
+    /// Degrees the video turns on top of the file's own rotation (nil: the
+    /// file's ignored too), as `--video-rotate` set it for this item.
+    package var extraRotation: Int? { preferences.video.extraRotation }
+
+    /// This file again, turned another way, from `start`: how a file turns
+    /// is settled when it opens (`video-rotate` while it plays). Nil for a composition.
+    package func rotated(_ extraRotation: Int?, from start: MediaTime) -> PlayerItem? {
+        guard composition == nil else { return nil }
+        var turned = preferences
+        turned.video.extraRotation = extraRotation
+        return PlayerItem(name, preferences: turned, start: start, outputFormat: outputFormat)
+    }
+
     deinit {
         interrupt.set()
         state.withLock { $0.pipeline }?.stop()
