@@ -189,7 +189,9 @@ final class PlayerApp {
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: controller.bindings)
             controller.bindings = table
-            for problem in problems {
+            let (menu, menuProblems) = MenuTable.applying(inputConf: text, file: path, to: controller.menuTable)
+            controller.menuTable = menu
+            for problem in problems + menuProblems {
                 PlayerApp.printError(problem + "; line skipped")
                 window.showMessage(problem, seconds: 4)
             }
@@ -293,6 +295,14 @@ final class PlayerApp {
             }
         case .list(let action):
             controller.opener?.listAction(action)
+        case .menu(let text):
+            // The item's command, exactly as a key bound to the same text runs it.
+            run { () throws(CommandError) in try controller.apply(try Command(parsing: text), from: .mouse) }
+        case .trackButton(let index, let audio):
+            run { () throws(CommandError) in
+                try controller.apply(.tileFocus(.index(index)), from: .mouse)
+                try controller.apply(.contextMenu(audio ? "Audio" : "Subtitles"), from: .mouse)
+            }
         case .minimized:
             autoPiP?.windowMinimized()
         case .restored:

@@ -21,6 +21,8 @@ package final class Player {
     private var outputSizing: OutputSizing?
     /// Set by `subtitlesChanged` while paused, taken by the view that draws.
     private var pictureRemakeRequested = false
+    /// Subtitle files the current item had read at the last tick (`PlayerItem.subtitleLoads`).
+    private var subtitleFilesSeen = 0
     package let clock = PlaybackClock()
     package let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
@@ -234,8 +236,9 @@ package final class Player {
     package var isAtRest: Bool {
         guard let item = currentItem else { return true }
         if item.error != nil { return true }
+        let subtitles = item.subtitleLoads
         return item.pipeline != nil && !awaitingRestart && pendingSeek == nil && !pictureRemakeRequested
-            && (isPaused || endReported)
+            && subtitles.reading == 0 && subtitles.read == subtitleFilesSeen && (isPaused || endReported)
     }
 
     package func takePictureRemakeRequest() -> Bool {
@@ -359,6 +362,11 @@ package final class Player {
         }
         guard let pipeline = item.pipeline else { return nil }
         applyPipelineSettings()
+        // A subtitle file read while paused: its lines go on the picture shown.
+        if item.subtitleLoads.read != subtitleFilesSeen {
+            subtitleFilesSeen = item.subtitleLoads.read
+            subtitlesChanged()
+        }
         if actionAtItemEnd == .advance, pipeline.hasAudio, let nextRing = upcomingItem?.pipeline,
            nextRing.hasAudio {
             audio.setNext(nextRing.audioRing)

@@ -17,6 +17,8 @@ struct ControlBar {
     let playButton: Rect
     let seekTrack: Rect
     let volumeTrack: Rect
+    let audioButton: Rect
+    let subtitleButton: Rect
     /// Where the "time / duration" text starts.
     let timeX: Int
 
@@ -29,8 +31,10 @@ struct ControlBar {
         timeX = playButton.x + playButton.width + 10
         let timeWidth = 130, volumeWidth = min(80, max(area.width / 8, 30)), loopWidth = 44
         volumeTrack = Rect(x: bar.x + bar.width - loopWidth - volumeWidth - 10, y: midY - 8, width: volumeWidth, height: 16)
+        subtitleButton = Rect(x: volumeTrack.x - 12 - 34, y: bar.y + 6, width: 34, height: 28)
+        audioButton = Rect(x: subtitleButton.x - 4 - 34, y: bar.y + 6, width: 34, height: 28)
         let seekX = timeX + timeWidth
-        seekTrack = Rect(x: seekX, y: midY - 8, width: max(volumeTrack.x - 16 - seekX, 20), height: 16)
+        seekTrack = Rect(x: seekX, y: midY - 8, width: max(audioButton.x - 12 - seekX, 20), height: 16)
     }
 
     /// Where the tick of a chapter starting at `seconds` is on the seek bar.
@@ -84,6 +88,19 @@ struct ControlBar {
                 fill(tip, (0, 0, 0, 200))
                 text.drawLine(label, renderer: r, x: tip.x + 6, y: tip.y + 3)
                 thumbnail?.draw(pointerX: pointer.x, bottom: tip.y - 4, bounds: area, renderer: r)
+            }
+        }
+
+        // The track buttons, each with its name above it while the pointer is on it.
+        for (button, label, tip) in [(audioButton, "♪", "Audio track"), (subtitleButton, "CC", "Subtitles")] {
+            fill(button, (255, 255, 255, 50))
+            text.drawCentered(label, renderer: r, cx: button.x + button.width / 2, cy: button.y + button.height / 2, maxWidth: 60)
+            if let pointer, button.contains(x: pointer.x, y: pointer.y) {
+                let w = text.width(of: tip) + 12
+                let box = Rect(x: min(max(button.x + button.width / 2 - w / 2, bar.x), bar.x + bar.width - w),
+                               y: bar.y - text.lineHeight - 10, width: w, height: text.lineHeight + 6)
+                fill(box, (0, 0, 0, 200))
+                text.drawLine(tip, renderer: r, x: box.x + 6, y: box.y + 3)
             }
         }
 

@@ -59,6 +59,8 @@ extension MainWindow {
         showControls(index)
         if bar.playButton.contains(x: x, y: y) {
             onAction(.playButton(tile: index))
+        } else if bar.audioButton.contains(x: x, y: y) || bar.subtitleButton.contains(x: x, y: y) {
+            onAction(.trackButton(tile: index, audio: bar.audioButton.contains(x: x, y: y)))
         } else if bar.seekTrack.contains(x: x, y: y) {
             dragging = (index, false, 0)
             dragBar((index, false, 0), x: x, final: true)

@@ -27,6 +27,10 @@ package enum WindowAction: Equatable {
     case compare(CompareView.Gesture)
     /// A key or click on the list overlay.
     case list(ListOverlay.Action)
+    /// An item of the context menu was chosen: its command, as input.conf writes it.
+    case menu(String)
+    /// A track button of a tile's control bar (audio, else subtitles).
+    case trackButton(tile: Int, audio: Bool)
     /// The window manager minimized the window, or brought it back.
     case minimized
     case restored
@@ -79,7 +83,9 @@ package final class MainWindow: PlayerScreen {
     package var list: ListOverlay? { didSet { needsRedraw = true } }
     /// The key bindings overlay (F1 or ?).
     package var showsHelp = false { didSet { needsRedraw = true } }
-    private var pointerAutohide = PointerAutohide()
+    /// The context menu; while it shows, keys and clicks go to it.
+    package internal(set) var menu: ContextMenu? { didSet { needsRedraw = true } }
+    var pointerAutohide = PointerAutohide()
     /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
     package var showsThumbnails = true { didSet { needsRedraw = true } }
     /// How the seek-bar thumbnails came: seconds from the mouse reaching a
@@ -236,6 +242,7 @@ package final class MainWindow: PlayerScreen {
             onOtherWindowEvent(OtherWindowEvent(windowID: id, event: event))
             return true
         }
+        if menu != nil, handleMenuEvent(event) { return true }
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
@@ -279,6 +286,8 @@ package final class MainWindow: PlayerScreen {
             // A key shows the focused tile's controls a moment, as a mouse move does.
             showControls(focusedIndex)
             onAction(.key(name))
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_RIGHT) || event.button.button == UInt8(SDL_BUTTON_MIDDLE):
+            buttonClick(event)
         case SDL_MOUSEBUTTONDOWN where metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) != nil:
             if let fraction = metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) {
                 onAction(.seekBar(tile: focusedIndex, fraction: fraction))
@@ -327,6 +336,7 @@ package final class MainWindow: PlayerScreen {
                 }
             }
         case SDL_WINDOWEVENT:
+            menu?.fit(in: bounds)
             needsRedraw = true
         default:
             break
@@ -364,7 +374,7 @@ package final class MainWindow: PlayerScreen {
     /// and its sync group.
     private func wheelZoom(steps: Double, x: Int, y: Int) {
         let areas = areas()
-        guard steps != 0, list == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
+        guard steps != 0, list == nil, menu == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
               !views[index].isDetached,
               let fitted = views[index].fittedSize(in: areas[index]) else { return }
         let zoom = (views[index].zoom ?? VideoZoom()).zoomed(by: steps, around: x, y, area: areas[index], fitted: fitted)
@@ -374,7 +384,7 @@ package final class MainWindow: PlayerScreen {
     /// The pointer rests over a picture, with nothing it is needed for
     /// (a drag, a list, the key overlay, a control bar).
     private func pointerOverVideo(_ areas: [Rect]) -> Bool {
-        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
+        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, menu == nil, !showsHelp, controlBar(at: x, y: y) == nil,
               let index = comparing ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
               views.indices.contains(index), !views[index].isDetached else { return false }
         return views[index].player.currentItem?.info?.hasVideo == true
@@ -436,7 +446,7 @@ package final class MainWindow: PlayerScreen {
     /// buffer it draws into is the window's own).
     private var drawsTilesAlone: Bool {
         window.isSoftware && background == nil && !comparing && hover == nil && !showsHelp
-            && list == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
+            && list == nil && menu == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
     }
 
     /// Draws only the tiles whose picture changed and pushes only their
@@ -496,6 +506,7 @@ package final class MainWindow: PlayerScreen {
             text.drawCentered(m.text, renderer: r, cx: w / 2, cy: bottom - i * (text.lineHeight + 4), maxWidth: w - 40,
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
         }
+        menu?.draw(renderer: r, text: text)
         SDL_RenderPresent(r)
         fullPresents += 1
         needsRedraw = false
