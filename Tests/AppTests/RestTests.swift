@@ -33,10 +33,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ipc").path
         let sockets = ControlSocketTests()
-        // A real X11 window (the test runs under Xvfb): SDL's dummy video
-        // driver cannot wait for events and would poll.
+        // A real X11 window (SDL's dummy video driver cannot wait for events
+        // and would poll), on a display of its own with a window manager:
+        // on the suite's shared display other tests' windows and pointer
+        // moves pass over it, and each is rightly a wake-up.
+        let display = try WindowManagerTests.ManagedDisplay()
         let app = try sockets.startPlayer([Fixtures.asset("demo.mp4"), "--loop=inf", "--geometry", "320x180"],
-                                          socket: socket, environment: ["SDL_VIDEODRIVER": "x11"])
+                                          socket: socket, environment: ["SDL_VIDEODRIVER": "x11", "DISPLAY": display.name])
         defer { app.terminate(); kill(app.processIdentifier, SIGKILL) }
         let pid = app.processIdentifier
         let client = try ControlSocketTests.Client(path: socket)

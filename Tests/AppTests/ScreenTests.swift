@@ -259,7 +259,7 @@ struct ScreenTests {
         // rest, which would change the grabs between them.
         try runTool("xdotool", ["mousemove", "1919", "1079"])
         #expect(eventually { paused() == [false, true] }, "the right tile pauses: \(paused())")
-        _ = eventually { client.get("window-unsettled-by") == .string("tile 1's picture or player") }
+        _ = eventually { client.get("window-unsettled-by") == .string("tile 1: player playing") }
         let a = try grab(640, 180, to: dir.appendingPathComponent("a.ppm").path)
         // Time passing is what this checks: one tile moves, the other does not.
         Thread.sleep(forTimeInterval: 0.5)

@@ -233,12 +233,19 @@ package final class Player {
     /// (or failed), the first picture after a load or a seek is shown, no
     /// remake is asked, and it is paused or played out. What a screen test
     /// waits for before it looks (`window-settled`), instead of a time.
-    package var isAtRest: Bool {
-        guard let item = currentItem else { return true }
-        if item.error != nil { return true }
+    package var isAtRest: Bool { restBlocker == nil }
+
+    /// What keeps it from rest, in a few words (nil: at rest), for a test
+    /// that waited in vain (`window-unsettled-by`).
+    package var restBlocker: String? {
+        guard let item = currentItem, item.error == nil else { return nil }
+        if item.pipeline == nil { return "opening" }
+        if awaitingRestart { return "awaiting its first picture" }
+        if pendingSeek != nil { return "seeking" }
+        if pictureRemakeRequested { return "remaking its picture" }
         let subtitles = item.subtitleLoads
-        return item.pipeline != nil && !awaitingRestart && pendingSeek == nil && !pictureRemakeRequested
-            && subtitles.reading == 0 && subtitles.read == subtitleFilesSeen && (isPaused || endReported)
+        if subtitles.reading != 0 || subtitles.read != subtitleFilesSeen { return "reading a subtitle file" }
+        return isPaused || endReported ? nil : "playing"
     }
 
     package func takePictureRemakeRequest() -> Bool {

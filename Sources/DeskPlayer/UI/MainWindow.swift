@@ -114,7 +114,9 @@ package final class MainWindow: PlayerScreen {
         if !messages.isEmpty { return "an OSD line" }
         if hover != nil { return "a control bar" }
         if pointerIsOverVideo && pointerAutohide.isVisible { return "the pointer over the video" }
-        if let index = views.firstIndex(where: { !$0.isAtRest }) { return "tile \(index + 1)'s picture or player" }
+        if let index = views.firstIndex(where: { !$0.isAtRest }) {
+            return "tile \(index + 1): " + (views[index].restBlocker ?? "?")
+        }
         return nil
     }
 

@@ -255,11 +255,18 @@ package final class PlayerView {
 
     /// Its picture is final until something changes: the player at rest and,
     /// for a video, the picture made for the layout the view has now.
-    var isAtRest: Bool {
-        guard player.isAtRest, !zoomChanged, !missedPictures, pending == nil else { return false }
+    var isAtRest: Bool { restBlocker == nil }
+
+    /// What keeps it from rest (nil: at rest): its player's reason, or its picture's.
+    var restBlocker: String? {
+        if let reason = player.restBlocker { return "player " + reason }
+        if zoomChanged { return "zoom changed" }
+        if missedPictures { return "pictures missed while unseen" }
+        if pending != nil { return "picture being made" }
         guard !isDetached, let item = player.currentItem, item.error == nil, item.info?.hasVideo == true,
-              !AudioFaceView.shows(item) else { return true }
-        return texture != nil && madeLayout == outputLayout
+              !AudioFaceView.shows(item) else { return nil }
+        if texture == nil { return "no picture yet" }
+        return madeLayout == outputLayout ? nil : "picture not made for its layout"
     }
 
     /// Whether a picture of the video is on screen (not a placeholder).
