@@ -117,8 +117,9 @@ final class PrivateSessionBus {
         // The player's signals, as a desktop panel listens to them.
         let signals = dir.appendingPathComponent("signals.txt")
         try bus.monitor("type='signal',path='/org/mpris/MediaPlayer2'", to: signals)
-        Thread.sleep(forTimeInterval: 0.5)  // the monitor is listening
         let heard = { (try? String(contentsOf: signals, encoding: .utf8)) ?? "" }
+        // dbus-monitor loses its own name once it has become a monitor: from then on it hears everything.
+        #expect(eventually { heard().contains("member=NameLost") }, "the monitor is listening: \(heard())")
 
         // play-pause, through the controller: the socket sees the same player
         // paused, and PropertiesChanged says so.
