@@ -238,7 +238,10 @@ package final class Player {
     /// What keeps it from rest, in a few words (nil: at rest), for a test
     /// that waited in vain (`window-unsettled-by`).
     package var restBlocker: String? {
-        guard let item = currentItem, item.error == nil else { return nil }
+        guard let item = currentItem else { return nil }
+        // An item that failed on its loading thread is at rest once a tick
+        // has told its owner (the error on stderr, the next item, the exit).
+        if item.error != nil { return announcedFailure ? nil : "reporting its failure" }
         if item.pipeline == nil { return "opening" }
         if awaitingRestart { return "awaiting its first picture" }
         if pendingSeek != nil { return "seeking" }
