@@ -203,6 +203,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("vo"), help: ArgumentHelp("How pictures reach the screen: gpu uploads each video's YUV at its own size and lets SDL's accelerated renderer convert and scale it; x11 scales and converts on the CPU and draws with SDL's software renderer (cheapest without a GPU: Xvfb, llvmpipe); auto takes gpu when the OpenGL renderer is a real GPU.", valueName: "auto|gpu|x11"))
     var videoOutput: VideoOutputChoice = .auto
 
+    @Option(name: .customLong("ui-scale"), help: ArgumentHelp("How much larger than at 96 DPI the window's own parts are drawn (control bar, OSD, panels), 0.5 to 4. Default: from the desktop's Xft.dpi, else the display's DPI (2 on a 192 DPI screen).", valueName: "X"))
+    var uiScale: Double?
+
     @Option(help: ArgumentHelp("Hovering a seek bar shows the picture at that time, made by a decoder of its own at low priority; no shows only the time.", valueName: "yes|no"))
     var thumbnails: YesNo = .yes
 
@@ -224,6 +227,7 @@ struct DeskPlayerCommand: ParsableCommand {
         if let quitAfter, quitAfter < 0 || !quitAfter.isFinite {
             throw ValidationError("--quit-after must be 0 or more seconds")
         }
+        if let uiScale, !UIScale.range.contains(uiScale) { throw ValidationError("--ui-scale must be between 0.5 and 4") }
         if let forwardBuffer, !(forwardBuffer > 0 && forwardBuffer.isFinite) { throw ValidationError("--forward-buffer must be positive") }
         if scan && (files.count != 2 || compareMetricsOut == nil) {
             throw ValidationError("--scan needs exactly two files (the reference first) and --compare-metrics-out FILE.csv")

@@ -51,6 +51,7 @@ enum PropertyTable {
     }
 
     static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + scopeProperties + CompareProperties.all
+        + DesktopProperties.all
         + ZoomProperties.all + HardwareDecodingProperties.all
 
     private static let transport: [Property] = [

@@ -14,6 +14,8 @@ package enum WindowAction: Equatable {
     /// A click on a tile.
     case focus(tile: Int)
     case playButton(tile: Int)
+    /// Another button of a tile's control bar (previous, next, playlist, fullscreen).
+    case barButton(tile: Int, BarButton)
     /// The seek bar clicked or dragged, as a fraction of the item.
     case seekBar(tile: Int, fraction: Double)
     case volumeBar(tile: Int, percent: Int)
@@ -27,6 +29,8 @@ package enum WindowAction: Equatable {
     case compare(CompareView.Gesture)
     /// A key or click on the list overlay.
     case list(ListOverlay.Action)
+    /// A click, drag, key or drop on the playlist panel.
+    case playlist(PlaylistPanel.Action)
     /// The window manager minimized the window, or brought it back.
     case minimized
     case restored
@@ -37,6 +41,24 @@ package enum WindowAction: Equatable {
 package final class MainWindow: PlayerScreen {
     package let window: Window
     package let text: TextRenderer
+    /// How much larger than at 96 DPI its own parts are drawn (`--ui-scale`, Xft.dpi, the display's DPI).
+    package let scale: UIScale
+    package var uiScale: Double { scale.factor }
+    /// The playlist at the right side (`playlist-panel`); the App sets its entries.
+    package let playlistPanel = PlaylistPanel()
+    package var showsPlaylistPanel = false {
+        didSet {
+            guard showsPlaylistPanel != oldValue else { return }
+            needsRedraw = true
+            playlistPanel.changed = true
+        }
+    }
+    /// The control-bar button whose tooltip shows (the pointer rests on it).
+    var tooltip: BarButton?
+    /// When the pointer last moved (tooltips show once it rests).
+    var pointerMovedAt: UInt64 = 0
+    /// How long the pointer rests on a button before its tooltip shows.
+    static let tooltipSeconds = 0.6
     private(set) var views: [PlayerView] = []
     /// A video behind all tiles (`--background`).
     package var background: PlayerView? { didSet { needsRedraw = true } }
@@ -79,7 +101,7 @@ package final class MainWindow: PlayerScreen {
     package var list: ListOverlay? { didSet { needsRedraw = true } }
     /// The key bindings overlay (F1 or ?).
     package var showsHelp = false { didSet { needsRedraw = true } }
-    private var pointerAutohide = PointerAutohide()
+    var pointerAutohide = PointerAutohide()
     /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
     package var showsThumbnails = true { didSet { needsRedraw = true } }
     /// How the seek-bar thumbnails came: seconds from the mouse reaching a
@@ -115,11 +137,13 @@ package final class MainWindow: PlayerScreen {
     /// Whether the pointer was over a picture at the last refresh (it hides there after a second at rest).
     private var pointerIsOverVideo = false
 
-    package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
+    /// `uiScale`: `--ui-scale` (nil: from the display).
+    package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?, uiScale: Double? = nil) throws(SDLError) {
         let x = position.map { Int32($0.x) } ?? DP_SDL_WINDOWPOS_CENTERED
         let y = position.map { Int32($0.y) } ?? DP_SDL_WINDOWPOS_CENTERED
         window = try Window(title: title, width: width, height: height, x: x, y: y)
-        text = TextRenderer()
+        scale = UIScale.detect(window: window.window, requested: uiScale)
+        text = TextRenderer(pointSize: Int32(scale(TextRenderer.designPointSize)))
         _ = dp_watch_visibility(window.window)
         // Dark at once: never a white flash while the first item opens.
         render()
@@ -202,7 +226,7 @@ package final class MainWindow: PlayerScreen {
     /// The area each view gets, by the layout (or the comparison's view).
     func areas() -> [Rect] {
         if let compare { return compare.areas(count: views.count, in: compareBounds) }
-        return layout.areas(count: views.count, in: bounds)
+        return layout.areas(count: views.count, in: contentBounds)
     }
 
     /// Waits up to `timeoutMs` for input and handles all pending events.
@@ -236,6 +260,7 @@ package final class MainWindow: PlayerScreen {
             onOtherWindowEvent(OtherWindowEvent(windowID: id, event: event))
             return true
         }
+        if showsPlaylistPanel, list == nil, !showsHelp, handlePanelEvent(event) { return true }
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
@@ -254,7 +279,8 @@ package final class MainWindow: PlayerScreen {
             needsRedraw = true
             onAction(.restored)
         case SDL_MOUSEMOTION:
-            pointerAutohide.moved(at: HostTime.now())
+            pointerMovedAt = HostTime.now()
+            pointerAutohide.moved(at: pointerMovedAt)
             motion(event)
         case SDL_DROPFILE:
             if let file = event.drop.file {
@@ -406,6 +432,8 @@ package final class MainWindow: PlayerScreen {
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
+        updateTooltip(areas, at: now)
+        if showsPlaylistPanel, playlistPanel.takeChanges() { needsRedraw = true }
         if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
         updateThumbnails(areas, at: now)
         pointerIsOverVideo = pointerOverVideo(areas)
@@ -446,7 +474,7 @@ package final class MainWindow: PlayerScreen {
     /// Where a comparison's pictures and labels go: above the metrics panel
     /// when there is one, so neither covers the other.
     private var compareBounds: Rect {
-        metricsGraph == nil ? bounds : MetricsGraph.areaAbove(in: bounds, lineHeight: text.lineHeight)
+        metricsGraph == nil ? contentBounds : MetricsGraph.areaAbove(in: contentBounds, lineHeight: text.lineHeight)
     }
 
     private func render() {
@@ -458,7 +486,7 @@ package final class MainWindow: PlayerScreen {
         if let compare, !views.isEmpty {
             compare.draw(views, in: compareBounds, renderer: r, text: text, pointer: pointer)
         } else if views.isEmpty {
-            IdleScreen.draw(in: bounds, renderer: r, text: text)
+            IdleScreen.draw(in: contentBounds, renderer: r, text: text)
         } else {
             for (view, area) in zip(views, areas) {
                 view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
@@ -467,22 +495,25 @@ package final class MainWindow: PlayerScreen {
         if !comparing, areas.indices.contains(focusedIndex) { drawFocusOutline(areas[focusedIndex]) }
         if let hover, !comparing, areas.indices.contains(hover.index), views.indices.contains(hover.index),
            !views[hover.index].isDetached {
-            drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
+            drawPiPButton(MainWindow.pipButton(in: areas[hover.index], scale: scale))
         }
         drawnBar = barSignature(areas)
         if let hover, let bar = shownControlBar(hover.index, in: areas) {
             bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer,
-                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil)
+                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil, tooltip: tooltip)
         }
+        if showsPlaylistPanel { playlistPanel.draw(in: bounds, renderer: r, text: text, scale: scale) }
         metricsGraph?.draw(in: bounds, renderer: r, text: text)
         scopePanel?.draw(in: bounds, renderer: r, text: text)
         if showsHelp { drawHelp() }
         list?.draw(in: bounds, renderer: r, text: text)
-        let (w, h) = window.size
+        let content = contentBounds
         // Messages sit above a control bar.
-        let bottom = h - 24 - (drawnBar == nil ? 0 : ControlBar.height) - (metricsGraph == nil ? 0 : MetricsGraph.height + 24)
+        let bottom = content.height - scale(24) - (drawnBar == nil ? 0 : ControlBar.height(scale))
+            - (metricsGraph == nil ? 0 : MetricsGraph.height + 24)
         for (i, m) in messages.suffix(3).reversed().enumerated() {
-            text.drawCentered(m.text, renderer: r, cx: w / 2, cy: bottom - i * (text.lineHeight + 4), maxWidth: w - 40,
+            text.drawCentered(m.text, renderer: r, cx: content.x + content.width / 2, cy: bottom - i * (text.lineHeight + scale(4)),
+                              maxWidth: content.width - scale(40),
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
         }
         SDL_RenderPresent(r)
