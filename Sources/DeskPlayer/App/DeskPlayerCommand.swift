@@ -26,11 +26,11 @@ struct DeskPlayerCommand: ParsableCommand {
     @Argument(help: "Files or URLs to play, one after another, gaplessly.")
     var files: [String] = []
 
-    @Option(help: "Volume, 0 to 100.")
-    var volume: Int = 100
+    @Option(help: "Volume, 0 to 100 (default: the last run's, else 100).")
+    var volume: Int?
 
-    @Flag(help: "Start muted.")
-    var mute = false
+    @Flag(inversion: .prefixedNo, help: "Start muted, or not (default: as the last run ended).")
+    var mute: Bool?
 
     @Flag(help: "Start paused.")
     var pause = false
@@ -176,6 +176,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: .customLong("no-resume"), help: "Start at the beginning even where Shift+Q remembered a position.")
     var noResume = false
 
+    @Flag(name: .customLong("no-remember"), help: "Neither use nor save the volume, mute and window size and place of the last run ($XDG_STATE_HOME/deskplayer/remembered.json).")
+    var noRemember = false
+
     @Flag(name: .customLong("no-config"), help: "Ignore input.conf and deskplayer.conf in $XDG_CONFIG_HOME/deskplayer/.")
     var noConfig = false
 
@@ -219,7 +222,7 @@ struct DeskPlayerCommand: ParsableCommand {
     var audioDevice: String = AudioOutput.auto
 
     func validate() throws {
-        guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be between 0 and 100") }
         guard PlaybackSpeed.range.contains(speed) else {
             throw ValidationError("--speed must be between \(PlaybackSpeed.range.lowerBound) and \(Int(PlaybackSpeed.range.upperBound))")
         }
@@ -296,17 +299,23 @@ extension DeskPlayerCommand {
     /// write them `--pause=yes`, `--keep-open=always`, `--no-mute`.
     static let yesNoFlags: Set<String> = ["pause", "mute", "keep-open", "sync", "pip", "pip-auto", "playlist-loop"]
 
+    /// Those of them whose no is said (`--no-mute`): it wins over what was remembered.
+    static let invertedFlags: Set<String> = ["mute"]
+
     /// A yes/no flag in mpv's spellings as DeskPlayer's: `--NAME` for yes
     /// (`=yes`, `=always`, `=true`), nothing for no (`=no`, `--no-NAME`);
     /// nil when `argument` is not one.
     static func yesNoFlag(_ argument: String) -> [String]? {
         guard argument.hasPrefix("--") else { return nil }
         let body = argument.dropFirst(2)
-        if body.hasPrefix("no-"), yesNoFlags.contains(String(body.dropFirst(3))) { return [] }
+        if body.hasPrefix("no-"), yesNoFlags.contains(String(body.dropFirst(3))) {
+            return invertedFlags.contains(String(body.dropFirst(3))) ? [argument] : []
+        }
         guard let eq = body.firstIndex(of: "="), yesNoFlags.contains(String(body[..<eq])) else { return nil }
+        let name = String(body[..<eq])
         switch body[body.index(after: eq)...] {
-        case "yes", "always", "true": return ["--" + body[..<eq]]
-        case "no", "false": return []
+        case "yes", "always", "true": return ["--" + name]
+        case "no", "false": return invertedFlags.contains(name) ? ["--no-" + name] : []
         default: return nil
         }
     }

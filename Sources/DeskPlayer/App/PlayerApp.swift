@@ -33,6 +33,8 @@ final class PlayerApp {
     var playingSince: UInt64?
     /// The window took the first video's aspect (or was left as it was).
     var fittedToVideo = false
+    /// The window has the last run's size and place (it keeps them, as with --geometry).
+    var usesRememberedWindow = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
@@ -115,11 +117,17 @@ final class PlayerApp {
         let audio = AudioOutput(mixer: mixer, device: options.audioDevice)
         defer { audio.shutDown() }  // sound until here; closed before SDL quits
         controller.audioOutput = audio
+        let remembered = loadRemembered()
+        factory.remembered = remembered
         let geometry = options.geometry
+        let frame = PlayerApp.rememberedFrame(remembered, options)
+        usesRememberedWindow = frame != nil
         let window: MainWindow
         do {
-            window = try MainWindow(title: "DeskPlayer", width: geometry?.width ?? 1280, height: geometry?.height ?? 720,
-                                    position: geometry.flatMap { g in g.x.map { ($0, g.y ?? 0) } }, uiScale: options.uiScale)
+            window = try MainWindow(title: "DeskPlayer", width: geometry?.width ?? frame?.width ?? 1280,
+                                    height: geometry?.height ?? frame?.height ?? 720,
+                                    position: geometry.flatMap { g in g.x.map { ($0, g.y ?? 0) } } ?? frame.map { ($0.x, $0.y) },
+                                    uiScale: options.uiScale)
         } catch {
             PlayerApp.printError("\(error)")
             return 1
@@ -145,6 +153,7 @@ final class PlayerApp {
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
+        saveRemembered(window)
         controller.compareMetrics?.finish()
         controller.compareAlignment.stop()
         controller.scopes?.close()

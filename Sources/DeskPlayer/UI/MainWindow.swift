@@ -187,6 +187,14 @@ package final class MainWindow: PlayerScreen {
 
     package func setTitle(_ title: String) { window.setTitle(title) }
 
+    /// Its size and place on the screen.
+    package var frame: (x: Int, y: Int, width: Int, height: Int) {
+        var x: Int32 = 0, y: Int32 = 0
+        SDL_GetWindowPosition(window.window, &x, &y)
+        let (w, h) = window.size
+        return (Int(x), Int(y), w, h)
+    }
+
     package var pointerVisible: Bool { pointerAutohide.isVisible }
 
     /// SDL holds the screen saver off (its own state, as it reports it).
