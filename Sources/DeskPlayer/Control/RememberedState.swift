@@ -37,6 +37,17 @@ package struct RememberedState: Codable, Equatable, Sendable {
         self.window = window
     }
 
+    private enum CodingKeys: String, CodingKey { case volume, mute, window }
+
+    /// Each value on its own: one that does not read (a volume of 1e300)
+    /// is left out, the others kept; only a file that is no JSON object fails.
+    package init(from decoder: any Swift.Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        volume = try? c.decodeIfPresent(Int.self, forKey: .volume)
+        mute = try? c.decodeIfPresent(Bool.self, forKey: .mute)
+        window = try? c.decodeIfPresent(WindowFrame.self, forKey: .window)
+    }
+
     /// The largest file read: what it holds takes some 100 bytes.
     static let sizeLimit = 64 << 10
 
