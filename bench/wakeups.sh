@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Wake-ups: voluntary context switches per second of one DeskPlayer
 # process, summed over all its threads (/proc/PID/task/*/status), sampled
-# over SECONDS seconds after a 3 s start, once paused (--pause) and once
+# over SECONDS seconds after a 4 s start, once paused (--pause) and once
 # playing the demo in a loop. A thread that sleeps to poll wakes on every
 # sleep; one that waits on a condition wakes only when there is work.
 # The main thread's own figure (/proc/PID/status) is shown beside it, and
@@ -17,28 +17,36 @@ OUTDIR=${BENCH_OUT:-bench/out}
 mkdir -p "$OUTDIR"
 export SDL_AUDIODRIVER=${SDL_AUDIODRIVER:-dummy}
 
-switches() {  # pid: all threads' voluntary switches, then the main thread's
-    local total=0 n
+snapshot() {  # pid: "tid count" per thread (voluntary switches)
     for f in /proc/"$1"/task/*/status; do
-        n=$(awk '/^voluntary_ctxt_switches/ {print $2}' "$f" 2>/dev/null || echo 0)
-        total=$((total + ${n:-0}))
+        local tid=${f%/status}; tid=${tid##*/}
+        echo "$tid $(awk '/^voluntary_ctxt_switches/ {print $2}' "$f" 2>/dev/null || echo 0)"
     done
-    echo "$total $(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$1"/status)"
+}
+
+# Switches between two snapshots, summed over the threads alive at the end
+# (a thread that ended meanwhile, such as SDL's audio thread when the sound
+# device closes at rest, took its count with it; one that started counts
+# from zero).
+delta() {  # before-file after-file
+    awk 'NR == FNR { a[$1] = $2; next } { d += $2 - ($1 in a ? a[$1] : 0) } END { print d + 0 }' "$1" "$2"
 }
 
 measure() {  # name, command...
     local name=$1; shift
     "$@" >/dev/null 2>&1 &
     local pid=$!
-    sleep 3
-    read -r a0 m0 < <(switches "$pid")
+    sleep 4
+    snapshot "$pid" > "$TMPJSON.before"
+    local m0; m0=$(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$pid"/status)
     local cpu0; cpu0=$(awk '{print $14 + $15}' /proc/"$pid"/stat)
     sleep "$SECONDS_SAMPLED"
-    read -r a1 m1 < <(switches "$pid")
+    snapshot "$pid" > "$TMPJSON.after"
+    local m1; m1=$(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/"$pid"/status)
     local cpu1; cpu1=$(awk '{print $14 + $15}' /proc/"$pid"/stat)
     kill "$pid"; wait "$pid" 2>/dev/null || true
     local all main cpu
-    all=$(echo "scale=1; ($a1 - $a0) / $SECONDS_SAMPLED" | bc)
+    all=$(echo "scale=1; $(delta "$TMPJSON.before" "$TMPJSON.after") / $SECONDS_SAMPLED" | bc)
     main=$(echo "scale=1; ($m1 - $m0) / $SECONDS_SAMPLED" | bc)
     # Clock ticks (100 a second) of user and system time, as a share of one core.
     cpu=$(echo "scale=2; ($cpu1 - $cpu0) / $SECONDS_SAMPLED" | bc)
@@ -47,7 +55,7 @@ measure() {  # name, command...
 }
 
 TMPJSON=$(mktemp)
-trap 'rm -f "$TMPJSON"' EXIT
+trap 'rm -f "$TMPJSON" "$TMPJSON.before" "$TMPJSON.after"' EXIT
 # Both players with no audio output (SDL's dummy driver, mpv's null one) and
 # an X11 window under the same Xvfb: the same work but the decoding and drawing.
 MPV=(mpv --no-config --ao=null --vo=x11 --geometry=640x360 --really-quiet)

@@ -3,14 +3,16 @@
 """Takes the screenshots the README and the AppStream metainfo show, from the
 real app in an X server (`make screenshots`: under xvfb-run -a -s "-screen 0
 1920x1080x24"): playing, comparing, tiles (a 1280x720 window) and Picture in Picture (a
-1920x1080 window, the PiP window above it), each a 1280x720 JPEG in OUT.
+1920x1080 window, the PiP window above it), each a 1280x720 JPEG in OUT; the
+context menu open, and with its Speed submenu open (PNG: its text stays sharp).
 
 Each run drives DeskPlayer through its control socket and waits for state,
 not time: the file playing past a time, the comparison's metrics measured,
 the PiP window open; then it pauses, and the X screen is grabbed (ffmpeg's
 x11grab) until two grabs in a row are the same picture.
 
-Usage: packaging/screenshots.py BINARY OUT
+Usage: packaging/screenshots.py BINARY OUT [NAME...]   (NAME: playing, comparing,
+tiles, pip, menu, menu-speed; default all)
 """
 import json
 import os
@@ -124,8 +126,9 @@ def settled(scratch, size, out):
     else:
         fail(f"the screen did not settle for {os.path.basename(out)}")
     source = os.path.join(scratch, "grab.png")
+    quality = [] if out.endswith(".png") else ["-q:v", "4"]
     subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", source, "-vf",
-                    f"scale={WINDOW[0]}:{WINDOW[1]}:flags=lanczos", "-q:v", "4", out], check=True)
+                    f"scale={WINDOW[0]}:{WINDOW[1]}:flags=lanczos", *quality, out], check=True)
     print(f"screenshots.py: {out} ({os.path.getsize(out) // 1024} kB)")
 
 
@@ -154,10 +157,32 @@ def past(seconds):
     return ready
 
 
+def menu_rows(player, depth):
+    """The rows of the context menu's column `depth` (None while it is not open)."""
+    columns = player.value("context-menu-items") or []
+    return columns[depth] if len(columns) > depth else None
+
+
+def open_menu(path):
+    """A right click opens the context menu; the pointer then rests on each
+    title of `path` in turn, opening its submenu (as a person does)."""
+    def before(player):
+        subprocess.run(["xdotool", "mousemove", "420", "120", "click", "3"], check=True)
+        player.wait_for("the context menu", lambda: menu_rows(player, 0))
+        for depth, title in enumerate(path):
+            row = player.wait_for(f"'{title}' in the menu",
+                                  lambda: next((r for r in menu_rows(player, depth) or [] if r["title"] == title), None))
+            subprocess.run(["xdotool", "mousemove", str(row["x"] + row["width"] // 3), str(row["y"] + row["height"] // 2)],
+                           check=True)
+            player.wait_for(f"the {title} submenu", lambda: menu_rows(player, depth + 1))
+    return before
+
+
 def main():
-    if len(sys.argv) != 3:
-        fail("usage: packaging/screenshots.py BINARY OUT")
+    if len(sys.argv) < 3:
+        fail("usage: packaging/screenshots.py BINARY OUT [NAME...]")
     binary, out = os.path.abspath(sys.argv[1]), sys.argv[2]
+    wanted = set(sys.argv[3:]) or {"playing", "comparing", "tiles", "pip", "menu", "menu-speed"}
     if not os.environ.get("DISPLAY"):
         fail('needs an X server: run it under xvfb-run -a -s "-screen 0 1920x1080x24" (make screenshots)')
     for tool in ("ffmpeg", "xdotool"):
@@ -176,25 +201,35 @@ def main():
             # The control bar shows while the pointer moves over the tile.
             subprocess.run(["xdotool", "mousemove", "600", "500", "mousemove", "640", "520"], check=True)
 
-        shot(binary, scratch, os.path.join(out, "playing.jpg"), [DEMO], past(3.0), before=pointer_over_the_bar)
+        if "playing" in wanted:
+            shot(binary, scratch, os.path.join(out, "playing.jpg"), [DEMO], past(3.0), before=pointer_over_the_bar)
 
         def compared(player):
             past(3.0)(player)
             player.wait_for("frames measured", lambda: ((player.value("compare-metrics-measured") or {})
                                                         .get("frames", 0)) >= 60, timeout=120)
-        shot(binary, scratch, os.path.join(out, "comparing.jpg"),
-             ["--compare", "wipe", "--compare-metrics", "psnr,ssim", DEMO, low], compared)
+        if "comparing" in wanted:
+            shot(binary, scratch, os.path.join(out, "comparing.jpg"),
+                 ["--compare", "wipe", "--compare-metrics", "psnr,ssim", DEMO, low], compared)
 
-        shot(binary, scratch, os.path.join(out, "tiles.jpg"),
-             ["--layout", "grid", DEMO, OTHER, low, OTHER], past(2.0), every_tile=True)
+        if "tiles" in wanted:
+            shot(binary, scratch, os.path.join(out, "tiles.jpg"),
+                 ["--layout", "grid", DEMO, OTHER, low, OTHER], past(2.0), every_tile=True)
 
         def in_pip(player):
             past(2.0)(player)
             player.command("pip-start")
             player.wait_for("the PiP window", lambda: player.value("pip") is True)
         # The main window fills the screen, the PiP window floats above it.
-        shot(binary, scratch, os.path.join(out, "pip.jpg"), ["--layout", "side-by-side", OTHER, DEMO], in_pip,
-             size=(1920, 1080), every_tile=True)
+        if "pip" in wanted:
+            shot(binary, scratch, os.path.join(out, "pip.jpg"), ["--layout", "side-by-side", OTHER, DEMO], in_pip,
+                 size=(1920, 1080), every_tile=True)
+
+        # The context menu (a right click), and its Speed submenu open.
+        if "menu" in wanted:
+            shot(binary, scratch, os.path.join(out, "menu.png"), [DEMO], past(2.0), before=open_menu([]))
+        if "menu-speed" in wanted:
+            shot(binary, scratch, os.path.join(out, "menu-speed.png"), [DEMO], past(2.0), before=open_menu(["Speed"]))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -20,6 +20,8 @@ import TestSupport
         var showsHelp = false
         var helpLines: [(keys: String, help: String)] = []
         var list: ListOverlay?
+        var menuItems: [MenuItem]?
+        var menu: ContextMenu? { nil }
         var title = ""
         var pointerVisible = true
         var holdsOffScreenSaver = false

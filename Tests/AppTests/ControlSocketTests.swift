@@ -418,7 +418,8 @@ import TestSupport
         let client = try Client(path: path)
         #expect(client.waitFor("duration") == .number(10))
         #expect(client.error([.string("seek"), .number(2), .string("absolute")]) == "success")
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(eventually { client.get("seeking") == .bool(false) && client.get("window-settled") == .bool(true) },
+                "the frame at 2 s on screen: \(client.get("window-unsettled-by") ?? .null)")
         let shot = dir.appendingPathComponent("video.png"), window = dir.appendingPathComponent("window.png")
         #expect(client.error([.string("screenshot-to-file"), .string(shot.path)]) == "success")
         #expect(client.error([.string("screenshot-to-file"), .string(window.path), .string("window")]) == "success")

@@ -242,18 +242,26 @@ struct ScreenTests {
     @Test func clickFocusesATileAndKeysActOnIt() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
         let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("demo.mp4"), "--layout", "side-by-side",
-                                  "--geometry", "640x180+0+0"])
+                                  "--geometry", "640x180+0+0", "--input-ipc-server", socket])
         defer { app.stop() }
         app.waitForWindow()
-        Thread.sleep(forTimeInterval: 1.5)
+        let client = try #require(app.control)
+        func paused() -> [Bool] {
+            guard case .array(let tiles)? = client.get("tiles") else { return [] }
+            return tiles.map { $0["pause"] == .bool(true) }
+        }
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 0.3 }, "it plays")
         try runTool("xdotool", ["mousemove", "480", "90", "click", "1"])
         try runTool("xdotool", ["key", "space"])
         // The pointer off the window: over video it hides after a second at
         // rest, which would change the grabs between them.
         try runTool("xdotool", ["mousemove", "1919", "1079"])
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(eventually { paused() == [false, true] }, "the right tile pauses: \(paused())")
+        _ = eventually { client.get("window-unsettled-by") == .string("tile 1: player playing") }
         let a = try grab(640, 180, to: dir.appendingPathComponent("a.ppm").path)
+        // Time passing is what this checks: one tile moves, the other does not.
         Thread.sleep(forTimeInterval: 0.5)
         let b = try grab(640, 180, to: dir.appendingPathComponent("b.ppm").path)
         func half(_ image: PPMImage, right: Bool) -> [UInt8] {
@@ -282,7 +290,7 @@ struct ScreenTests {
         app.waitForWindow()
         Thread.sleep(forTimeInterval: 1.5)
         try runTool("xdotool", ["mousemove", "320", "180", "key", "ctrl+p"])
-        Thread.sleep(forTimeInterval: 1)
+        _ = try eventually { try findWindow(" - PiP$") != nil }
         let pipWindow = try #require(try findWindow(" - PiP$"), "no PiP window")
         let state = try runTool("xprop", ["-id", pipWindow, "_NET_WM_STATE"]).stdout
         #expect(state.contains("_NET_WM_STATE_ABOVE"), "\(state)")
@@ -291,8 +299,7 @@ struct ScreenTests {
         // Focus the mini window and press Esc: back into the main window.
         try runTool("xdotool", ["mousemove", String(g.x + g.width / 2), String(g.y + g.height / 3), "click", "1",
                                 "key", "Escape"])
-        Thread.sleep(forTimeInterval: 1)
-        #expect(try findWindow(" - PiP$") == nil, "PiP window still open")
+        #expect(try eventually { try findWindow(" - PiP$") == nil }, "PiP window still open")
         let deadline = Date().addingTimeInterval(20)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(!app.process.isRunning && app.process.terminationStatus == 0,
@@ -319,11 +326,11 @@ struct ScreenTests {
         Thread.sleep(forTimeInterval: 1.5)
         // The left tile (demo) goes to PiP; then the right tile gets focus.
         try runTool("xdotool", ["mousemove", "160", "90", "click", "1", "key", "ctrl+p"])
-        Thread.sleep(forTimeInterval: 0.8)
+        _ = try eventually { try findWindow(" - PiP$") != nil }
         try runTool("xdotool", ["mousemove", "480", "90", "click", "1"])
         let pip = try geometry(of: try #require(try findWindow(" - PiP$"), "no PiP window"))
         try runTool("xdotool", ["mousemove", String(pip.x + 40), String(pip.y + 40), "click", "1", "key", "Escape"])
-        Thread.sleep(forTimeInterval: 1)
+        #expect(try eventually { try findWindow(" - PiP$") == nil }, "restored")
         // One tile is left, the restored demo, over the whole window.
         let shot = try grab(640, 180, to: dir.appendingPathComponent("restored.ppm").path)
         #expect(shot.meanLevel > 20, "the restored player should fill the window")
@@ -333,7 +340,7 @@ struct ScreenTests {
         let main = try #require(try findWindow("DeskPlayer$"))
         try runTool("xdotool", ["windowfocus", "--sync", main])
         try runTool("xdotool", ["mousemove", "320", "90", "key", "ctrl+p"])
-        Thread.sleep(forTimeInterval: 0.8)
+        _ = try eventually { try findWindow(" - PiP$") != nil }
         let second = try geometry(of: try #require(try findWindow(" - PiP$"), "no second PiP window"))
         let close = try #require(PiPWindow.buttons(in: Rect(x: 0, y: 0, width: second.width, height: second.height))
             .first { $0.0 == .close }?.1)
@@ -423,13 +430,13 @@ struct ScreenTests {
         let right = MainWindow.pipButton(in: Rect(x: 320, y: 0, width: 320, height: 180))
         try runTool("xdotool", ["mousemove", "480", "90", "sleep", "0.2", "mousemove", String(right.x + right.width / 2),
                                 String(right.y + right.height / 2), "sleep", "0.3", "click", "1"])
-        Thread.sleep(forTimeInterval: 1)
-        #expect(try findWindow("^compare.mp4 - PiP$") != nil, "the right tile's player should be in PiP")
+        #expect(try eventually { try findWindow("^compare.mp4 - PiP$") != nil }, "the right tile's player should be in PiP")
         #expect(try findWindow("^demo.mp4 - PiP$") == nil)
         // The left tile's button: over the limit of one, so no second window.
         let left = MainWindow.pipButton(in: Rect(x: 0, y: 0, width: 320, height: 180))
         try runTool("xdotool", ["mousemove", "160", "90", "sleep", "0.2", "mousemove", String(left.x + left.width / 2),
                                 String(left.y + left.height / 2), "sleep", "0.3", "click", "1"])
+        // Nothing is to happen: a second lets a window that should not open show itself.
         Thread.sleep(forTimeInterval: 1)
         #expect(try findWindow("^demo.mp4 - PiP$") == nil, "--max-pip 1 allows one mini window")
         #expect(app.process.isRunning, "\(app.errors)")
@@ -451,27 +458,24 @@ struct ScreenTests {
 
         // Keys: mute, volume down twice.
         try runTool("xdotool", ["mousemove", "320", "100", "sleep", "0.2", "key", "m", "key", "9", "key", "9"])
-        Thread.sleep(forTimeInterval: 0.4)
-        #expect(client.get("mute") == .bool(true))
-        #expect(client.get("volume") == .number(96))
+        #expect(eventually { client.get("mute") == .bool(true) && client.get("volume") == .number(96) },
+                "mute \(client.get("mute") ?? .null), volume \(client.get("volume") ?? .null)")
 
         // The seek bar shows under the mouse; a click at 70 % of it seeks there.
         let bar = ControlBar(in: Rect(x: 0, y: 0, width: 640, height: 360))
         let x = bar.seekTrack.x + bar.seekTrack.width * 7 / 10, y = bar.seekTrack.y + bar.seekTrack.height / 2
         try runTool("xdotool", ["mousemove", String(x), String(y - 30), "sleep", "0.2", "mousemove", String(x), String(y),
                                 "sleep", "0.3", "click", "1"])
-        Thread.sleep(forTimeInterval: 0.5)
         let expected = ControlBar.fraction(x: x, along: bar.seekTrack) * 10
-        let position = client.get("time-pos")?.number ?? -1
-        #expect(abs(position - expected) < 0.001, "clicked at \(expected) s, now at \(position) s")
+        #expect(eventually { abs((client.get("time-pos")?.number ?? -1) - expected) < 0.001 },
+                "clicked at \(expected) s, now at \(client.get("time-pos") ?? .null) s")
 
         // The play button plays; the socket sees it.
         let play = bar.playButton
         try runTool("xdotool", ["mousemove", String(play.x + play.width / 2), String(play.y + play.height / 2), "sleep", "0.2",
                                 "click", "1"])
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(client.get("pause") == .bool(false))
-        #expect((client.get("time-pos")?.number ?? 0) > expected, "it plays on from there")
+        #expect(eventually { client.get("pause") == .bool(false) }, "the play button plays")
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > expected }, "it plays on from there")
 
         // s saves the frame at the file's own size, S the window.
         try runTool("xdotool", ["key", "s", "key", "S"])

@@ -114,8 +114,8 @@ struct WindowManagerTests {
         Thread.sleep(forTimeInterval: 1)
         try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
         try display.x(["xdotool", "key", "ctrl+p"])
-        Thread.sleep(forTimeInterval: 1)
-        let pip = try #require(try display.window(" - PiP$"), "no PiP window: \(app.errors)")
+        let pip = try #require(try display.awaitWindow(" - PiP$"), "no PiP window: \(app.errors)")
+        _ = try eventually { try display.state(pip).contains("_NET_WM_STATE_ABOVE") }
         #expect(try display.state(pip).contains("_NET_WM_STATE_ABOVE"), "the WM keeps PiP above")
         let size = try display.geometry(pip)
         #expect(abs(Double(size.width) / Double(max(size.height, 1)) - 16.0 / 9) < 0.02, "PiP is \(size)")
@@ -124,8 +124,7 @@ struct WindowManagerTests {
         // Fullscreen on the main window: PiP stays stacked above it.
         try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
         try display.x(["xdotool", "key", "f"])
-        Thread.sleep(forTimeInterval: 1)
-        #expect(try display.state(mainWindow).contains("_NET_WM_STATE_FULLSCREEN"), "the main window went fullscreen")
+        #expect(try eventually { try display.state(mainWindow).contains("_NET_WM_STATE_FULLSCREEN") }, "the main window went fullscreen")
         let order = try display.stacking()
         let mainIndex = order.firstIndex(of: Int(mainWindow) ?? -1), pipIndex = order.firstIndex(of: Int(pip) ?? -1)
         #expect((pipIndex ?? -1) > (mainIndex ?? Int.max), "stacking bottom to top: \(order)")

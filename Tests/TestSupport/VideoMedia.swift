@@ -53,6 +53,18 @@ package enum VideoMedia {
     package static func rawMPEG2() throws -> String { try clip("raw.m2v", pattern + ["-c:v", "mpeg2video"]) }
     /// AVI stores decode times only; MPEG-4 part 2 with B-frames reorders.
     package static func avi() throws -> String { try clip("bframes.avi", pattern + tone + ["-c:v", "mpeg4", "-bf", "2", "-c:a", "mp3"]) }
+    /// Two audio tracks, as a film with a dub has them: English at 440 Hz
+    /// (the default) and French at 1000 Hz, 10 s so a test has time to act.
+    package static func twoAudioTracks() throws -> String {
+        try clip("two-audio.mkv", ["-f", "lavfi", "-i", "testsrc=size=320x180:rate=25:duration=10",
+                                   "-f", "lavfi", "-i", "sine=frequency=440:duration=10",
+                                   "-f", "lavfi", "-i", "sine=frequency=1000:duration=10",
+                                   "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast",
+                                   "-pix_fmt", "yuv420p", "-c:a", "aac",
+                                   "-metadata:s:a:0", "language=eng", "-metadata:s:a:0", "title=English",
+                                   "-metadata:s:a:1", "language=fre", "-metadata:s:a:1", "title=Français",
+                                   "-disposition:a:0", "default", "-disposition:a:1", "0"])
+    }
     /// A DVD-style MPEG program stream with B-frames.
     package static func programStream() throws -> String {
         try clip("program.mpg", pattern + tone + ["-c:v", "mpeg2video", "-bf", "2", "-c:a", "mp2", "-f", "vob"])

@@ -48,6 +48,8 @@ final class CommandController {
     var bindings = KeyBindings.defaults {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
+    /// The context menu's table (defaults, then input.conf's `#menu:` lines).
+    var menuTable = MenuTable.defaults
     let screenshots: Screenshots
     /// PSNR/SSIM of a compared pair (`compare-metrics`); nil outside `--compare`.
     var compareMetrics: CompareMetrics?
@@ -207,8 +209,14 @@ final class CommandController {
             if case .pipRestore = command { pips.restore(tile) } else { pips.close(tile) }
         case .help:
             screen?.showsHelp.toggle()
-        case .openFiles:
-            opener?.openFiles()
+        case .openFiles(let subtitles):
+            if subtitles, (try? resolve(target).first?.player.currentItem) == nil { throw .propertyUnavailable }
+            opener?.openFiles(subtitles: subtitles)
+        case .contextMenu(let path):
+            guard let screen else { throw .commandFailed }
+            let items = ContextMenuBuilder.items(menuTable, controller: self)
+            guard let shown = path.map({ ContextMenuBuilder.submenu($0, in: items) }) ?? items else { throw .invalidParameter }
+            screen.menuItems = shown
         case .recentFiles:
             opener?.showRecentFiles()
         case .quit:

@@ -29,13 +29,20 @@ final class ControlSocket {
         server.broadcast(ipcEvent(name, fields))
     }
 
-    /// Answers every request that arrived, then sends this tick's events.
+    /// Answers every request that arrived.
     func serve(_ controller: CommandController) {
         for request in server.takeRequests() {
             let result: Result<JSONValue, CommandError>
             do { result = .success(try answer(request, controller)) } catch { result = .failure(error) }
             server.reply(request.reply(result), to: request)
         }
+    }
+
+    /// Sends what changed in this turn (pause, observed properties): called
+    /// last in a turn, after everything that can change a value (requests,
+    /// MPRIS, keys, jobs' results, player events), since at rest the next
+    /// turn may be long in coming.
+    func announce(_ controller: CommandController) {
         if let focused = controller.tiles.focused {
             let paused = focused.player.isPaused
             if let last = lastReportedPause, last != paused { broadcast(paused ? "pause" : "unpause") }

@@ -2,6 +2,7 @@
 import Control
 import Foundation
 import Media
+import Output
 import Playback
 
 /// MPRIS 2 on the session bus (`org.mpris.MediaPlayer2.deskplayer`), so the
@@ -32,9 +33,13 @@ final class MPRISService {
     /// so: PlaybackStatus says Stopped, and Play plays it from the beginning.
     private weak var stoppedItem: PlayerItem?
 
+    /// Wakes the main loop when a call arrives, so it need not poll the bus while at rest.
+    private let watch: ReadinessWatch?
+
     private init(controller: CommandController, bus: SessionBus) {
         self.controller = controller
         self.bus = bus
+        watch = bus.fileDescriptor.flatMap { ReadinessWatch(fd: $0, wake: MainThreadWake.post) }
     }
 
     /// MPRIS on the session bus, or nil without one (said in a line under `-v`).
@@ -59,12 +64,26 @@ final class MPRISService {
     func serve(at now: UInt64) {
         guard bus.isOpen else { return }
         for call in bus.poll() { answer(call) }
-        if now &- lastLook >= 50_000_000 {
-            lastLook = now
-            announceChanges()
-            announceSeek(at: now)
-        }
+        watch?.rearm()
+        if now &- lastLook >= 50_000_000 { look(at: now) }
         bus.flush()
+    }
+
+    /// Before the main loop rests (it may not turn again for a long time):
+    /// what changed since the last look is announced now, not 50 ms later.
+    /// True when the bus still has messages the socket did not take (the
+    /// loop then turns on, to write them).
+    func settle(at now: UInt64) -> Bool {
+        guard bus.isOpen else { return false }
+        if lastLook != now { look(at: now) }
+        bus.flush()
+        return bus.hasPendingOutput
+    }
+
+    private func look(at now: UInt64) {
+        lastLook = now
+        announceChanges()
+        announceSeek(at: now)
     }
 
     // MARK: State, through the property table

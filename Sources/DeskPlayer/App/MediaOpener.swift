@@ -9,15 +9,17 @@ import UI
 final class MediaOpener {
     /// What the built-in list shows.
     private enum ListMode {
-        case browser(FileBrowser)
+        /// The built-in browser; `subtitles`: what is picked loads as subtitles.
+        case browser(FileBrowser, subtitles: Bool)
         case recent([String])
     }
 
     /// Unowned: the controller owns its opener.
     private unowned let controller: CommandController
     private var screen: (any PlayerScreen)? { controller.screen }
-    /// The desktop's file dialog while it is open.
+    /// The desktop's file dialog while it is open, and whether it picks subtitles.
     private var dialog: FileDialog?
+    private var dialogForSubtitles = false
     private var listMode: ListMode?
 
     init(controller: CommandController) { self.controller = controller }
@@ -30,14 +32,17 @@ final class MediaOpener {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
-    func openFiles() {
+    /// The desktop's dialog, else the built-in browser; `subtitles`: the
+    /// file chosen loads as the focused file's subtitles (sub-add).
+    func openFiles(subtitles: Bool = false) {
         guard dialog == nil else { return }
-        if let running = FileDialog(startingIn: startFolder) {
+        if let running = FileDialog(startingIn: startFolder, title: subtitles ? "Load subtitles" : "Open media") {
             dialog = running
+            dialogForSubtitles = subtitles
             return
         }
         let browser = FileBrowser(folder: startFolder)
-        listMode = .browser(browser)
+        listMode = .browser(browser, subtitles: subtitles)
         screen?.list = ListOverlay(title: browser.folder.path, entries: browser.entries.map(\.label))
     }
 
@@ -51,7 +56,7 @@ final class MediaOpener {
     func collectDialog() {
         guard let chosen = dialog?.takeResult() else { return }
         dialog = nil
-        open(chosen)
+        dialogForSubtitles ? loadSubtitles(chosen) : open(chosen)
     }
 
     func listAction(_ action: ListOverlay.Action) {
@@ -59,18 +64,18 @@ final class MediaOpener {
         switch (mode, action) {
         case (_, .close):
             closeList()
-        case (.browser(var browser), .pick(let index)):
+        case (.browser(var browser, let subtitles), .pick(let index)):
             if let file = browser.open(index) {
                 closeList()
-                open([file.path])
+                subtitles ? loadSubtitles([file.path]) : open([file.path])
             } else {
-                listMode = .browser(browser)
+                listMode = .browser(browser, subtitles: subtitles)
                 list.title = browser.folder.path
                 list.entries = browser.entries.map(\.label)
             }
-        case (.browser(var browser), .goUp):
+        case (.browser(var browser, let subtitles), .goUp):
             browser.goUp()
-            listMode = .browser(browser)
+            listMode = .browser(browser, subtitles: subtitles)
             list.title = browser.folder.path
             list.entries = browser.entries.map(\.label)
         case (.recent(let paths), .pick(let index)):
@@ -94,6 +99,15 @@ final class MediaOpener {
         do {
             try controller.apply(.loadfile(first, .replace), from: .key)
             for path in paths.dropFirst() { try controller.apply(.loadfile(path, .append), from: .key) }
+        } catch {
+            controller.osd("Cannot do that: \(error.rawValue)", seconds: 2)
+        }
+    }
+
+    /// Each file chosen as subtitles of the focused file (sub-add, as the socket's).
+    func loadSubtitles(_ paths: [String]) {
+        do {
+            for path in paths { try controller.apply(.subAdd(path), from: .key) }
         } catch {
             controller.osd("Cannot do that: \(error.rawValue)", seconds: 2)
         }

@@ -66,6 +66,14 @@ extension PlayerApp {
             run { () throws(CommandError) in try controller.apply(PlayerApp.command(for: action), from: .mouse) }
         case .list(let action):
             controller.opener?.listAction(action)
+        case .menu(let text):
+            // The item's command, exactly as a key bound to the same text runs it.
+            run { () throws(CommandError) in try controller.apply(try Command(parsing: text), from: .mouse) }
+        case .trackButton(let index, let audio):
+            run { () throws(CommandError) in
+                try controller.apply(.tileFocus(.index(index)), from: .mouse)
+                try controller.apply(.contextMenu(audio ? "Audio" : "Subtitles"), from: .mouse)
+            }
         case .minimized:
             autoPiP?.windowMinimized()
         case .restored:
@@ -112,6 +120,8 @@ extension PlayerApp {
     static func command(for button: BarButton) -> Command {
         switch button {
         case .play: return .cycle(property: "pause", down: false)
+        case .audio: return .contextMenu("Audio")
+        case .subtitles: return .contextMenu("Subtitles")
         case .previous: return .playlistPrev(force: false)
         case .next: return .playlistNext(force: false)
         case .playlist: return .playlistPanel

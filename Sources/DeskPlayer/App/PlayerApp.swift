@@ -198,7 +198,9 @@ final class PlayerApp {
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: controller.bindings)
             controller.bindings = table
-            for problem in problems {
+            let (menu, menuProblems) = MenuTable.applying(inputConf: text, file: path, to: controller.menuTable)
+            controller.menuTable = menu
+            for problem in problems + menuProblems {
                 PlayerApp.printError(problem + "; line skipped")
                 window.showMessage(problem, seconds: 4)
             }
@@ -280,13 +282,20 @@ final class PlayerApp {
             }
             // Wake when the next frame is due (rounded up: early is worse than
             // a fraction of a millisecond late), and at least every 10 ms while
-            // anything is on its way; at rest, when events come (input, a
-            // socket request through MainThreadWake) and a few times a second
-            // for what still polls (D-Bus, the file dialog, finished screenshots).
-            let resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
-            MainThreadWake.arm(resting)
-            let wait = resting ? PlayerApp.restingWaitMs : due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? 10
-            if !window.pumpEvents(timeoutMs: wait) { break }
+            // anything is on its way; at rest, only when something comes:
+            // input, or news from another thread through MainThreadWake (a
+            // socket request, a D-Bus call, a finished screenshot or dialog,
+            // an audio device notice, a job's result).
+            var resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
+            if resting, mpris?.settle(at: now) == true { resting = false }
+            // Nothing plays: the sound device may close (SDL's audio thread
+            // wakes for every buffer, silence or not).
+            if resting { controller.audioOutput?.setResting(true) }
+            let wait: Int32? = resting && MainThreadWake.beginRest()
+                ? nil : due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? (resting ? 0 : 10)
+            let open = window.pumpEvents(timeoutMs: wait)
+            MainThreadWake.endRest()
+            if !open { break }
             let tick = HostTime.now()
             // Every player keeps its own time, drawn or not; the views then take the frames due.
             background?.player.tick(at: tick)
@@ -320,6 +329,8 @@ final class PlayerApp {
             // And what the commands of this turn did (an item replaced, a
             // seek), announced in this turn, in mpv's order.
             handleAllEvents(window, tick: tick)
+            if !tiles.tiles.allSatisfy({ $0.player.isAtRest }) || background != nil { controller.audioOutput?.setResting(false) }
+            socket?.announce(controller)
             window.holdsOffScreenSaver = tiles.playsVideoInSight(mainWindowVisible: !window.isMinimized)
             title.update(at: tick, controller: controller, screen: window)
             chapterAnnouncer.update(controller)
@@ -336,16 +347,13 @@ final class PlayerApp {
         return anyPlayed || options.idleMode != .no ? 0 : 1
     }
 
-    /// How long the main thread waits for an event at rest: four wakes a
-    /// second where mpv has one, for the sources still read by polling.
-    static let restingWaitMs: Int32 = 250
-
     /// Nothing moves and nothing is on its way: every player paused or
     /// played out with its picture shown, the window drawn with no OSD line,
     /// bar or pointer about to change, and no timed work (a background
-    /// video, Picture in Picture, metrics, scopes, a time limit).
+    /// video, Picture in Picture, metrics, scopes, an alignment, a time limit).
     private func isAtRest(_ window: MainWindow, failureShown: Bool) -> Bool {
         background == nil && !failureShown && options.quitAfter == nil && controller.compareMetrics == nil
+            && !controller.compareAlignment.isRunning
             && (controller.scopes.map { $0.kind == .none } ?? true) && (controller.pips?.isEmpty ?? true) && window.isSettled
             && tiles.tiles.allSatisfy { $0.player.isAtRest }
     }

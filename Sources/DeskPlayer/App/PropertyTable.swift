@@ -51,8 +51,8 @@ enum PropertyTable {
     }
 
     static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + scopeProperties + CompareProperties.all
-        + DesktopProperties.all
-        + ZoomProperties.all + HardwareDecodingProperties.all
+        + ZoomProperties.all + HardwareDecodingProperties.all + menuProperties
+        + rotateProperties + DesktopProperties.all
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },
@@ -302,7 +302,7 @@ enum PropertyTable {
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.isSettled)
         }),
-        // What keeps it from settling ("an OSD line", "tile 2's picture or player"); "" when settled.
+        // What keeps it from settling ("an OSD line", "tile 2: player seeking"); "" when settled.
         Property("window-unsettled-by", scope: .app, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .string(screen.unsettledBy ?? "")

@@ -2,6 +2,7 @@
 import Control
 import Foundation
 import Media
+import Output
 import Playback
 import Synchronization
 import UI
@@ -72,6 +73,7 @@ final class Screenshots: Sendable {
                 result = .success(url)
             } catch { result = .failure(error) }
             finished.withLock { $0.append(result) }
+            MainThreadWake.post()
         }
     }
 

@@ -66,7 +66,13 @@ package enum Command: Equatable, Sendable {
     case pipRestore(Int?)
     case pipClose(Int?)
     case help
-    case openFiles
+    /// The file dialog (or the built-in browser); `subtitles` loads what is
+    /// chosen as the focused file's subtitles (sub-add) instead of playing it.
+    case openFiles(subtitles: Bool)
+    /// The context menu at the pointer, or one of its submenus by its title
+    /// ("Audio", "Subtitles": the first whose title starts so), as
+    /// mpv's context-menu; the control bar's track buttons run it.
+    case contextMenu(String?)
     case recentFiles
     case quit
     case quitWatchLater
@@ -137,7 +143,7 @@ package enum CommandError: String, Error, Sendable {
 extension Command {
     /// The command as input.conf writes it (`seek -5`, `cycle pause`); reads
     /// back with `Command(parsing:)`.
-    var text: String {
+    package var text: String {
         func quoted(_ s: String) -> String {
             s.isEmpty || s.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : s
         }
@@ -182,7 +188,8 @@ extension Command {
         case .pipRestore(let i): return "pip-restore" + index(i)
         case .pipClose(let i): return "pip-close" + index(i)
         case .help: return "help"
-        case .openFiles: return "open-files"
+        case .openFiles(let subtitles): return subtitles ? "open-files sub" : "open-files"
+        case .contextMenu(let submenu): return "context-menu" + (submenu.map { " " + quoted($0) } ?? "")
         case .recentFiles: return "recent-files"
         case .quit: return "quit"
         case .quitWatchLater: return "quit-watch-later"
@@ -194,7 +201,7 @@ extension Command {
 
     /// Reads a command as input.conf writes it; throws for a name DeskPlayer
     /// does not have or arguments that do not fit.
-    init(parsing text: String) throws(CommandError) {
+    package init(parsing text: String) throws(CommandError) {
         let words = CommandSpec.tokenize(text)
         guard !words.isEmpty else { throw .invalidParameter }
         self = try CommandSpec.parse(words.map { .string($0) })

@@ -215,7 +215,17 @@ package struct CommandSpec: Sendable {
         CommandSpec("pip-restore", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipRestore(try a.optionalIndex(0)) },
         CommandSpec("pip-close", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipClose(try a.optionalIndex(0)) },
         CommandSpec("help") { _ throws(CommandError) in .help },
-        CommandSpec("open-files") { _ throws(CommandError) in .openFiles },
+        // open-files [sub]: sub loads the file chosen as subtitles.
+        CommandSpec("open-files", [arg("kind", .choice, optional: true)]) { a throws(CommandError) in
+            switch try a.optionalText(0) {
+            case nil, "media": return .openFiles(subtitles: false)
+            case "sub": return .openFiles(subtitles: true)
+            default: throw .invalidParameter
+            }
+        },
+        CommandSpec("context-menu", [arg("submenu", .text, optional: true)]) { a throws(CommandError) in
+            .contextMenu(try a.optionalText(0))
+        },
         CommandSpec("recent-files") { _ throws(CommandError) in .recentFiles },
         CommandSpec("quit", [arg("code", .integer, optional: true)]) { _ throws(CommandError) in .quit },
         CommandSpec("quit-watch-later", [arg("code", .integer, optional: true)]) { _ throws(CommandError) in .quitWatchLater },

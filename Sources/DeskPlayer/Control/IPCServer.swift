@@ -158,10 +158,10 @@ package final class IPCServer {
             let ids = Array(clients.keys)
             for id in ids { fds.append(pollfd(fd: clients[id]?.fd ?? -1, events: Int16(POLLIN), revents: 0)) }
             fds.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0))
-            // A client, a new connection or the stop pipe wakes it; once a
-            // second at most it passes anyway, so a connection the main thread
-            // closed meanwhile leaves the set.
-            guard poll(&fds, nfds_t(fds.count), 1000) > 0 else { continue }
+            // A client, a new connection or the stop pipe wakes it, nothing
+            // else: the main thread closes only connections done sending,
+            // which this thread already left out of the set.
+            guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
             if fds[fds.count - 1].revents != 0 { continue }
             if fds[0].revents & Int16(POLLIN) != 0 {
                 let client = accept(listener, nil, nil)

@@ -11,7 +11,7 @@ package struct KeyBinding: Sendable, Equatable {
 
     /// mpv's key name: "SPACE", "LEFT", "p", "Ctrl+p", ".".
     package let key: String
-    let command: Command
+    package let command: Command
     let help: String
     package var section: Section = .main
 }
@@ -59,6 +59,7 @@ package enum KeyBindings {
         ("s", "screenshot video", "screenshot of the video at its own size"),
         ("S", "screenshot window", "screenshot of the window"),
         ("Ctrl+o", "open-files", "open files (dialog, or the built-in browser)"),
+        ("MBTN_RIGHT", "context-menu", "the menu (right click)"),
         ("Ctrl+r", "recent-files", "recent files"),
         ("j", "cycle sub", "next subtitle track"),
         ("J", "cycle sub down", "previous subtitle track"),
@@ -108,7 +109,7 @@ package enum KeyBindings {
 
     /// A key as the help overlay shows it: `#` for SHARP, COMMA for `,`, "ESC in PiP" for
     /// the Picture in Picture window's own keys.
-    static func displayName(_ key: String, _ section: KeyBinding.Section) -> String {
+    package static func displayName(_ key: String, _ section: KeyBinding.Section = .main) -> String {
         // The comma key is spelled out: the overlay lists a command's keys with commas.
         let name = key == "," ? "COMMA" : key.replacingOccurrences(of: "SHARP", with: "#")
         return section == .main ? name : "\(name) in PiP"
@@ -144,6 +145,8 @@ package enum KeyBindings {
                 problems.append("\(file):\(number + 1): '\(key)' has no command")
                 continue
             }
+            // mpv's dummy key: a command for a `#menu:` item alone, bound to no key.
+            if key == "_" { continue }
             let commandText = parts[1].trimmingCharacters(in: .whitespaces)
             table.removeAll { $0.key == key && $0.section == section }
             if commandText == "ignore" { continue }
@@ -179,7 +182,7 @@ package enum KeyBindings {
         if base.count == 1, let scalar = base.unicodeScalars.first, (33...126).contains(scalar.value) { return true }
         let named: Set<String> = ["SPACE", "LEFT", "RIGHT", "UP", "DOWN", "ESC", "ENTER", "TAB", "BS", "PGUP", "PGDWN",
                                    "HOME", "END", "DEL", "INS", "PLAY", "PAUSE", "PLAYPAUSE", "STOP", "NEXT", "PREV",
-                                   "MUTE", "VOLUME_UP", "VOLUME_DOWN", "SHARP"]
+                                   "MUTE", "VOLUME_UP", "VOLUME_DOWN", "SHARP", "MBTN_LEFT", "MBTN_RIGHT", "MBTN_MID"]
         return named.contains(String(base)) || (1...12).map { "F\($0)" }.contains(String(base))
     }
 }

@@ -94,6 +94,16 @@ package final class SessionBus {
         return calls
     }
 
+    /// The connection's socket, to wait on for what arrives (nil when closed or unknown).
+    package var fileDescriptor: Int32? {
+        var fd: Int32 = -1
+        guard isOpen, dbus_connection_get_unix_fd(connection, &fd) != 0, fd >= 0 else { return nil }
+        return fd
+    }
+
+    /// Messages queued that the socket has not taken yet.
+    package var hasPendingOutput: Bool { isOpen && dbus_connection_has_messages_to_send(connection) != 0 }
+
     /// Queues `message`; returns its serial, nil when closed or out of memory.
     @discardableResult
     package func send(_ message: DBusMessage) -> UInt32? {

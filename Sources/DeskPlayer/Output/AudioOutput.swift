@@ -18,6 +18,14 @@ import Synchronization
 /// device that does not start pulling within 3 s) the stand-in plays until
 /// one does. Each change is one notice for stderr and the window.
 ///
+/// While nothing plays (`setResting`), the device is closed after a short
+/// grace and the thread waits with no timeout: SDL's audio thread wakes for
+/// every buffer even when it only plays silence, where mpv corks its stream.
+/// Playing again opens it as at the start: the players wait for its first
+/// pulls (the clock is anchored by what it renders), so nothing jumps, and
+/// the feed's fade-in starts the sound without a click. SDL's disk driver
+/// stays open (opening it again would truncate its file).
+///
 /// Every SDL audio call is made on this object's own thread, so an audio
 /// server that hangs never blocks the window. Thread-safe (Mutex).
 package final class AudioOutput: Sendable {
@@ -49,12 +57,20 @@ package final class AudioOutput: Sendable {
         package var live = false
         package var notices: [Notice] = []
         package var stop = false
+        /// Since when nothing plays (nil: something does).
+        package var restingSince: UInt64?
     }
 
     let feed: AudioFeed
     private let shared: Mutex<Shared>
     private let standIn: SilentOutput
     private let finished = DispatchSemaphore(value: 0)
+    /// Wakes the output thread when something it acts on changes (stop, the
+    /// device asked for, resting): it waits on it, with no timeout at rest.
+    private let nudge = DispatchSemaphore(value: 0)
+    /// How long nothing plays before the device closes: a pause and play a
+    /// moment later (a frame step, a quick toggle) keep it open.
+    private let restGraceNanos: UInt64 = 1_000_000_000
     private let retryNanos: UInt64 = 500_000_000
     /// A device's callback silent this long is taken for gone. The clock
     /// runs on meanwhile, and the stand-in then reads through the audio due
@@ -96,6 +112,7 @@ package final class AudioOutput: Sendable {
             defer { s.stop = true }
             return s.stop
         }
+        nudge.signal()
         if !already { finished.wait() }
     }
 
@@ -114,11 +131,24 @@ package final class AudioOutput: Sendable {
     /// players' time (the stand-in plays while the new one opens).
     package func setWantedDevice(_ name: String) {
         let wanted = name == AudioOutput.auto ? nil : name
-        shared.withLock { s in
-            guard s.wanted != wanted else { return }
+        let changed = shared.withLock { s -> Bool in
+            guard s.wanted != wanted else { return false }
             s.wanted = wanted
             s.reopen = true
+            return true
         }
+        if changed { nudge.signal() }
+    }
+
+    /// Whether anything plays (main thread, every turn it knows): after a
+    /// second of nothing the device closes; playing reopens it at once.
+    package func setResting(_ resting: Bool) {
+        let changed = shared.withLock { s -> Bool in
+            guard (s.restingSince != nil) != resting else { return false }
+            s.restingSince = resting ? HostTime.now() : nil
+            return true
+        }
+        if changed { nudge.signal() }
     }
 
     /// True while a device plays the mixer (false during an outage).
@@ -168,6 +198,10 @@ package final class AudioOutput: Sendable {
         package var missingSaid: String?
         /// A device has played: the next one to take over is "back", not "found".
         package var everLive = false
+        /// Nothing plays and the device (or the stand-in) is stopped for it.
+        package var asleep = false
+        /// The driver's devices may close at rest (not the disk writer's).
+        package var closesAtRest = true
     }
 
     private func run() {
@@ -176,12 +210,23 @@ package final class AudioOutput: Sendable {
         // not a sample of the start is lost.
         var k = Keeper()
         while true {
-            let (stop, wanted, reopen) = shared.withLock { s -> (Bool, String?, Bool) in
+            let (stop, wanted, reopen, restingSince) = shared.withLock { s -> (Bool, String?, Bool, UInt64?) in
                 defer { s.reopen = false }
-                return (s.stop, s.wanted, s.reopen)
+                return (s.stop, s.wanted, s.reopen, s.restingSince)
             }
             if stop { break }
             let now = HostTime.now()
+            if let since = restingSince {
+                if !k.asleep, k.closesAtRest, now &- since >= restGraceNanos { rest(&k) }
+                if k.asleep {
+                    nudge.wait()
+                    continue
+                }
+            } else if k.asleep {
+                // Playing again: open at once, the players waiting for its first pulls.
+                k.asleep = false
+                k.nextTry = now
+            }
             if reopen, k.device != nil {
                 fallBack(&k)
                 k.nextTry = now
@@ -196,7 +241,8 @@ package final class AudioOutput: Sendable {
                 k.nextTry = now + retryNanos
                 open(wanted, &k, now: now)
             }
-            usleep(10_000)
+            // The watchdog looks every 10 ms while anything may play.
+            _ = nudge.wait(timeout: .now() + .milliseconds(10))
         }
         standIn.stop()
         k.device = nil
@@ -268,6 +314,17 @@ package final class AudioOutput: Sendable {
                    short: "Audio device lost — retrying"))
     }
 
+    /// Nothing plays: no device and no stand-in renders until something does.
+    private func rest(_ k: inout Keeper) {
+        feed.setOwner(0)
+        standIn.stop()
+        k.device = nil
+        k.warmingSince = nil
+        k.pullingSince = nil
+        k.asleep = true
+        shared.withLock { $0.live = false }
+    }
+
     /// The stand-in takes the mixer; the device is closed.
     private func fallBack(_ k: inout Keeper) {
         takeOverSilently()
@@ -287,6 +344,7 @@ package final class AudioOutput: Sendable {
         }
         let names = AudioOutput.currentDeviceNames()
         let driver = SDL_GetCurrentAudioDriver().map { String(cString: $0) }
+        k.closesAtRest = driver != "disk"
         shared.withLock { s in
             s.devices = names
             s.driver = driver
@@ -323,5 +381,6 @@ package final class AudioOutput: Sendable {
 
     private func say(_ notice: Notice) {
         shared.withLock { $0.notices.append(notice) }
+        MainThreadWake.post()
     }
 }

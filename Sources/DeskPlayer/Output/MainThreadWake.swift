@@ -20,13 +20,35 @@ package enum MainThreadWake {
     /// every 10 ms anyway, and serves what arrived in one turn together (a
     /// client's three quick requests see one state, not three).
     private static let armed = Atomic<Bool>(false)
+    /// Something was posted since the main loop last woke. The poster sets it
+    /// before it reads `armed`, the loop sets `armed` before it reads this
+    /// (both sequentially consistent): news posted just before the loop
+    /// arms is never lost to a wait with no end.
+    private static let pending = Atomic<Bool>(false)
 
-    package static func arm(_ resting: Bool) { armed.store(resting, ordering: .releasing) }
+    /// The main loop is about to wait with no timeout: true when it may (no
+    /// news since it last woke), false when it should turn again at once.
+    package static func beginRest() -> Bool {
+        armed.store(true, ordering: .sequentiallyConsistent)
+        if pending.exchange(false, ordering: .sequentiallyConsistent) {
+            armed.store(false, ordering: .sequentiallyConsistent)
+            return false
+        }
+        return true
+    }
 
-    /// Safe from any thread (SDL_PushEvent is); does nothing before `register`
-    /// or while the main loop is not resting.
+    /// The main loop woke (or turns on a timer): it serves everything that
+    /// arrived so far in this turn.
+    package static func endRest() {
+        armed.store(false, ordering: .sequentiallyConsistent)
+        pending.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Safe from any thread (SDL_PushEvent is); pushes an event only while
+    /// the main loop rests (otherwise it turns soon anyway).
     @Sendable package static func post() {
-        guard type != 0, armed.load(ordering: .acquiring) else { return }
+        pending.store(true, ordering: .sequentiallyConsistent)
+        guard type != 0, armed.load(ordering: .sequentiallyConsistent) else { return }
         var event = SDL_Event()
         event.type = type
         _ = SDL_PushEvent(&event)

@@ -109,6 +109,21 @@ package final class Window {
 
     package var rendererName: String { Window.name(of: renderer) }
 
+    /// The window's own frame buffer at a rectangle as a BGRA picture, for a
+    /// picture made straight where SDL's software renderer would copy it
+    /// (nil for any other renderer, another pixel format, or a rect not
+    /// wholly inside). Valid until the next present or resize; main thread.
+    package func framebuffer(x: Int, y: Int, width: Int, height: Int) -> PictureBuffer? {
+        guard isSoftware, let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
+              format.pointee.BytesPerPixel == 4,
+              format.pointee.format == DP_SDL_PIXELFORMAT_RGB888 || format.pointee.format == DP_SDL_PIXELFORMAT_ARGB8888,
+              let pixels = surface.pointee.pixels, x >= 0, y >= 0, width > 0, height > 0,
+              x + width <= Int(surface.pointee.w), y + height <= Int(surface.pointee.h) else { return nil }
+        let pitch = Int(surface.pointee.pitch)
+        let origin = pixels.assumingMemoryBound(to: UInt8.self) + y * pitch + x * 4
+        return PictureBuffer(borrowing: origin, width: width, height: height, pitch: pitch)
+    }
+
     private static func name(of renderer: OpaquePointer) -> String {
         var info = SDL_RendererInfo()
         guard SDL_GetRendererInfo(renderer, &info) == 0 else { return "?" }
@@ -125,6 +140,8 @@ package final class VideoTexture {
     package let height: Int
     package let layout: PictureBuffer.Layout
     let matrix: PictureBuffer.Matrix
+    /// Every pixel drawn covers what was under it (no alpha): what the picture covers needs no clearing first.
+    package let isOpaque: Bool
 
     /// `opaque`: the picture's alpha is ignored (video, always opaque): the
     /// texture has none, so SDL's software renderer copies it to the
@@ -152,6 +169,7 @@ package final class VideoTexture {
         self.height = height
         self.layout = layout
         self.matrix = matrix
+        isOpaque = opaque || layout == .yuv420
     }
 
     deinit { SDL_DestroyTexture(texture) }
@@ -183,6 +201,7 @@ package final class VideoTexture {
         self.width == width && self.height == height && self.layout == layout && (layout == .bgra || self.matrix == matrix)
     }
 
+    /// Copies `picture` (BGRA of this texture's size) into the texture.
     package func upload(_ picture: PictureBuffer) {
         let planes = picture.planes
         switch picture.layout {

@@ -21,6 +21,8 @@ package final class Player {
     private var outputSizing: OutputSizing?
     /// Set by `subtitlesChanged` while paused, taken by the view that draws.
     private var pictureRemakeRequested = false
+    /// Subtitle files the current item had read at the last tick (`PlayerItem.subtitleLoads`).
+    private var subtitleFilesSeen = 0
     package let clock = PlaybackClock()
     package let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
@@ -231,11 +233,19 @@ package final class Player {
     /// (or failed), the first picture after a load or a seek is shown, no
     /// remake is asked, and it is paused or played out. What a screen test
     /// waits for before it looks (`window-settled`), instead of a time.
-    package var isAtRest: Bool {
-        guard let item = currentItem else { return true }
-        if item.error != nil { return true }
-        return item.pipeline != nil && !awaitingRestart && pendingSeek == nil && !pictureRemakeRequested
-            && (isPaused || endReported)
+    package var isAtRest: Bool { restBlocker == nil }
+
+    /// What keeps it from rest, in a few words (nil: at rest), for a test
+    /// that waited in vain (`window-unsettled-by`).
+    package var restBlocker: String? {
+        guard let item = currentItem, item.error == nil else { return nil }
+        if item.pipeline == nil { return "opening" }
+        if awaitingRestart { return "awaiting its first picture" }
+        if pendingSeek != nil { return "seeking" }
+        if pictureRemakeRequested { return "remaking its picture" }
+        let subtitles = item.subtitleLoads
+        if subtitles.reading != 0 || subtitles.read != subtitleFilesSeen { return "reading a subtitle file" }
+        return isPaused || endReported ? nil : "playing"
     }
 
     package func takePictureRemakeRequest() -> Bool {
@@ -359,6 +369,11 @@ package final class Player {
         }
         guard let pipeline = item.pipeline else { return nil }
         applyPipelineSettings()
+        // A subtitle file read while paused: its lines go on the picture shown.
+        if item.subtitleLoads.read != subtitleFilesSeen {
+            subtitleFilesSeen = item.subtitleLoads.read
+            subtitlesChanged()
+        }
         if actionAtItemEnd == .advance, pipeline.hasAudio, let nextRing = upcomingItem?.pipeline,
            nextRing.hasAudio {
             audio.setNext(nextRing.audioRing)

@@ -18,6 +18,8 @@ package final class PlayerItem: Sendable {
         var status: Status = .unknown
         var pipeline: (any ItemSource)?
         var warnings: [String] = []
+        /// Subtitle files being read (sub-add), and how many were read.
+        var subtitleLoads = (reading: 0, read: 0)
         var cancelled = false
         var passes: Int? = 1
         var speed = PlaybackSpeed.normal
@@ -82,6 +84,19 @@ package final class PlayerItem: Sendable {
     package func reopened() -> PlayerItem {
         if let composition { return PlayerItem(composition: composition, name: name, outputFormat: outputFormat) }
         return PlayerItem(name, preferences: preferences, outputFormat: outputFormat)
+    }
+
+    /// Degrees the video turns on top of the file's own rotation (nil: the
+    /// file's ignored too), as `--video-rotate` set it for this item.
+    package var extraRotation: Int? { preferences.video.extraRotation }
+
+    /// This file again, turned another way, from `start`: how a file turns
+    /// is settled when it opens (`video-rotate` while it plays). Nil for a composition.
+    package func rotated(_ extraRotation: Int?, from start: MediaTime) -> PlayerItem? {
+        guard composition == nil else { return nil }
+        var turned = preferences
+        turned.video.extraRotation = extraRotation
+        return PlayerItem(name, preferences: turned, start: start, outputFormat: outputFormat)
     }
 
     deinit {
@@ -335,12 +350,18 @@ package final class PlayerItem: Sendable {
 
     /// Loads a subtitle file in the background and shows it once read; a
     /// file that cannot be read is reported as a warning, playback goes on.
+    /// Subtitle files being read, and how many were read: a paused player
+    /// draws its picture again when one arrives (its lines may show on it).
+    package var subtitleLoads: (reading: Int, read: Int) { state.withLock { $0.subtitleLoads } }
+
     package func addSubtitleFile(_ path: String) {
         guard let subtitles = pipeline?.subtitles, let pipeline else {
             addWarning("subtitles \((path as NSString).lastPathComponent): the item has no video to show them on")
             return
         }
+        state.withLock { $0.subtitleLoads.reading += 1 }
         let thread = Thread { [self] in
+            defer { state.withLock { $0.subtitleLoads = ($0.subtitleLoads.reading - 1, $0.subtitleLoads.read + 1) } }
             let id = pipeline.tracks.count + 1000 + subtitles.trackList.count
             do {
                 let track = try SubtitleFile.load(path, id: id, into: subtitles)

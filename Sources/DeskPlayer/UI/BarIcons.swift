@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
+import Output
 
 /// The control bar's button faces, drawn as shapes (crisp at any UI
 /// scale, and independent of which symbols the font has).
@@ -17,7 +18,8 @@ enum BarIcons {
     }
 
     /// What `button` shows, inside its rectangle `b`.
-    static func draw(_ button: ControlBar.Button, in b: Rect, paused: Bool, scale u: UIScale, renderer r: OpaquePointer) {
+    static func draw(_ button: ControlBar.Button, in b: Rect, paused: Bool, scale u: UIScale, renderer r: OpaquePointer,
+                     text: TextRenderer) {
         let cx = b.x + b.width / 2, cy = b.y + b.height / 2
         let s = u(12), bar = max(u(2), 1)
         let white: (UInt8, UInt8, UInt8, UInt8) = (240, 240, 240, 255)
@@ -35,6 +37,8 @@ enum BarIcons {
         case .next:
             triangle(Rect(x: cx - s / 2, y: cy - s / 2, width: s - bar, height: s), right: true, renderer: r)
             fill(Rect(x: cx + s / 2 - bar, y: cy - s / 2, width: bar, height: s), white, renderer: r)
+        case .audio, .subtitles:
+            text.drawCentered(button == .audio ? "♪" : "CC", renderer: r, cx: cx, cy: cy, maxWidth: b.width * 2)
         case .playlist:
             // A list: three rows, each a dot and a line.
             for row in 0..<3 {

@@ -6,7 +6,7 @@ import Playback
 
 /// The control bar's buttons, each a command (the App says which).
 package enum BarButton: CaseIterable, Sendable {
-    case play, previous, next, playlist, fullscreen
+    case play, previous, next, audio, subtitles, playlist, fullscreen
 
     /// The tooltip: what it does, and its key.
     var tooltip: String {
@@ -14,6 +14,8 @@ package enum BarButton: CaseIterable, Sendable {
         case .play: return "Play / pause (Space)"
         case .previous: return "Previous file (<)"
         case .next: return "Next file (>)"
+        case .audio: return "Audio track (#)"
+        case .subtitles: return "Subtitles (j)"
         case .playlist: return "Playlist (F8)"
         case .fullscreen: return "Fullscreen (f)"
         }
@@ -24,7 +26,8 @@ package enum BarButton: CaseIterable, Sendable {
 /// moves over it or after a key: play/pause, previous and next file, time /
 /// duration, a seek bar to click or drag (with the time under the mouse
 /// above it, and its chapter, and the picture at that time over them),
-/// chapter ticks, volume and loop, the playlist panel and fullscreen. A
+/// chapter ticks, the audio and subtitle tracks (each opens that submenu of
+/// the context menu), volume and loop, the playlist panel and fullscreen. A
 /// button names what it does in a tooltip once the pointer rests on it.
 /// Sizes are those of a 96 DPI screen times the window's UI scale.
 struct ControlBar {
@@ -71,18 +74,23 @@ struct ControlBar {
             rightButtons.insert((button, Rect(x: right, y: top, width: size, height: size)), at: 0)
             right -= gap
         }
-        buttons = placed + rightButtons
         let timeWidth = u(130), volumeWidth = min(u(80), max(area.width / 8, u(30))), loopWidth = u(44)
         volumeTrack = Rect(x: right - loopWidth - volumeWidth, y: midY - u(8), width: volumeWidth, height: u(16))
+        // The track buttons, left of the volume.
+        let subtitles = Rect(x: volumeTrack.x - u(12) - u(34), y: top, width: u(34), height: size)
+        let audio = Rect(x: subtitles.x - gap - u(34), y: top, width: u(34), height: size)
+        buttons = placed + [(.audio, audio), (.subtitles, subtitles)] + rightButtons
         let seekX = timeX + timeWidth
-        seekTrack = Rect(x: seekX, y: midY - u(8), width: max(volumeTrack.x - u(16) - seekX, u(20)), height: u(16))
+        seekTrack = Rect(x: seekX, y: midY - u(8), width: max(audio.x - u(12) - seekX, u(20)), height: u(16))
     }
 
     /// Where `button` is (nil: not on this bar).
     func rect(of button: Button) -> Rect? { buttons.first { $0.button == button }?.rect }
 
-    /// The play/pause button (always there).
+    /// The play/pause and track buttons (always there).
     var playButton: Rect { rect(of: .play) ?? Rect(x: bar.x, y: bar.y, width: 0, height: 0) }
+    var audioButton: Rect { rect(of: .audio) ?? Rect(x: bar.x, y: bar.y, width: 0, height: 0) }
+    var subtitleButton: Rect { rect(of: .subtitles) ?? Rect(x: bar.x, y: bar.y, width: 0, height: 0) }
 
     /// The button at (x, y), if any.
     func button(atX x: Int, y: Int) -> Button? { buttons.first { $0.rect.contains(x: x, y: y) }?.button }
@@ -109,7 +117,7 @@ struct ControlBar {
         for (button, rect) in buttons {
             let hovered = pointer.map { rect.contains(x: $0.x, y: $0.y) } ?? false
             fill(rect, (255, 255, 255, hovered ? 90 : 50))
-            BarIcons.draw(button, in: rect, paused: player.isPaused, scale: u, renderer: r)
+            BarIcons.draw(button, in: rect, paused: player.isPaused, scale: u, renderer: r, text: text)
         }
         let position = player.currentTime.seconds
         let duration = player.currentItem?.duration?.seconds

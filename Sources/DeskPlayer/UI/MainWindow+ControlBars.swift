@@ -58,7 +58,11 @@ extension MainWindow {
     func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
         showControls(index)
         if let button = bar.button(atX: x, y: y) {
-            onAction(button == .play ? .playButton(tile: index) : .barButton(tile: index, button))
+            switch button {
+            case .play: onAction(.playButton(tile: index))
+            case .audio, .subtitles: onAction(.trackButton(tile: index, audio: button == .audio))
+            default: onAction(.barButton(tile: index, button))
+            }
             tooltip = nil
         } else if bar.seekTrack.contains(x: x, y: y) {
             dragging = (index, false, 0)

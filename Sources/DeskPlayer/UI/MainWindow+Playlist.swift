@@ -24,7 +24,8 @@ extension MainWindow {
         let action: PlaylistPanel.Action?
         switch SDL_EventType(event.type) {
         case SDL_MOUSEBUTTONDOWN where panel.contains(x: Int(event.button.x), y: Int(event.button.y)):
-            guard event.button.button == UInt8(SDL_BUTTON_LEFT) else { return true }
+            // A right click opens the context menu there too.
+            guard event.button.button == UInt8(SDL_BUTTON_LEFT) else { return false }
             action = playlistPanel.press(x: Int(event.button.x), y: Int(event.button.y), in: bounds, scale: scale)
         case SDL_MOUSEBUTTONUP where playlistPanel.isPressed:
             action = playlistPanel.release(x: Int(event.button.x), y: Int(event.button.y), in: bounds, scale: scale)

@@ -31,6 +31,10 @@ package enum WindowAction: Equatable {
     case list(ListOverlay.Action)
     /// A click, drag, key or drop on the playlist panel.
     case playlist(PlaylistPanel.Action)
+    /// An item of the context menu was chosen: its command, as input.conf writes it.
+    case menu(String)
+    /// A track button of a tile's control bar (audio, else subtitles).
+    case trackButton(tile: Int, audio: Bool)
     /// The window manager minimized the window, or brought it back.
     case minimized
     case restored
@@ -101,6 +105,8 @@ package final class MainWindow: PlayerScreen {
     package var list: ListOverlay? { didSet { needsRedraw = true } }
     /// The key bindings overlay (F1 or ?).
     package var showsHelp = false { didSet { needsRedraw = true } }
+    /// The context menu; while it shows, keys and clicks go to it.
+    package internal(set) var menu: ContextMenu? { didSet { needsRedraw = true } }
     var pointerAutohide = PointerAutohide()
     /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
     package var showsThumbnails = true { didSet { needsRedraw = true } }
@@ -130,7 +136,9 @@ package final class MainWindow: PlayerScreen {
         if !messages.isEmpty { return "an OSD line" }
         if hover != nil { return "a control bar" }
         if pointerIsOverVideo && pointerAutohide.isVisible { return "the pointer over the video" }
-        if let index = views.firstIndex(where: { !$0.isAtRest }) { return "tile \(index + 1)'s picture or player" }
+        if let index = views.firstIndex(where: { !$0.isAtRest }) {
+            return "tile \(index + 1): " + (views[index].restBlocker ?? "?")
+        }
         return nil
     }
 
@@ -237,12 +245,12 @@ package final class MainWindow: PlayerScreen {
         return layout.areas(count: views.count, in: contentBounds)
     }
 
-    /// Waits up to `timeoutMs` for input and handles all pending events.
-    /// Returns false when the window was asked to close.
-    package func pumpEvents(timeoutMs: Int32) -> Bool {
+    /// Waits up to `timeoutMs` (nil: until something comes) for input and
+    /// handles all pending events. Returns false when the window was asked to close.
+    package func pumpEvents(timeoutMs: Int32?) -> Bool {
         var event = SDL_Event()
         var open = true
-        guard SDL_WaitEventTimeout(&event, max(timeoutMs, 0)) != 0 else { return true }
+        guard SDL_WaitEventTimeout(&event, timeoutMs.map { max($0, 0) } ?? -1) != 0 else { return true }
         repeat {
             open = handle(event) && open
         } while SDL_PollEvent(&event) != 0
@@ -268,7 +276,8 @@ package final class MainWindow: PlayerScreen {
             onOtherWindowEvent(OtherWindowEvent(windowID: id, event: event))
             return true
         }
-        if showsPlaylistPanel, list == nil, !showsHelp, handlePanelEvent(event) { return true }
+        if menu != nil, handleMenuEvent(event) { return true }
+        if showsPlaylistPanel, list == nil, menu == nil, !showsHelp, handlePanelEvent(event) { return true }
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
@@ -313,6 +322,8 @@ package final class MainWindow: PlayerScreen {
             // A key shows the focused tile's controls a moment, as a mouse move does.
             showControls(focusedIndex)
             onAction(.key(name))
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_RIGHT) || event.button.button == UInt8(SDL_BUTTON_MIDDLE):
+            buttonClick(event)
         case SDL_MOUSEBUTTONDOWN where metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) != nil:
             if let fraction = metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) {
                 onAction(.seekBar(tile: focusedIndex, fraction: fraction))
@@ -361,6 +372,7 @@ package final class MainWindow: PlayerScreen {
                 }
             }
         case SDL_WINDOWEVENT:
+            menu?.fit(in: bounds)
             needsRedraw = true
         default:
             break
@@ -398,7 +410,7 @@ package final class MainWindow: PlayerScreen {
     /// and its sync group.
     private func wheelZoom(steps: Double, x: Int, y: Int) {
         let areas = areas()
-        guard steps != 0, list == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
+        guard steps != 0, list == nil, menu == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
               !views[index].isDetached,
               let fitted = views[index].fittedSize(in: areas[index]) else { return }
         let zoom = (views[index].zoom ?? VideoZoom()).zoomed(by: steps, around: x, y, area: areas[index], fitted: fitted)
@@ -408,7 +420,7 @@ package final class MainWindow: PlayerScreen {
     /// The pointer rests over a picture, with nothing it is needed for
     /// (a drag, a list, the key overlay, a control bar).
     private func pointerOverVideo(_ areas: [Rect]) -> Bool {
-        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, !showsHelp, controlBar(at: x, y: y) == nil,
+        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, menu == nil, !showsHelp, controlBar(at: x, y: y) == nil,
               let index = comparing ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
               views.indices.contains(index), !views[index].isDetached else { return false }
         return views[index].player.currentItem?.info?.hasVideo == true
@@ -424,6 +436,15 @@ package final class MainWindow: PlayerScreen {
         // Minimized or covered: the players go on unseen (no conversion, no upload, no present).
         let seen = !isMinimized && !isCovered
         compare?.prepare(views)
+        // Drawing changed tiles alone, a tile's picture is made where the
+        // renderer would copy it: in the window's own frame buffer.
+        let onWindow = drawsTilesAlone
+        for view in views {
+            if view.windowFramebuffer == nil {
+                view.windowFramebuffer = { [weak window] r in window?.framebuffer(x: r.x, y: r.y, width: r.width, height: r.height) }
+            }
+            view.drawsOnWindow = onWindow
+        }
         let shown = Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
         let refreshed = PlayerView.refresh(shown, at: now, renderer: window.renderer, seen: seen)
         let changed = views.indices.filter { refreshed[$0] }
@@ -463,7 +484,7 @@ package final class MainWindow: PlayerScreen {
     /// buffer it draws into is the window's own).
     private var drawsTilesAlone: Bool {
         window.isSoftware && background == nil && !comparing && hover == nil && !showsHelp
-            && list == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
+            && list == nil && menu == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
     }
 
     /// Draws only the tiles whose picture changed and pushes only their
@@ -487,6 +508,8 @@ package final class MainWindow: PlayerScreen {
 
     private func render() {
         let r = window.renderer
+        // The whole window is drawn anew: pictures made in its frame buffer go to their textures first.
+        for view in views { view.adoptWindowPicture() }
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
         SDL_RenderClear(r)
         background?.draw(in: bounds, renderer: r, text: text)
@@ -524,6 +547,7 @@ package final class MainWindow: PlayerScreen {
                               maxWidth: content.width - scale(40),
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
         }
+        menu?.draw(renderer: r, text: text)
         SDL_RenderPresent(r)
         fullPresents += 1
         needsRedraw = false

@@ -16,6 +16,10 @@ package protocol PlayerScreen: AnyObject {
     var helpLines: [(keys: String, help: String)] { get set }
     /// A list to pick from (file browser, recent files); nil hides it.
     var list: ListOverlay? { get set }
+    /// The context menu's items: setting them opens it at the pointer (nil closes it).
+    var menuItems: [MenuItem]? { get set }
+    /// The context menu while it is open (its rows' places: `context-menu-items`).
+    var menu: ContextMenu? { get }
     func setTitle(_ title: String)
     /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
     var showsThumbnails: Bool { get set }

@@ -28,8 +28,21 @@ package final class PlayerView {
     /// decoded picture, it is made again at another size while paused, or
     /// when the window shows again, without decoding anything.
     private var shownFrame: VideoFrame?
-    /// A frame whose picture is to be made in the locked texture's memory.
+    /// A frame whose picture is to be made in the locked texture's memory
+    /// (or the window's frame buffer: `pictureOnWindow`).
     private var pending: PictureJob?
+    /// The window's frame buffer at a rectangle, where SDL's software
+    /// renderer draws (nil: no such window: a GPU renderer, a PiP window).
+    package var windowFramebuffer: ((Rect) -> PictureBuffer?)?
+    /// The picture may be made straight in the window's frame buffer this
+    /// turn (the window draws changed tiles alone, nothing over or under
+    /// them): SDL's copy of the texture to the window is saved, about a
+    /// twentieth of the CPU of a 1080p stream shown at 720p.
+    package var drawsOnWindow = false
+    /// Where the picture on screen was made in the window's frame buffer;
+    /// the texture is older until `adoptWindowPicture` copies it back (before
+    /// anything draws the whole window).
+    private var pictureOnWindow: Rect?
     /// Display size of the video whose picture is on the texture.
     private var shownVideoSize: (Int, Int)?
     /// The layout the player's output size was last set for.
@@ -101,7 +114,7 @@ package final class PlayerView {
             jobs.first?.run()
         }
         for view in making {
-            view.texture?.unlock()
+            if view.pictureOnWindow == nil { view.texture?.unlock() }
             view.pending = nil
         }
         return changed
@@ -191,8 +204,17 @@ package final class PlayerView {
                 texture = try? VideoTexture(renderer: renderer, width: shape.width, height: shape.height, opaque: true)
             }
             // Made after every view of the window has taken its frame, side by side (`refresh(_:at:…)`).
-            guard let memory = texture?.lock() else { return false }
-            pending = PictureJob(maker: maker, frame: frame, memory: memory)
+            let placed = player.currentItem?.info.map { layout.placement(videoWidth: $0.displayWidth, videoHeight: $0.displayHeight) }
+            if drawsOnWindow, let placed, placed.source == Rect(x: 0, y: 0, width: shape.width, height: shape.height),
+               placed.destination.width == shape.width, placed.destination.height == shape.height,
+               let memory = windowFramebuffer?(placed.destination) {
+                pictureOnWindow = placed.destination
+                pending = PictureJob(maker: maker, frame: frame, memory: memory)
+            } else {
+                pictureOnWindow = nil
+                guard let memory = texture?.lock() else { return false }
+                pending = PictureJob(maker: maker, frame: frame, memory: memory)
+            }
             keptPicture = nil
         } else {
             let picture = self.picture ?? PictureBuffer(width: shape.width, height: shape.height)
@@ -211,7 +233,18 @@ package final class PlayerView {
         return true
     }
 
+    /// The picture made in the window's frame buffer goes to the texture too,
+    /// before the window is drawn whole (a clear would lose it).
+    func adoptWindowPicture() {
+        guard let rect = pictureOnWindow else { return }
+        pictureOnWindow = nil
+        if let texture, texture.width == rect.width, texture.height == rect.height, let on = windowFramebuffer?(rect) {
+            texture.upload(on)
+        }
+    }
+
     package func resetPicture() {
+        pictureOnWindow = nil
         texture = nil
         madeLayout = nil
         shownVideoSize = nil
@@ -222,11 +255,18 @@ package final class PlayerView {
 
     /// Its picture is final until something changes: the player at rest and,
     /// for a video, the picture made for the layout the view has now.
-    var isAtRest: Bool {
-        guard player.isAtRest, !zoomChanged, !missedPictures, pending == nil else { return false }
+    var isAtRest: Bool { restBlocker == nil }
+
+    /// What keeps it from rest (nil: at rest): its player's reason, or its picture's.
+    var restBlocker: String? {
+        if let reason = player.restBlocker { return "player " + reason }
+        if zoomChanged { return "zoom changed" }
+        if missedPictures { return "pictures missed while unseen" }
+        if pending != nil { return "picture being made" }
         guard !isDetached, let item = player.currentItem, item.error == nil, item.info?.hasVideo == true,
-              !AudioFaceView.shows(item) else { return true }
-        return texture != nil && madeLayout == outputLayout
+              !AudioFaceView.shows(item) else { return nil }
+        if texture == nil { return "no picture yet" }
+        return madeLayout == outputLayout ? nil : "picture not made for its layout"
     }
 
     /// Whether a picture of the video is on screen (not a placeholder).
@@ -260,9 +300,14 @@ package final class PlayerView {
         }
         if let texture, let placement = shownPlacement(in: area), item?.error == nil {
             if !overBackground {
-                // Black bars around the picture, as every player draws them.
+                // Black bars around the picture, as every player draws them:
+                // only the bars under an opaque picture (clearing the whole
+                // area first wrote every pixel twice, a frame's worth of
+                // memory a frame with SDL's software renderer).
                 SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-                SDL_RenderFillRect(renderer, &bounds)
+                let covered = texture.isOpaque ? placement.destination : Rect(x: area.x, y: area.y, width: 0, height: 0)
+                var bars = PlayerView.bars(around: covered, in: area).map(\.sdl)
+                if !bars.isEmpty { SDL_RenderFillRects(renderer, &bars, Int32(bars.count)) }
             }
             // A texture from before a resize is scaled until the new size arrives.
             let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
@@ -271,10 +316,16 @@ package final class PlayerView {
                                w: Int32(saturating: Double(placement.source.width) * sx), h: Int32(saturating: Double(placement.source.height) * sy))
             var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
                                w: Int32(placement.destination.width), h: Int32(placement.destination.height))
-            if texture.layout == .bgra {
-                SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+            if pictureOnWindow == placement.destination, src.x == 0, src.y == 0, Int(src.w) == texture.width,
+               Int(src.h) == texture.height, Int(dst.w) == texture.width, Int(dst.h) == texture.height {
+                // Already where the copy would put it.
+            } else {
+                adoptWindowPicture()
+                if texture.layout == .bgra {
+                    SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+                }
+                SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             }
-            SDL_RenderCopy(renderer, texture.texture, &src, &dst)
             if player.isWaitingForData {
                 text.drawLine(PlayerView.waitingText, renderer: renderer, x: area.x + 12, y: area.y + 10,
                           color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
@@ -306,6 +357,21 @@ package final class PlayerView {
             text.drawCentered(line.text, renderer: renderer, cx: cx, cy: cy, maxWidth: area.width - 40, color: color)
         }
         drawnPlaceholder = placeholder()?.text
+    }
+
+    /// What of `area` a picture at `picture` leaves uncovered: up to four
+    /// rectangles (above, below, left, right); all of it when they do not meet.
+    static func bars(around picture: Rect, in area: Rect) -> [Rect] {
+        let x0 = max(area.x, picture.x), y0 = max(area.y, picture.y)
+        let x1 = min(area.x + area.width, picture.x + picture.width), y1 = min(area.y + area.height, picture.y + picture.height)
+        guard x0 < x1, y0 < y1 else { return area.width > 0 && area.height > 0 ? [area] : [] }
+        let candidates = [
+            Rect(x: area.x, y: area.y, width: area.width, height: y0 - area.y),
+            Rect(x: area.x, y: y1, width: area.width, height: area.y + area.height - y1),
+            Rect(x: area.x, y: y0, width: x0 - area.x, height: y1 - y0),
+            Rect(x: x1, y: y0, width: area.x + area.width - x1, height: y1 - y0),
+        ]
+        return candidates.filter { $0.width > 0 && $0.height > 0 }
     }
 
     /// The text shown instead of a picture: opening, audio only, the error.

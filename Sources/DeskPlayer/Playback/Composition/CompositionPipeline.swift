@@ -105,7 +105,7 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
                                         time: time + ratio.duration(of: Int64(written), sampleRate: rate),
                                         ratio: ratio, serial: serial)
                 // Until the device reads, a seek flushes or `stop`: each signals the ring.
-                if n == 0 { audioRing.changed.wait(after: seen, timeout: 1) }
+                if n == 0 { audioRing.changed.wait(after: seen, timeout: WakeSignal.safetyBound) }
                 written += n
             }
             return !stale()
@@ -126,7 +126,7 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
             }
             if ended {
                 // Until a seek (it flushes the ring) or `stop`.
-                audioRing.changed.wait(after: seen, timeout: 1)
+                audioRing.changed.wait(after: seen, timeout: WakeSignal.safetyBound)
                 continue
             }
             if renderer.isAtEnd {

@@ -283,7 +283,7 @@ final class AudioDecodeLoop {
                 if ring.serial != current.serial { return false }
                 // Until the device reads (or a seek flushes, or the item
                 // stops: both signal the ring).
-                ring.changed.wait(after: seen, timeout: 1)
+                ring.changed.wait(after: seen, timeout: WakeSignal.safetyBound)
                 continue
             }
             offset += n

@@ -108,7 +108,7 @@ final class Demuxer {
                 handleAudioSwitch(from: audioSwitch.media, pass: request.seekPass + audioSwitch.pass)
             }
             if endedSerial == request.serial || isFull {
-                control.demuxerWake.wait(after: seen, timeout: 1)
+                control.demuxerWake.wait(after: seen, timeout: WakeSignal.safetyBound)
                 continue
             }
             do {

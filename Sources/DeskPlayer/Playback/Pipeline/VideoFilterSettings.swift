@@ -25,7 +25,7 @@ package enum ToneMapping: String, Sendable, CaseIterable {
 package struct VideoFilterSettings: Sendable, Equatable {
     /// Degrees turned clockwise on top of the file's own rotation; nil
     /// ignores the file's rotation too (mpv's `--video-rotate=no`).
-    var extraRotation: Int? = 0
+    package var extraRotation: Int? = 0
     package var deinterlace: DeinterlaceMode = .auto
     var toneMapping: ToneMapping = .hable
 

@@ -15,6 +15,12 @@ package final class WakeSignal: @unchecked Sendable {  // `condition` guards the
 
     package init() {}
 
+    /// The longest a waiter whose every reason to wake is signalled (a ring
+    /// read, a packet taken, a request, an abort) waits anyway: what a
+    /// missed signal would cost, not a polling period (at 1 s the paused
+    /// pipeline's threads woke twice a second for nothing; at 5 s, 0.4).
+    static let safetyBound = 5.0
+
     /// The number of signals so far.
     var generation: UInt64 { count.load(ordering: .sequentiallyConsistent) }
 
