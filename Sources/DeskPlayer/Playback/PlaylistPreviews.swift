@@ -43,6 +43,9 @@ package final class PlaylistPreviews: Sendable {
 
     deinit { shared.state.withLock { $0.closed = true } }
 
+    /// Previews are asked for or being made.
+    package var isMaking: Bool { shared.state.withLock { $0.running || !$0.wanted.isEmpty } }
+
     /// Bumps whenever a preview is made (the panel redraws).
     package var version: Int { shared.state.withLock { $0.version } }
 

@@ -164,6 +164,9 @@ package final class PlaylistPanel {
         if hovered != nil { hovered = nil; changed = true }
     }
 
+    /// Pictures, durations or titles of entries are still being made.
+    var isMakingPreviews: Bool { previews.isMaking }
+
     /// Previews made since the last look: redraw.
     func takeChanges() -> Bool {
         let version = previews.version
