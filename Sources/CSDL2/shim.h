@@ -76,6 +76,21 @@ static inline int dp_set_transient_for(SDL_Window *child, SDL_Window *parent) {
 #endif
 }
 
+// The X resource database's text (what `xrdb -query` prints: "Xft.dpi:\t192"
+// lines), as the window's X connection read it when it opened; NULL off X11
+// or without one.
+static inline const char *dp_x_resources(SDL_Window *window) {
+#if defined(SDL_VIDEO_DRIVER_X11)
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return NULL;
+    return XResourceManagerString(info.info.x11.display);
+#else
+    (void)window;
+    return NULL;
+#endif
+}
+
 #if defined(SDL_VIDEO_DRIVER_X11)
 #include <X11/Xproto.h>
 // Where the handler that was there is kept (a function's own static: a

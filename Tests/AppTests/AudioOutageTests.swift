@@ -233,7 +233,7 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.binary)
         process.arguments = ["--input-ipc-server", socketPath, "--audio-device", "auto", clip]
-        process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        process.environment = Fixtures.appEnvironment.merging(env) { $1 }
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer {

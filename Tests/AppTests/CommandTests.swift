@@ -29,6 +29,8 @@ import TestSupport
         var isSettled = true
         var unsettledBy: String?
         var showsThumbnails = true
+        var showsPlaylistPanel = false
+        var uiScale = 1.0
         func show(_ views: [PlayerView], focused: Int) { shown = (views.count, focused) }
         func showMessage(_ message: String, seconds: Double, topic: String?) {
             if let topic { messages.removeAll { $0.topic == topic } }

@@ -116,7 +116,7 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.binary)
         process.arguments = arguments + ["--input-ipc-server", socket]
-        var env = ProcessInfo.processInfo.environment
+        var env = Fixtures.appEnvironment
         for (k, v) in Self.headless.merging(environment, uniquingKeysWith: { $1 }) { env[k] = v }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice

@@ -21,7 +21,7 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.binary)
         process.arguments = ["--no-config", "--no-resume"] + arguments + ["--input-ipc-server", socket]
-        var env = ProcessInfo.processInfo.environment
+        var env = Fixtures.appEnvironment
         env["SDL_AUDIODRIVER"] = "dummy"
         if headless { env["SDL_VIDEODRIVER"] = "dummy" } else { env.removeValue(forKey: "SDL_VIDEODRIVER") }
         process.environment = env

@@ -21,7 +21,7 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments + ["--pause", "--no-config", "--input-ipc-server=\(socket)", Self.fileA, Self.fileB]
-        var env = ProcessInfo.processInfo.environment
+        var env = Fixtures.appEnvironment
         for (k, v) in Self.headless { env[k] = v }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
@@ -93,7 +93,7 @@ import TestSupport
         #expect(parsed.idleMode == .yes && parsed.files == ["x.mp4"])
         let flags = try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(["--keep-open=always", "--pause=yes", "--mute=no",
                                                                            "--no-sync", "x.mp4"]))
-        #expect(flags.keepOpen && flags.pause && !flags.mute && !flags.sync)
+        #expect(flags.keepOpen && flags.pause && flags.mute == false && !flags.sync)
         #expect(throws: (any Error).self) { try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(["--pause=maybe"])) }
         #expect(throws: (any Error).self) { try DeskPlayerCommand.parse(DeskPlayerCommand.bareIdle(["--really-bogus", "x.mp4"])) }
         let r = try runProcess(Fixtures.binary, ["--really-quiet", "--bogus", "x.mp4"], environment: Self.headless, timeout: 20)

@@ -41,7 +41,7 @@ struct ScreenTests {
                 socketPath = nil
             }
             process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
+            var env = Fixtures.appEnvironment
             for (k, v) in audio { env[k] = v }
             env.removeValue(forKey: "SDL_VIDEODRIVER")
             process.environment = env

@@ -36,7 +36,7 @@ struct WindowManagerTests {
             while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
             manager.arguments = ["--sm-disable"]
-            var env = ProcessInfo.processInfo.environment
+            var env = Fixtures.appEnvironment
             env["DISPLAY"] = name
             manager.environment = env
             manager.standardOutput = FileHandle.nullDevice

@@ -15,6 +15,18 @@ package enum Fixtures {
         return root.appendingPathComponent(".build/debug/deskplayer").path
     }
 
+    /// The environment the app runs in under test: this process's, with a
+    /// state folder of its own per run (a path made only when the app
+    /// writes there), so what one test's app remembers (volume, mute,
+    /// window: `RememberedState`) never reaches another's, nor the user's.
+    /// A test that sets XDG_STATE_HOME itself overrides it.
+    package static var appEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory
+            .appendingPathComponent("deskplayer-test-state/\(UUID().uuidString)").path
+        return env
+    }
+
     /// A fresh scratch folder, removed by the caller.
     package static func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-test-\(UUID().uuidString)")
@@ -50,7 +62,7 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
+    var env = Fixtures.appEnvironment
     for (k, v) in environment { env[k] = v }
     process.environment = env
     let out = Pipe(), err = Pipe()

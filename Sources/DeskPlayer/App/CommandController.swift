@@ -158,6 +158,13 @@ final class CommandController {
             for tile in try resolve(target) { tile.playlist.shuffle() }
         case .playlistUnshuffle:
             for tile in try resolve(target) { tile.playlist.unshuffle() }
+        case .playlistPlayIndex(let index):
+            for tile in try resolve(target) {
+                guard tile.playlist.play(at: index) else { throw .invalidParameter }
+                tile.ended = false
+            }
+        case .playlistPanel:
+            try cycle("playlist-panel", down: false, target, source)
         case .stop:
             for tile in try resolve(target) {
                 tile.playlist.stop()

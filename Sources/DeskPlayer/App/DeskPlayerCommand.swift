@@ -26,11 +26,11 @@ struct DeskPlayerCommand: ParsableCommand {
     @Argument(help: "Files or URLs to play, one after another, gaplessly.")
     var files: [String] = []
 
-    @Option(help: "Volume, 0 to 100.")
-    var volume: Int = 100
+    @Option(help: "Volume, 0 to 100 (default: the last run's, else 100).")
+    var volume: Int?
 
-    @Flag(help: "Start muted.")
-    var mute = false
+    @Flag(inversion: .prefixedNo, help: "Start muted, or not (default: as the last run ended).")
+    var mute: Bool?
 
     @Flag(help: "Start paused.")
     var pause = false
@@ -176,6 +176,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Flag(name: .customLong("no-resume"), help: "Start at the beginning even where Shift+Q remembered a position.")
     var noResume = false
 
+    @Flag(name: .customLong("no-remember"), help: "Neither use nor save the volume, mute and window size and place of the last run ($XDG_STATE_HOME/deskplayer/remembered.json).")
+    var noRemember = false
+
     @Flag(name: .customLong("no-config"), help: "Ignore input.conf and deskplayer.conf in $XDG_CONFIG_HOME/deskplayer/.")
     var noConfig = false
 
@@ -203,6 +206,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("vo"), help: ArgumentHelp("How pictures reach the screen: gpu uploads each video's YUV at its own size and lets SDL's accelerated renderer convert and scale it; x11 scales and converts on the CPU and draws with SDL's software renderer (cheapest without a GPU: Xvfb, llvmpipe); auto takes gpu when the OpenGL renderer is a real GPU.", valueName: "auto|gpu|x11"))
     var videoOutput: VideoOutputChoice = .auto
 
+    @Option(name: .customLong("ui-scale"), help: ArgumentHelp("How much larger than at 96 DPI the window's own parts are drawn (control bar, OSD, panels), 0.5 to 4. Default: from the desktop's Xft.dpi, else the display's DPI (2 on a 192 DPI screen).", valueName: "X"))
+    var uiScale: Double?
+
     @Option(help: ArgumentHelp("Hovering a seek bar shows the picture at that time, made by a decoder of its own at low priority; no shows only the time.", valueName: "yes|no"))
     var thumbnails: YesNo = .yes
 
@@ -216,7 +222,7 @@ struct DeskPlayerCommand: ParsableCommand {
     var audioDevice: String = AudioOutput.auto
 
     func validate() throws {
-        guard (0...100).contains(volume) else { throw ValidationError("--volume must be between 0 and 100") }
+        if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be between 0 and 100") }
         guard PlaybackSpeed.range.contains(speed) else {
             throw ValidationError("--speed must be between \(PlaybackSpeed.range.lowerBound) and \(Int(PlaybackSpeed.range.upperBound))")
         }
@@ -224,6 +230,7 @@ struct DeskPlayerCommand: ParsableCommand {
         if let quitAfter, quitAfter < 0 || !quitAfter.isFinite {
             throw ValidationError("--quit-after must be 0 or more seconds")
         }
+        if let uiScale, !UIScale.range.contains(uiScale) { throw ValidationError("--ui-scale must be between 0.5 and 4") }
         if let forwardBuffer, !(forwardBuffer > 0 && forwardBuffer.isFinite) { throw ValidationError("--forward-buffer must be positive") }
         if scan && (files.count != 2 || compareMetricsOut == nil) {
             throw ValidationError("--scan needs exactly two files (the reference first) and --compare-metrics-out FILE.csv")
@@ -292,17 +299,23 @@ extension DeskPlayerCommand {
     /// write them `--pause=yes`, `--keep-open=always`, `--no-mute`.
     static let yesNoFlags: Set<String> = ["pause", "mute", "keep-open", "sync", "pip", "pip-auto", "playlist-loop"]
 
+    /// Those of them whose no is said (`--no-mute`): it wins over what was remembered.
+    static let invertedFlags: Set<String> = ["mute"]
+
     /// A yes/no flag in mpv's spellings as DeskPlayer's: `--NAME` for yes
     /// (`=yes`, `=always`, `=true`), nothing for no (`=no`, `--no-NAME`);
     /// nil when `argument` is not one.
     static func yesNoFlag(_ argument: String) -> [String]? {
         guard argument.hasPrefix("--") else { return nil }
         let body = argument.dropFirst(2)
-        if body.hasPrefix("no-"), yesNoFlags.contains(String(body.dropFirst(3))) { return [] }
+        if body.hasPrefix("no-"), yesNoFlags.contains(String(body.dropFirst(3))) {
+            return invertedFlags.contains(String(body.dropFirst(3))) ? [argument] : []
+        }
         guard let eq = body.firstIndex(of: "="), yesNoFlags.contains(String(body[..<eq])) else { return nil }
+        let name = String(body[..<eq])
         switch body[body.index(after: eq)...] {
-        case "yes", "always", "true": return ["--" + body[..<eq]]
-        case "no", "false": return []
+        case "yes", "always", "true": return ["--" + name]
+        case "no", "false": return invertedFlags.contains(name) ? ["--no-" + name] : []
         default: return nil
         }
     }

@@ -83,7 +83,7 @@ extension PlayerApp {
     private func fitWindowOnce(to info: MediaInfo?, _ window: MainWindow) {
         guard !fittedToVideo else { return }
         fittedToVideo = true
-        guard options.geometry == nil, options.layout == nil, !options.sync, options.compare == nil,
+        guard options.geometry == nil, !usesRememberedWindow, options.layout == nil, !options.sync, options.compare == nil,
               tiles.tiles.count == 1, let info, info.hasVideo else { return }
         window.fitAspect(videoWidth: info.displayWidth, videoHeight: info.displayHeight)
     }

@@ -26,13 +26,15 @@ final class PlayerApp {
     var socket: ControlSocket?
     /// MPRIS on the session bus (nil without one).
     private var mpris: MPRISService?
-    private var autoPiP: AutoPiP?
+    var autoPiP: AutoPiP?
     private var title: WindowTitle
     private var chapterAnnouncer = ChapterAnnouncer()
     /// When the first item became ready (`--quit-after` counts from there).
     var playingSince: UInt64?
     /// The window took the first video's aspect (or was left as it was).
     var fittedToVideo = false
+    /// The window has the last run's size and place (it keeps them, as with --geometry).
+    var usesRememberedWindow = false
 
     init(options: DeskPlayerCommand) {
         self.options = options
@@ -115,11 +117,17 @@ final class PlayerApp {
         let audio = AudioOutput(mixer: mixer, device: options.audioDevice)
         defer { audio.shutDown() }  // sound until here; closed before SDL quits
         controller.audioOutput = audio
+        let remembered = loadRemembered()
+        factory.remembered = remembered
         let geometry = options.geometry
+        let frame = PlayerApp.rememberedFrame(remembered, options)
+        usesRememberedWindow = frame != nil
         let window: MainWindow
         do {
-            window = try MainWindow(title: "DeskPlayer", width: geometry?.width ?? 1280, height: geometry?.height ?? 720,
-                                    position: geometry.flatMap { g in g.x.map { ($0, g.y ?? 0) } })
+            window = try MainWindow(title: "DeskPlayer", width: geometry?.width ?? frame?.width ?? 1280,
+                                    height: geometry?.height ?? frame?.height ?? 720,
+                                    position: geometry.flatMap { g in g.x.map { ($0, g.y ?? 0) } } ?? frame.map { ($0.x, $0.y) },
+                                    uiScale: options.uiScale)
         } catch {
             PlayerApp.printError("\(error)")
             return 1
@@ -145,6 +153,7 @@ final class PlayerApp {
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(window)
+        saveRemembered(window)
         controller.compareMetrics?.finish()
         controller.compareAlignment.stop()
         controller.scopes?.close()
@@ -242,109 +251,6 @@ final class PlayerApp {
         if synced { tiles.synchronize(made) }
     }
 
-    // MARK: Input
-
-    /// What the user did in the main window, as commands.
-    private func handle(_ action: WindowAction) {
-        switch action {
-        case .key(let name):
-            run { () throws(CommandError) in try controller.handleKey(name) }
-        case .focus(let index):
-            run { () throws(CommandError) in try controller.apply(.tileFocus(.index(index)), from: .mouse) }
-        case .playButton(let index):
-            run { () throws(CommandError) in
-                try controller.apply(.tileFocus(.index(index)), from: .mouse)
-                try controller.apply(.cycle(property: "pause", down: false), from: .mouse)
-            }
-        case .seekBar(let index, let fraction):
-            run { () throws(CommandError) in
-                try controller.apply(.tileFocus(.index(index)), from: .mouse)
-                try controller.apply(.seek(fraction * 100, .absolutePercent), from: .mouse)
-            }
-        case .volumeBar(let index, let percent):
-            run { () throws(CommandError) in
-                try controller.apply(.tileFocus(.index(index)), from: .mouse)
-                try controller.apply(.set(property: "volume", value: .number(Double(percent))), from: .mouse)
-            }
-        case .pipButton(let index):
-            run { () throws(CommandError) in
-                try controller.apply(.tileFocus(.index(index)), from: .mouse)
-                try controller.apply(.pipStart(index), from: .mouse)
-            }
-        case .drop(let path, let index):
-            drop(path, on: index.flatMap { tiles.tiles.indices.contains($0) ? tiles.tiles[$0] : nil })
-        case .zoom(let index, let zoom):
-            // The tile under the pointer (and its sync group), through the properties keys and the socket set.
-            guard tiles.tiles.indices.contains(index) else { return }
-            let tile = tiles.tiles[index]
-            run { () throws(CommandError) in
-                try controller.apply(.set(property: "video-zoom", value: .number(zoom.log2)), to: .tile(tile), from: .mouse)
-                try controller.apply(.set(property: "video-pan-x", value: .number(zoom.panX)), to: .tile(tile), from: .mouse)
-                try controller.apply(.set(property: "video-pan-y", value: .number(zoom.panY)), to: .tile(tile), from: .mouse)
-            }
-        case .compare(.wipe(let position)):
-            run { () throws(CommandError) in
-                try controller.apply(.set(property: "compare-wipe", value: .number(position)), from: .mouse)
-            }
-        case .compare(.zoom(let zoom)):
-            // One zoom for every side (ZoomProperties), set as the keys and the socket set it.
-            run { () throws(CommandError) in
-                try controller.apply(.set(property: "video-zoom", value: .number(zoom.log2)), from: .mouse)
-                try controller.apply(.set(property: "video-pan-x", value: .number(zoom.panX)), from: .mouse)
-                try controller.apply(.set(property: "video-pan-y", value: .number(zoom.panY)), from: .mouse)
-            }
-        case .list(let action):
-            controller.opener?.listAction(action)
-        case .menu(let text):
-            // The item's command, exactly as a key bound to the same text runs it.
-            run { () throws(CommandError) in try controller.apply(try Command(parsing: text), from: .mouse) }
-        case .trackButton(let index, let audio):
-            run { () throws(CommandError) in
-                try controller.apply(.tileFocus(.index(index)), from: .mouse)
-                try controller.apply(.contextMenu(audio ? "Audio" : "Subtitles"), from: .mouse)
-            }
-        case .minimized:
-            autoPiP?.windowMinimized()
-        case .restored:
-            autoPiP?.windowRestored()
-        }
-    }
-
-    /// What the user did in a Picture in Picture window: its keys through
-    /// the binding table (its own section first), its buttons as commands,
-    /// all for the player it shows.
-    private func handle(_ action: PiPWindow.Action, fromPiPOf tile: Tile) {
-        run { () throws(CommandError) in
-            switch action {
-            case .key(let name): try controller.handleKey(name, section: .pip, tile: tile, from: .pip)
-            case .togglePause: try controller.apply(.cycle(property: "pause", down: false), to: .tile(tile), from: .pip)
-            case .restore: try controller.apply(.pipRestore(nil), to: .tile(tile), from: .pip)
-            case .close: try controller.apply(.pipClose(nil), to: .tile(tile), from: .pip)
-            case .play(let path): try controller.apply(.loadfile(path, .replace), to: .tile(tile), from: .pip)
-            }
-        }
-    }
-
-    /// A command from the user that fails says why on the OSD (the socket's
-    /// get the error in their reply instead).
-    private func run(_ body: () throws(CommandError) -> Void) {
-        do { try body() } catch {
-            if error != .propertyUnavailable { controller.osd("Cannot do that: \(error.rawValue)", seconds: 2) }
-        }
-    }
-
-    /// A subtitle file goes to the tile it lands on (or the focused one); a
-    /// media file plays there, or in a new tile when dropped elsewhere.
-    private func drop(_ path: String, on tile: Tile?) {
-        if SubtitleFile.isSubtitleFile(path) {
-            run { () throws(CommandError) in try controller.apply(.subAdd(path), to: tile.map { .tile($0) } ?? .focused, from: .mouse) }
-        } else {
-            run { () throws(CommandError) in
-                try controller.apply(.loadfile(path, .replace), to: tile.map { .tile($0) } ?? .newTile, from: .mouse)
-            }
-        }
-    }
-
     // MARK: Main loop
 
     /// Whether the window stays open with nothing (more) to play: a
@@ -398,6 +304,8 @@ final class PlayerApp {
             // playlists before anything reads them: asked in this same turn,
             // the socket saw the new item's time with the old playlist-pos.
             handleAllEvents(window, tick: tick)
+            // The panel follows the focused tile's playlist, whatever changed it.
+            if window.showsPlaylistPanel { window.playlistPanel.entries = PlayerApp.panelEntries(of: tiles.focused) }
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)

@@ -16,6 +16,8 @@ final class TileFactory {
     weak var screen: (any PlayerScreen)?
     /// Seconds between two refreshes of the display (frames faster than that are skipped by schedule).
     var displayInterval = 1.0 / 60
+    /// The last run's volume and mute, for what the command line does not say.
+    var remembered = RememberedState()
     /// The main window's renderer converts and scales YUV on a GPU (`--vo`).
     var picturesForGPU = false
 
@@ -77,8 +79,8 @@ final class TileFactory {
 
     func tile(_ items: [PlayerItem]) -> Tile {
         let player = Player()
-        player.volume = Float(options.volume) / 100
-        player.isMuted = options.mute
+        player.volume = Float(options.volume ?? remembered.volume ?? 100) / 100
+        player.isMuted = options.mute ?? remembered.mute ?? false
         player.passesPerItem = passes
         player.deinterlace = options.deinterlace
         player.hardwareDecoding = preferences.hardwareDecoding

@@ -31,6 +31,10 @@ package enum Command: Equatable, Sendable {
     case playlistMove(from: Int, to: Int)
     case playlistShuffle
     case playlistUnshuffle
+    /// Plays entry N of the playlist now (mpv's playlist-play-index).
+    case playlistPlayIndex(Int)
+    /// Shows or hides the playlist panel (cycles the `playlist-panel` property).
+    case playlistPanel
     /// Stops playing and empties the playlist (mpv's stop): the player waits, idle.
     case stop
     /// mpv's property expansion of the text, as `--title` does it; the reply's data.
@@ -162,6 +166,8 @@ extension Command {
         case .playlistMove(let from, let to): return "playlist-move \(from) \(to)"
         case .playlistShuffle: return "playlist-shuffle"
         case .playlistUnshuffle: return "playlist-unshuffle"
+        case .playlistPlayIndex(let i): return "playlist-play-index \(i)"
+        case .playlistPanel: return "playlist-panel"
         case .stop: return "stop"
         case .expandText(let text): return "expand-text \(quoted(text))"
         case .loadfile(let path, let mode, let options):

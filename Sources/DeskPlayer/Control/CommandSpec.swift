@@ -152,6 +152,11 @@ package struct CommandSpec: Sendable {
         },
         CommandSpec("playlist-shuffle") { _ throws(CommandError) in .playlistShuffle },
         CommandSpec("playlist-unshuffle") { _ throws(CommandError) in .playlistUnshuffle },
+        CommandSpec("playlist-play-index", [arg("index", .integer)]) { a throws(CommandError) in
+            guard let index = try a.optionalIndex(0) else { throw .invalidParameter }
+            return .playlistPlayIndex(index)
+        },
+        CommandSpec("playlist-panel") { _ throws(CommandError) in .playlistPanel },
         CommandSpec("stop", [arg("flags", .choice, optional: true)]) { _ throws(CommandError) in .stop },
         CommandSpec("expand-text", [arg("text", .text)]) { a throws(CommandError) in .expandText(try a.text(0)) },
         // mpv 0.35's options third; newer mpv puts an index before them (-1: at the end).

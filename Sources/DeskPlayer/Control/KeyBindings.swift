@@ -48,6 +48,7 @@ package enum KeyBindings {
         (">", "playlist-next", "next file"),
         ("ENTER", "playlist-next", "next file"),
         ("<", "playlist-prev", "previous file"),
+        ("F8", "playlist-panel", "playlist panel: show / hide"),
         ("TAB", "tile-focus next", "focus the next tile"),
         ("c", "cycle content-mode", "content mode: fit, fill, stretch"),
         ("d", "cycle deinterlace", "deinterlace: auto, no, yes"),

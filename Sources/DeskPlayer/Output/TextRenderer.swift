@@ -15,7 +15,10 @@ package final class TextRenderer {
         "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
     ]
 
-    package init(pointSize: Int32 = 18) {
+    /// The OSD's size at 96 DPI (a window scales it by its UI scale).
+    package static let designPointSize = 18
+
+    package init(pointSize: Int32 = Int32(designPointSize)) {
         if TTF_WasInit() == 0 { TTF_Init() }
         let path = TextRenderer.fontCandidates.first { FileManager.default.fileExists(atPath: $0) }
         font = path.flatMap { TTF_OpenFont($0, pointSize) }

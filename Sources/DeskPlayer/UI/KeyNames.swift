@@ -21,6 +21,7 @@ enum KeyNames {
         case Int(SDLK_PAGEDOWN.rawValue): base = "PGDWN"
         case Int(SDLK_HOME.rawValue): base = "HOME"
         case Int(SDLK_END.rawValue): base = "END"
+        case Int(SDLK_DELETE.rawValue): base = "DEL"
         case Int(SDLK_KP_MULTIPLY.rawValue): base = "*"
         case Int(SDLK_KP_DIVIDE.rawValue): base = "/"
         case Int(SDLK_F1.rawValue)...Int(SDLK_F12.rawValue): base = "F\(sym - Int(SDLK_F1.rawValue) + 1)"

@@ -21,8 +21,8 @@ extension MainWindow {
     /// The bar of tile `index` when it has one to show (a player with an item, in this window).
     func shownControlBar(_ index: Int, in areas: [Rect]) -> ControlBar? {
         guard !comparing, views.indices.contains(index), areas.indices.contains(index), !views[index].isDetached,
-              views[index].player.currentItem != nil, areas[index].height >= ControlBar.height * 2 else { return nil }
-        return ControlBar(in: areas[index])
+              views[index].player.currentItem != nil, areas[index].height >= ControlBar.height(scale) * 2 else { return nil }
+        return ControlBar(in: areas[index], scale: scale)
     }
 
     /// What the shown control bar depends on (nil without one); compared
@@ -57,10 +57,13 @@ extension MainWindow {
 
     func pressBar(_ bar: ControlBar, index: Int, x: Int, y: Int) {
         showControls(index)
-        if bar.playButton.contains(x: x, y: y) {
-            onAction(.playButton(tile: index))
-        } else if bar.audioButton.contains(x: x, y: y) || bar.subtitleButton.contains(x: x, y: y) {
-            onAction(.trackButton(tile: index, audio: bar.audioButton.contains(x: x, y: y)))
+        if let button = bar.button(atX: x, y: y) {
+            switch button {
+            case .play: onAction(.playButton(tile: index))
+            case .audio, .subtitles: onAction(.trackButton(tile: index, audio: button == .audio))
+            default: onAction(.barButton(tile: index, button))
+            }
+            tooltip = nil
         } else if bar.seekTrack.contains(x: x, y: y) {
             dragging = (index, false, 0)
             dragBar((index, false, 0), x: x, final: true)
@@ -89,15 +92,29 @@ extension MainWindow {
     }
 
     /// The Picture in Picture button of a tile: top-right corner, inside the outline.
-    static func pipButton(in area: Rect) -> Rect {
-        Rect(x: area.x + area.width - 52, y: area.y + 10, width: 42, height: 30)
+    static func pipButton(in area: Rect, scale u: UIScale = UIScale(factor: 1, source: "default")) -> Rect {
+        Rect(x: area.x + area.width - u(52), y: area.y + u(10), width: u(42), height: u(30))
     }
 
     /// The tile whose (shown) Picture in Picture button is at (x, y).
     func pipButtonHit(x: Int, y: Int) -> Int? {
         guard let hover, views.indices.contains(hover.index), !views[hover.index].isDetached else { return nil }
         let areas = areas()
-        guard areas.indices.contains(hover.index), MainWindow.pipButton(in: areas[hover.index]).contains(x: x, y: y) else { return nil }
+        guard areas.indices.contains(hover.index), MainWindow.pipButton(in: areas[hover.index], scale: scale).contains(x: x, y: y)
+        else { return nil }
         return hover.index
+    }
+
+    /// The button the pointer rests on (for `tooltipSeconds`) shows its tooltip.
+    func updateTooltip(_ areas: [Rect], at now: UInt64) {
+        var tip: BarButton?
+        if let hover, let (x, y) = pointer, dragging == nil, now &- pointerMovedAt >= UInt64(MainWindow.tooltipSeconds * 1e9),
+           let bar = shownControlBar(hover.index, in: areas) {
+            tip = bar.button(atX: x, y: y)
+        }
+        if tip != tooltip {
+            tooltip = tip
+            needsRedraw = true
+        }
     }
 }

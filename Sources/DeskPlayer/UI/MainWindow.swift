@@ -6,41 +6,29 @@ import Output
 // SDL's headers bring X11's `Window` too; this one is meant.
 import class Output.Window
 
-/// What the user did in the main window, for the App to turn into commands
-/// (keys through its binding table): the window knows no command.
-package enum WindowAction: Equatable {
-    /// A key by mpv's name ("SPACE", "Ctrl+p").
-    case key(String)
-    /// A click on a tile.
-    case focus(tile: Int)
-    case playButton(tile: Int)
-    /// The seek bar clicked or dragged, as a fraction of the item.
-    case seekBar(tile: Int, fraction: Double)
-    case volumeBar(tile: Int, percent: Int)
-    case pipButton(tile: Int)
-    /// A file dropped on a tile (nil: elsewhere).
-    case drop(path: String, tile: Int?)
-    /// The wheel or a drag zoomed or panned a tile's picture (outside a
-    /// comparison): this zoom and pan, for the tile and its sync group.
-    case zoom(tile: Int, VideoZoom)
-    /// A drag or the wheel in a comparison: the divider's place, or the zoom and pan.
-    case compare(CompareView.Gesture)
-    /// A key or click on the list overlay.
-    case list(ListOverlay.Action)
-    /// An item of the context menu was chosen: its command, as input.conf writes it.
-    case menu(String)
-    /// A track button of a tile's control bar (audio, else subtitles).
-    case trackButton(tile: Int, audio: Bool)
-    /// The window manager minimized the window, or brought it back.
-    case minimized
-    case restored
-}
-
 /// The main window: lays out its player views, turns input into
 /// `WindowAction`s for the App, and redraws only when something changed.
 package final class MainWindow: PlayerScreen {
     package let window: Window
     package let text: TextRenderer
+    /// How much larger than at 96 DPI its own parts are drawn (`--ui-scale`, Xft.dpi, the display's DPI).
+    package let scale: UIScale
+    package var uiScale: Double { scale.factor }
+    /// The playlist at the right side (`playlist-panel`); the App sets its entries.
+    package let playlistPanel = PlaylistPanel()
+    package var showsPlaylistPanel = false {
+        didSet {
+            guard showsPlaylistPanel != oldValue else { return }
+            needsRedraw = true
+            playlistPanel.changed = true
+        }
+    }
+    /// The control-bar button whose tooltip shows (the pointer rests on it).
+    var tooltip: BarButton?
+    /// When the pointer last moved (tooltips show once it rests).
+    var pointerMovedAt: UInt64 = 0
+    /// How long the pointer rests on a button before its tooltip shows.
+    static let tooltipSeconds = 0.6
     private(set) var views: [PlayerView] = []
     /// A video behind all tiles (`--background`).
     package var background: PlayerView? { didSet { needsRedraw = true } }
@@ -65,7 +53,7 @@ package final class MainWindow: PlayerScreen {
     package var helpLines: [(keys: String, help: String)] = []
     /// Events of other windows (Picture in Picture), by window id.
     package var onOtherWindowEvent: (OtherWindowEvent) -> Void = { _ in }
-    private var messages: [(text: String, topic: String?, until: UInt64)] = []
+    var messages: [(text: String, topic: String?, until: UInt64)] = []
     var needsRedraw = true
     /// The tile under the mouse shows its Picture in Picture button until
     /// the mouse rests for this long.
@@ -94,8 +82,8 @@ package final class MainWindow: PlayerScreen {
     package internal(set) var thumbnailWaits: [Double] = []
     package internal(set) var thumbnailsReady = 0
     /// Presents of the whole window, and of only the tiles that changed.
-    package private(set) var fullPresents = 0
-    package private(set) var tilePresents = 0
+    package internal(set) var fullPresents = 0
+    package internal(set) var tilePresents = 0
     static let hoverSeconds = 2.0
 
     /// Every present of the window, whole or of tiles alone (`window-presents`).
@@ -112,6 +100,7 @@ package final class MainWindow: PlayerScreen {
     package var unsettledBy: String? {
         if needsRedraw { return "a redraw" }
         if !messages.isEmpty { return "an OSD line" }
+        if showsPlaylistPanel && playlistPanel.isMakingPreviews { return "the playlist panel's pictures" }
         if hover != nil { return "a control bar" }
         if pointerIsOverVideo && pointerAutohide.isVisible { return "the pointer over the video" }
         if let index = views.firstIndex(where: { !$0.isAtRest }) {
@@ -123,11 +112,13 @@ package final class MainWindow: PlayerScreen {
     /// Whether the pointer was over a picture at the last refresh (it hides there after a second at rest).
     private var pointerIsOverVideo = false
 
-    package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?) throws(SDLError) {
+    /// `uiScale`: `--ui-scale` (nil: from the display).
+    package init(title: String, width: Int, height: Int, position: (x: Int, y: Int)?, uiScale: Double? = nil) throws(SDLError) {
         let x = position.map { Int32($0.x) } ?? DP_SDL_WINDOWPOS_CENTERED
         let y = position.map { Int32($0.y) } ?? DP_SDL_WINDOWPOS_CENTERED
         window = try Window(title: title, width: width, height: height, x: x, y: y)
-        text = TextRenderer()
+        scale = UIScale.detect(window: window.window, requested: uiScale)
+        text = TextRenderer(pointSize: Int32(scale(TextRenderer.designPointSize)))
         _ = dp_watch_visibility(window.window)
         // Dark at once: never a white flash while the first item opens.
         render()
@@ -171,6 +162,14 @@ package final class MainWindow: PlayerScreen {
 
     package func setTitle(_ title: String) { window.setTitle(title) }
 
+    /// Its size and place on the screen.
+    package var frame: (x: Int, y: Int, width: Int, height: Int) {
+        var x: Int32 = 0, y: Int32 = 0
+        SDL_GetWindowPosition(window.window, &x, &y)
+        let (w, h) = window.size
+        return (Int(x), Int(y), w, h)
+    }
+
     package var pointerVisible: Bool { pointerAutohide.isVisible }
 
     /// SDL holds the screen saver off (its own state, as it reports it).
@@ -210,7 +209,7 @@ package final class MainWindow: PlayerScreen {
     /// The area each view gets, by the layout (or the comparison's view).
     func areas() -> [Rect] {
         if let compare { return compare.areas(count: views.count, in: compareBounds) }
-        return layout.areas(count: views.count, in: bounds)
+        return layout.areas(count: views.count, in: contentBounds)
     }
 
     /// Waits up to `timeoutMs` (nil: until something comes) for input and
@@ -245,6 +244,7 @@ package final class MainWindow: PlayerScreen {
             return true
         }
         if menu != nil, handleMenuEvent(event) { return true }
+        if showsPlaylistPanel, list == nil, menu == nil, !showsHelp, handlePanelEvent(event) { return true }
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
@@ -263,7 +263,8 @@ package final class MainWindow: PlayerScreen {
             needsRedraw = true
             onAction(.restored)
         case SDL_MOUSEMOTION:
-            pointerAutohide.moved(at: HostTime.now())
+            pointerMovedAt = HostTime.now()
+            pointerAutohide.moved(at: pointerMovedAt)
             motion(event)
         case SDL_DROPFILE:
             if let file = event.drop.file {
@@ -427,6 +428,8 @@ package final class MainWindow: PlayerScreen {
         }
         // The bar's time, knob and label move while it shows.
         if barSignature(areas) != drawnBar { needsRedraw = true }
+        updateTooltip(areas, at: now)
+        if showsPlaylistPanel, playlistPanel.takeChanges() { needsRedraw = true }
         if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
         updateThumbnails(areas, at: now)
         pointerIsOverVideo = pointerOverVideo(areas)
@@ -439,78 +442,5 @@ package final class MainWindow: PlayerScreen {
         } else if !changed.isEmpty {
             renderTiles(changed, in: areas)
         }
-    }
-
-    /// Whether a changed picture can be drawn and pushed to the screen on
-    /// its own: nothing drawn over or under the tiles (background, wipe,
-    /// buttons, bars, lists, OSD lines), and a renderer that keeps the
-    /// window's pixels between presents (SDL's software one: the frame
-    /// buffer it draws into is the window's own).
-    private var drawsTilesAlone: Bool {
-        window.isSoftware && background == nil && !comparing && hover == nil && !showsHelp
-            && list == nil && menu == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
-    }
-
-    /// Draws only the tiles whose picture changed and pushes only their
-    /// rectangles to the screen: with many tiles each frame touches one,
-    /// so a whole-window clear, copy and push per frame is mostly waste.
-    private func renderTiles(_ indices: [Int], in areas: [Rect]) {
-        let r = window.renderer
-        for index in indices where areas.indices.contains(index) {
-            views[index].draw(in: areas[index], renderer: r, text: text)
-            if index == focusedIndex { drawFocusOutline(areas[index]) }
-        }
-        window.present(rects: indices.compactMap { areas.indices.contains($0) ? areas[$0].sdl : nil })
-        tilePresents += 1
-    }
-
-    /// Where a comparison's pictures and labels go: above the metrics panel
-    /// when there is one, so neither covers the other.
-    private var compareBounds: Rect {
-        metricsGraph == nil ? bounds : MetricsGraph.areaAbove(in: bounds, lineHeight: text.lineHeight)
-    }
-
-    private func render() {
-        let r = window.renderer
-        // The whole window is drawn anew: pictures made in its frame buffer go to their textures first.
-        for view in views { view.adoptWindowPicture() }
-        SDL_SetRenderDrawColor(r, 0, 0, 0, 255)
-        SDL_RenderClear(r)
-        background?.draw(in: bounds, renderer: r, text: text)
-        let areas = areas()
-        if let compare, !views.isEmpty {
-            compare.draw(views, in: compareBounds, renderer: r, text: text, pointer: pointer)
-        } else if views.isEmpty {
-            IdleScreen.draw(in: bounds, renderer: r, text: text)
-        } else {
-            for (view, area) in zip(views, areas) {
-                view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
-            }
-        }
-        if !comparing, areas.indices.contains(focusedIndex) { drawFocusOutline(areas[focusedIndex]) }
-        if let hover, !comparing, areas.indices.contains(hover.index), views.indices.contains(hover.index),
-           !views[hover.index].isDetached {
-            drawPiPButton(MainWindow.pipButton(in: areas[hover.index]))
-        }
-        drawnBar = barSignature(areas)
-        if let hover, let bar = shownControlBar(hover.index, in: areas) {
-            bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer,
-                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil)
-        }
-        metricsGraph?.draw(in: bounds, renderer: r, text: text)
-        scopePanel?.draw(in: bounds, renderer: r, text: text)
-        if showsHelp { drawHelp() }
-        list?.draw(in: bounds, renderer: r, text: text)
-        let (w, h) = window.size
-        // Messages sit above a control bar.
-        let bottom = h - 24 - (drawnBar == nil ? 0 : ControlBar.height) - (metricsGraph == nil ? 0 : MetricsGraph.height + 24)
-        for (i, m) in messages.suffix(3).reversed().enumerated() {
-            text.drawCentered(m.text, renderer: r, cx: w / 2, cy: bottom - i * (text.lineHeight + 4), maxWidth: w - 40,
-                              color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
-        }
-        menu?.draw(renderer: r, text: text)
-        SDL_RenderPresent(r)
-        fullPresents += 1
-        needsRedraw = false
     }
 }

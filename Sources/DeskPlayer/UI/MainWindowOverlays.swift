@@ -21,10 +21,15 @@ extension MainWindow {
         let r = window.renderer
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(b, (0, 0, 0, 170), renderer: r)
-        var screen = Rect(x: b.x + 8, y: b.y + 6, width: b.width - 16, height: b.height - 12).sdl
-        SDL_SetRenderDrawColor(r, 240, 240, 240, 255)
-        SDL_RenderDrawRect(r, &screen)
-        fill(Rect(x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width / 2 - 11, height: b.height / 2 - 9),
+        let u = scale, line = max(u(1), 1)
+        let screen = Rect(x: b.x + u(8), y: b.y + u(6), width: b.width - u(16), height: b.height - u(12))
+        for edge in [Rect(x: screen.x, y: screen.y, width: screen.width, height: line),
+                     Rect(x: screen.x, y: screen.y + screen.height - line, width: screen.width, height: line),
+                     Rect(x: screen.x, y: screen.y, width: line, height: screen.height),
+                     Rect(x: screen.x + screen.width - line, y: screen.y, width: line, height: screen.height)] {
+            fill(edge, (240, 240, 240, 255), renderer: r)
+        }
+        fill(Rect(x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width / 2 - u(11), height: b.height / 2 - u(9)),
              (240, 240, 240, 255), renderer: r)
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
     }
@@ -35,7 +40,7 @@ extension MainWindow {
         let lines = helpLines
         let keyWidth = lines.map { text.width(of: $0.keys) }.max() ?? 0
         let helpWidth = lines.map { text.width(of: $0.help) }.max() ?? 0
-        let step = text.lineHeight + 2, pad = 16, gap = 24
+        let step = text.lineHeight + scale(2), pad = scale(16), gap = scale(24)
         let (w, h) = window.size
         let panelW = min(w, keyWidth + gap + helpWidth + 2 * pad), panelH = min(h, (lines.count + 1) * step + 2 * pad)
         let x0 = (w - panelW) / 2, y0 = (h - panelH) / 2

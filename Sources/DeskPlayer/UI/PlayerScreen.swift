@@ -23,6 +23,10 @@ package protocol PlayerScreen: AnyObject {
     func setTitle(_ title: String)
     /// Hovering a seek bar shows the picture at that time (`--thumbnails`).
     var showsThumbnails: Bool { get set }
+    /// The playlist panel at the window's right side (`playlist-panel`).
+    var showsPlaylistPanel: Bool { get set }
+    /// How much larger than at 96 DPI the window's own parts are drawn (`ui-scale`).
+    var uiScale: Double { get }
     /// The mouse pointer shows (it hides over video after a second at rest).
     var pointerVisible: Bool { get }
     /// The screen saver is held off (while a video plays in sight).
