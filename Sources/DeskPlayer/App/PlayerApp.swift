@@ -56,6 +56,7 @@ final class PlayerApp {
         }
         FFmpegLog.configure(verbose: options.verbose)
         if options.scan { return ScanMode.run(options) }
+        if options.compareExport != nil { return CompareExportMode.run(options) }
         if options.compare != nil, let path = options.compareMetricsOut {
             // Said before the window opens, not after the whole comparison has played.
             do { _ = try MetricsCSV(path: path) } catch {
