@@ -148,6 +148,7 @@ final class PlayerApp {
         let code = runLoop(window)
         controller.compareMetrics?.finish()
         controller.compareAlignment.stop()
+        controller.compareExport.stop()
         controller.scopes?.close()
         shutDown()
         window.holdsOffScreenSaver = false
@@ -395,6 +396,7 @@ final class PlayerApp {
             }
             reportScreenshots(window)
             controller.compareAlignment.update(controller)
+            controller.compareExport.update(controller)
             controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
             controller.scopes?.update(focused: tiles.focused)
             for notice in controller.audioOutput?.takeNotices() ?? [] {

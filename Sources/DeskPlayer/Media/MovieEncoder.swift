@@ -3,11 +3,15 @@ import CFFmpeg
 import Foundation
 
 /// Owns what writes a movie file: libavformat's muxer (the container from
-/// the file name, MP4 for `.mp4`), libavcodec's video encoder (H.264 by
-/// libx264 where FFmpeg has it, else MPEG-4 part 2) fed BGRA pictures
-/// converted to YUV 4:2:0 (BT.601, limited range, tagged so), and an
-/// optional AAC track fed interleaved float samples. Everything is freed
-/// in deinit; `finish()` writes the trailer. One thread at a time.
+/// the file name, MP4 for `.mp4`), libavcodec's video encoder fed BGRA
+/// pictures, and an optional AAC track fed interleaved float samples.
+/// `.exact` pictures are H.264 in RGB (libx264rgb: the BGRA bytes as they
+/// are, no colour conversion or chroma subsampling, High 4:4:4), what
+/// players built on FFmpeg (mpv, VLC, ffplay) show; `.compatible` ones
+/// are H.264 in YUV 4:2:0 (BT.601, limited range, tagged so) that every
+/// player and browser shows, with colour edges softened by the 4:2:0
+/// chroma. Without libx264: MPEG-4 part 2. Everything is freed in
+/// deinit; `finish()` writes the trailer. One thread at a time.
 package final class MovieEncoder {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var video: UnsafeMutablePointer<AVCodecContext>?
@@ -27,8 +31,17 @@ package final class MovieEncoder {
     private var pendingSamples: [Float] = []
     package let width: Int
     package let height: Int
-    /// The encoder used ("libx264", "mpeg4").
+    /// The encoder used ("libx264rgb", "libx264", "mpeg4").
     package let codecName: String
+
+    /// How the pictures are coded.
+    package enum Pictures: String, Sendable, CaseIterable {
+        /// RGB as drawn (libx264rgb): frame for frame what was drawn, for players built on FFmpeg.
+        case exact
+        /// YUV 4:2:0 (libx264): plays everywhere.
+        case compatible
+    }
+    private let pixelFormat: AVPixelFormat
 
     /// Audio given to `writeAudio`: interleaved float samples at this rate, 2 channels.
     package struct AudioInput: Sendable {
@@ -40,7 +53,7 @@ package final class MovieEncoder {
     /// with a stereo AAC track when `audio` is given; the container is the
     /// one `name` (else `path`) ends in. `quality`: x264's CRF.
     package init(path: String, name: String? = nil, width: Int, height: Int, frameRate: AVRational, audio: AudioInput?,
-                 quality: Int = 16, preset: String = "veryfast") throws(MediaError) {
+                 pictures: Pictures = .exact, quality: Int = 12, preset: String = "veryfast") throws(MediaError) {
         self.width = max(2, width & ~1)
         self.height = max(2, height & ~1)
         frame = try Frame()
@@ -53,25 +66,29 @@ package final class MovieEncoder {
         try MediaError.check(avformat_alloc_output_context2(&ctx, container, nil, path), "cannot write \(name ?? path)")
         guard let ctx else { throw MediaError("cannot write \(path)") }
         format = ctx
-        guard let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4),
+        let rgb = pictures == .exact ? avcodec_find_encoder_by_name("libx264rgb") : nil
+        guard let codec = rgb ?? avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4),
               let v = avcodec_alloc_context3(codec) else { throw MediaError("this FFmpeg has no H.264 or MPEG-4 encoder") }
         video = v
         codecName = String(cString: codec.pointee.name)
+        pixelFormat = rgb != nil ? AV_PIX_FMT_BGR0 : AV_PIX_FMT_YUV420P
         let rate = frameRate.num > 0 && frameRate.den > 0 ? frameRate : AVRational(num: 25, den: 1)
         v.pointee.width = Int32(self.width)
         v.pointee.height = Int32(self.height)
-        v.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        v.pointee.pix_fmt = pixelFormat
         v.pointee.time_base = av_inv_q(rate)
         v.pointee.framerate = rate
         v.pointee.gop_size = Int32(min(max(Int(rate.num / max(rate.den, 1)) * 2, 12), 600))
-        v.pointee.colorspace = AVCOL_SPC_SMPTE170M
+        v.pointee.colorspace = rgb != nil ? AVCOL_SPC_RGB : AVCOL_SPC_SMPTE170M
         v.pointee.color_primaries = AVCOL_PRI_SMPTE170M
         v.pointee.color_trc = AVCOL_TRC_SMPTE170M
-        v.pointee.color_range = AVCOL_RANGE_MPEG
+        v.pointee.color_range = rgb != nil ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         v.pointee.thread_count = 0
-        if codecName == "libx264" {
+        if codecName.hasPrefix("libx264") {
             av_opt_set(v.pointee.priv_data, "preset", preset, 0)
             av_opt_set(v.pointee.priv_data, "crf", String(quality), 0)
+            // Pixels as drawn, not what looks sharp: no psycho-visual tuning.
+            av_opt_set(v.pointee.priv_data, "tune", "psnr", 0)
         } else {
             v.pointee.bit_rate = Int64(self.width * self.height) * 8
             v.pointee.qmin = 1
@@ -95,7 +112,7 @@ package final class MovieEncoder {
         let f = frame.pointer
         f.pointee.width = Int32(self.width)
         f.pointee.height = Int32(self.height)
-        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.format = pixelFormat.rawValue
         try MediaError.check(av_frame_get_buffer(f, 0), "out of memory (export frame)")
     }
 
@@ -136,13 +153,21 @@ package final class MovieEncoder {
     package func writeVideo(bgra pixels: UnsafePointer<UInt8>, pitch: Int) throws(MediaError) {
         guard let video, !finished else { return }
         let w = Int32(width), h = Int32(height)
+        try MediaError.check(av_frame_make_writable(frame.pointer), "out of memory (export frame)")
+        let f = frame.pointer
+        if pixelFormat == AV_PIX_FMT_BGR0, let plane = f.pointee.data.0 {
+            // The bytes as drawn: BGRA is BGR0 with its alpha ignored.
+            av_image_copy_plane(plane, f.pointee.linesize.0, pixels, Int32(clamping: pitch), w * 4, h)
+            f.pointee.pts = nextVideoPts
+            nextVideoPts += 1
+            try encode(f, with: video, to: videoStream)
+            return
+        }
         sws = sws_getCachedContext(sws, w, h, AV_PIX_FMT_BGRA, w, h, AV_PIX_FMT_YUV420P,
                                    Int32(SWS_BICUBIC | SWS_ACCURATE_RND), nil, nil, nil)
         guard let sws else { throw MediaError("cannot convert the picture for encoding") }
-        try MediaError.check(av_frame_make_writable(frame.pointer), "out of memory (export frame)")
         var src: [UnsafePointer<UInt8>?] = [pixels, nil, nil, nil]
         var srcStride: [Int32] = [Int32(clamping: pitch), 0, 0, 0]
-        let f = frame.pointer
         let rows = withUnsafeMutablePointer(to: &f.pointee.data) { dataTuple in
             dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
                 withUnsafePointer(to: f.pointee.linesize) { strideTuple in

@@ -28,7 +28,8 @@ package final class CompareExportInput {
     /// The frames shown were tone mapped from HDR (PQ or HLG) to SDR.
     package private(set) var toneMapped = false
 
-    package init(path: String, settings: VideoFilterSettings = VideoFilterSettings()) throws(MediaError) {
+    /// Reads from `seconds` on (the keyframe at or before it) when given, else from the start.
+    package init(path: String, settings: VideoFilterSettings = VideoFilterSettings(), from seconds: Double? = nil) throws(MediaError) {
         self.path = path
         let asset = try MediaAsset(opening: MediaLocation(path))
         guard let index = asset.input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = asset.input.stream(index) else {
@@ -58,7 +59,7 @@ package final class CompareExportInput {
         toneMapping = settings.toneMapping
         filters = try VideoFilters(orientation: turn, interlaced: false, timeBase: input.timeBase,
                                    frameRate: input.frameRate, warning: { _ in })
-        input.start()
+        input.start(at: seconds.map { max(0, $0 - 0.05) })
     }
 
     deinit { input.stop() }

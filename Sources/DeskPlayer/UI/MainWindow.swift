@@ -449,6 +449,10 @@ package final class MainWindow: PlayerScreen {
         metricsGraph == nil ? bounds : MetricsGraph.areaAbove(in: bounds, lineHeight: text.lineHeight)
     }
 
+    package var compareSize: (width: Int, height: Int)? {
+        compare == nil ? nil : (compareBounds.width, compareBounds.height)
+    }
+
     private func render() {
         let r = window.renderer
         SDL_SetRenderDrawColor(r, 0, 0, 0, 255)

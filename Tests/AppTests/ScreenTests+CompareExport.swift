@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Testing
+@testable import App
+@testable import Control
+@testable import Media
+import TestSupport
+
+/// Two short 720p30 renditions (x264 at high quality, MPEG-4 part 2 at a
+/// low one) for the export tests, made once per run with the ffmpeg CLI.
+enum ExportMedia {
+    static let dir = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-export-media-1")
+
+    static func path(_ name: String) throws -> String {
+        let out = dir.appendingPathComponent(name).path
+        if FileManager.default.fileExists(atPath: out) { return out }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let partial = out + ".part.mp4"
+        let source = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000",
+                      "-t", "2"]
+        var args = ["-v", "error", "-y"] + source
+        switch name {
+        case "ref.mp4": args += ["-c:v", "libx264", "-crf", "16", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", partial]
+        case "mpeg4.mp4": args += ["-c:v", "mpeg4", "-q:v", "20", "-c:a", "aac", partial]
+        default: throw MediaError("no such export clip: \(name)")
+        }
+        let r = try runTool("ffmpeg", args, timeout: 120)
+        guard r.status == 0 else { throw MediaError("ffmpeg for \(name): \(r.stderr)") }
+        try FileManager.default.moveItem(atPath: partial, toPath: out)
+        return out
+    }
+
+    /// Frame `n` of `file`, decoded by ffmpeg.
+    static func frame(_ file: String, _ n: Int, in dir: URL) throws -> PPMImage {
+        let out = dir.appendingPathComponent("export-frame-\(UUID().uuidString).ppm").path
+        let r = try runTool("ffmpeg", ["-v", "error", "-y", "-i", file, "-vf", "select=eq(n\\,\(n))", "-frames:v", "1", out])
+        guard r.status == 0 else { throw MediaError("ffmpeg frame \(n) of \(file): \(r.stderr)") }
+        return try PPMImage(path: out)
+    }
+
+    /// ffprobe's `key=value` lines for the first video stream's `entries`.
+    static func probe(_ file: String, _ entries: String) throws -> [String: String] {
+        let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                                        "stream=\(entries)", "-of", "default=noprint_wrappers=1", file])
+        return Dictionary(r.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
+extension ScreenTests {
+    /// `compare-export` through the socket, while the window shows a wipe
+    /// (the divider at 0.4) and then the heat difference at gain 4: each
+    /// export's frame at the paused time equals the window's screenshot
+    /// of it (PSNR ≥ 45 dB, labels and divider included), at the
+    /// reference's frame rate and length (ffprobe), and the player goes on.
+    @Test func anExportIsTheWindowFrameForFrame() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, other) = (try ExportMedia.path("ref.mp4"), try ExportMedia.path("mpeg4.mp4"))
+        // 800x450: the 720p sides are decoded in full (at half size or less they would be decoded fast).
+        let app = try RunningApp([ref, other, "--compare", "wipe", "--compare-wipe", "0.4", "--start", "1", "--pause",
+                                  "--geometry", "800x450+0+0", "--no-config", "--input-ipc-server", socket])
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        let views: [(String, [(String, JSONValue)])] = [
+            ("wipe", []),
+            ("diff", [("compare", .string("diff")), ("compare-diff", .string("heat")), ("compare-diff-gain", .number(4))]),
+        ]
+        for (name, settings) in views {
+            for (property, value) in settings {
+                #expect(client.error([.string("set_property"), .string(property), value]) == "success", "set \(property)")
+            }
+            let shot = try grabSteady(app, 800, 450, in: dir)
+            let out = dir.appendingPathComponent("export-\(name).mp4").path
+            #expect(client.error([.string("compare-export"), .string(out), .string("no")]) == "success", "\(app.errors)")
+            var state: String?
+            #expect(eventually(seconds: 300) {
+                state = client.get("compare-export-progress")?["state"]?.string
+                return state != nil && state != "running"
+            }, "the export never ended: \(String(describing: client.get("compare-export-progress")))")
+            #expect(state == "done", "\(String(describing: client.get("compare-export-progress"))) \(app.errors)")
+            // The window shows the reference's frame 30 (1 s): the export's frame 30.
+            let frame = try ExportMedia.frame(out, 30, in: dir)
+            let psnr = frame.psnr(shot)
+            if let keep = ProcessInfo.processInfo.environment["DP_KEEP"] {
+                for (image, kind) in [(shot, "shot"), (frame, "frame")] {
+                    let header = Data("P6\n\(image.width) \(image.height)\n255\n".utf8)
+                    try? (header + Data(image.pixels)).write(to: URL(fileURLWithPath: "\(keep)/\(kind)-\(name).ppm"))
+                }
+            }
+            print("compare-export \(name): frame 30 against the window's screenshot: \(psnr) dB")
+            #expect(frame.width == 800 && frame.height == 450)
+            #expect(psnr >= 45, "\(name): the export's frame is \(psnr) dB from the window's")
+            let probe = try ExportMedia.probe(out, "codec_name,avg_frame_rate,nb_read_frames,duration")
+            #expect(probe["codec_name"] == "h264", "\(probe)")
+            #expect(probe["avg_frame_rate"] == "30/1", "\(probe)")
+            #expect(probe["nb_read_frames"] == "60", "\(probe)")
+            #expect(abs((Double(probe["duration"] ?? "") ?? 0) - 2) < 0.05, "\(probe)")
+            #expect(app.errors.contains("Exported \(out)"), "\(app.errors)")
+        }
+        #expect(app.process.isRunning)
+    }
+}
