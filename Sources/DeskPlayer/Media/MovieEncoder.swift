@@ -53,7 +53,7 @@ package final class MovieEncoder {
     /// with a stereo AAC track when `audio` is given; the container is the
     /// one `name` (else `path`) ends in. `quality`: x264's CRF.
     package init(path: String, name: String? = nil, width: Int, height: Int, frameRate: AVRational, audio: AudioInput?,
-                 pictures: Pictures = .exact, quality: Int = 12, preset: String = "veryfast") throws(MediaError) {
+                 pictures: Pictures = .exact, quality: Int = 12, preset: String = "ultrafast") throws(MediaError) {
         self.width = max(2, width & ~1)
         self.height = max(2, height & ~1)
         frame = try Frame()
