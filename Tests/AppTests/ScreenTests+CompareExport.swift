@@ -9,7 +9,7 @@ import TestSupport
 /// Two short 720p30 renditions (x264 at high quality, MPEG-4 part 2 at a
 /// low one) for the export tests, made once per run with the ffmpeg CLI.
 enum ExportMedia {
-    static let dir = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-export-media-1")
+    static let dir = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-export-media-2")
 
     static func path(_ name: String) throws -> String {
         let out = dir.appendingPathComponent(name).path
@@ -18,7 +18,8 @@ enum ExportMedia {
         let partial = out + ".part.mp4"
         let source = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000",
                       "-t", "2"]
-        var args = ["-v", "error", "-y"] + source
+        // HD is BT.709, said in the file as cameras and encoders say it.
+        var args = ["-v", "error", "-y"] + source + CompareMedia.tags
         switch name {
         case "ref.mp4": args += ["-c:v", "libx264", "-crf", "16", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", partial]
         case "mpeg4.mp4": args += ["-c:v", "mpeg4", "-q:v", "20", "-c:a", "aac", partial]
@@ -102,5 +103,63 @@ extension ScreenTests {
             #expect(app.errors.contains("Exported \(out)"), "\(app.errors)")
         }
         #expect(app.process.isRunning)
+    }
+
+    /// `compare-mark` (M) marks the frame on screen; `compare-export-frames
+    /// DIR` writes, for it, A's and B's frames at their own size (1280x720)
+    /// and the view, which is the window's screenshot (PNG: lossless).
+    @Test func exportFramesWritesEachSideAndTheViewOfTheMarkedFrames() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let (ref, other) = (try ExportMedia.path("ref.mp4"), try ExportMedia.path("mpeg4.mp4"))
+        let app = try RunningApp([ref, other, "--compare", "hstack", "--start", "1", "--pause",
+                                  "--geometry", "800x450+0+0", "--no-config", "--input-ipc-server", socket])
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        let shot = try grabSteady(app, 800, 450, in: dir)
+        #expect(client.error([.string("compare-mark")]) == "success")
+        #expect(client.get("compare-marks").map { if case .array(let l) = $0 { l.count } else { 0 } } == 1, "\(String(describing: client.get("compare-marks")))")
+        let out = dir.appendingPathComponent("frames")
+        let reply = client.command([.string("compare-export-frames"), .string(out.path)])
+        #expect(reply?["error"]?.string == "success", "\(String(describing: reply)) \(app.errors)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path))?.sorted() ?? []
+        #expect(names == ["frame-00030-A.png", "frame-00030-B.png", "frame-00030-view.png"], "\(names)")
+        func ppm(_ name: String) throws -> PPMImage {
+            let path = dir.appendingPathComponent(name + ".ppm").path
+            _ = try runTool("ffmpeg", ["-v", "error", "-y", "-i", out.appendingPathComponent(name + ".png").path, path])
+            return try PPMImage(path: path)
+        }
+        let a = try ppm("frame-00030-A")
+        #expect(a.width == 1280 && a.height == 720)
+        // A at its own size is ffmpeg's decode of frame 30.
+        let decoded = try ExportMedia.frame(ref, 30, in: dir)
+        #expect(a.psnr(decoded) > 40, "A's frame: \(a.psnr(decoded)) dB from ffmpeg's decode")
+        let view = try ppm("frame-00030-view")
+        let psnr = view.psnr(shot)
+        print("compare-export-frames: the view against the window's screenshot: \(psnr) dB")
+        #expect(psnr >= 45, "the view is \(psnr) dB from the window's")
+    }
+
+    /// `--compare-export` with no window: the wipe with A's sound, at the
+    /// reference's rate and length, and one line said at the end.
+    @Test func theCommandLineExportsWithSoundAndExits() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (ref, other) = (try ExportMedia.path("ref.mp4"), try ExportMedia.path("mpeg4.mp4"))
+        let out = dir.appendingPathComponent("wipe.mkv").path
+        let r = try runTool(Fixtures.binary, [ref, other, "--no-config", "--compare", "wipe", "--compare-wipe-orientation", "horizontal",
+                                          "--compare-export", out], timeout: 300)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Exported \(out): 60 frames (1280x720, 30.000 fps"), "\(r.stderr)")
+        let probe = try ExportMedia.probe(out, "width,height,avg_frame_rate,nb_read_frames")
+        #expect(probe["width"] == "1280" && probe["avg_frame_rate"] == "30/1" && probe["nb_read_frames"] == "60", "\(probe)")
+        let audio = try runTool("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,channels",
+                                            "-of", "default=noprint_wrappers=1", out]).stdout
+        #expect(audio.contains("codec_name=aac") && audio.contains("channels=2"), "\(audio)")
+        let bad = try runTool(Fixtures.binary, [ref, other, "--no-config", "--compare", "wipe", "--compare-export", dir.path + "/x.unknownext"],
+                              timeout: 60)
+        #expect(bad.status == 1 && bad.stderr.contains("no container"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/x.unknownext"))
     }
 }
