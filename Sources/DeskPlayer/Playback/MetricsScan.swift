@@ -2,6 +2,7 @@
 import Media
 import CFFmpeg
 import Foundation
+import Collections
 
 /// Measures two files frame by frame: each decoded on its own thread
 /// (`MetricsInput`), their frames handed in time order to FFmpeg's metric
@@ -83,6 +84,11 @@ package final class MetricsScan {
         }
         var nextReference: Frame? = firstReference
         var nextOther: Frame? = firstOther
+        // What each frame was as coded: the reference's in order (one row
+        // comes out per frame pushed), the other side's with its time, to
+        // find the frame the filters paired (its latest at or before the row's time).
+        var referenceCoded = Deque<CodedFrame>()
+        var otherCoded = Deque<(time: Double, coded: CodedFrame)>()
         var lastReferencePts = firstReference.pointer.pointee.pts
         var otherFrames = 0
         var lastOtherTime = 0.0
@@ -99,6 +105,7 @@ package final class MetricsScan {
                 }
                 if takeReference, let frame = nextReference {
                     lastReferencePts = frame.pointer.pointee.pts
+                    referenceCoded.append(CodedFrame(frame.pointer))
                     try graph.pushReference(frame)
                     nextReference = take(reference, name: names.0, failure: &failure)
                     if nextReference == nil { try graph.pushReference(nil) }
@@ -119,6 +126,7 @@ package final class MetricsScan {
                 } else if let frame = nextOther {
                     otherFrames += 1
                     lastOtherTime = Double(frame.pointer.pointee.pts) * av_q2d(other.timeBase)
+                    otherCoded.append((lastOtherTime, CodedFrame(frame.pointer)))
                     try graph.pushOther(frame)
                     nextOther = take(other, name: names.1, failure: &failure)
                     if nextOther == nil {
@@ -129,7 +137,8 @@ package final class MetricsScan {
                         }
                     }
                 }
-                let (frames, ended) = try graph.pull()
+                var (frames, ended) = try graph.pull()
+                MetricsScan.addCoded(&frames, reference: &referenceCoded, other: &otherCoded)
                 if !frames.isEmpty {
                     // From the middle, the other side's keyframe may come after the
                     // reference's: frames before it are not unpaired in the file.
@@ -143,12 +152,26 @@ package final class MetricsScan {
                 if ended { return failure.map { .failed($0) } ?? .finished }
             }
             // Both sides in and closed: what the filters still hold comes out.
-            let (rest, _) = try graph.pull()
+            var (rest, _) = try graph.pull()
+            MetricsScan.addCoded(&rest, reference: &referenceCoded, other: &otherCoded)
             if !rest.isEmpty { measured(rest) }
         } catch {
             return .failed("measuring \(names.0) against \(names.1) failed: \(error)")
         }
         return failure.map { .failed($0) } ?? .finished
+    }
+
+    /// Each row's coded sizes and types: the reference's next, and the
+    /// other side's latest frame at or before the row's time (the one
+    /// FFmpeg's framesync paired; none before the other side starts).
+    private static func addCoded(_ frames: inout [MeasuredFrame], reference: inout Deque<CodedFrame>,
+                                 other: inout Deque<(time: Double, coded: CodedFrame)>) {
+        for i in frames.indices {
+            frames[i].coded = reference.popFirst()
+            let t = frames[i].time + 1e-6
+            while other.count > 1, other[1].time <= t { other.removeFirst() }
+            if let first = other.first, first.time <= t, !frames[i].metrics.isEmpty { frames[i].otherCoded = first.coded }
+        }
     }
 
     /// Why a side gave no first frame.
