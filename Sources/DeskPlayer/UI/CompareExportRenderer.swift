@@ -43,10 +43,10 @@ package final class CompareExportSide: CompareSide {
     }
 
     /// Puts the picture made on the renderer's texture; says what the label shows.
-    func upload(renderer: OpaquePointer, time: Double?, notes: [String]) {
+    func upload(renderer: OpaquePointer, time: Double?, coded: CodedFrame?, notes: [String]) {
         let status: PlayerItem.Status = failure.map { .failed($0) } ?? .readyToPlay
         labelFacts = CompareLabelFacts(name: name, shownTime: time, frameRate: sideInfo?.frameRate,
-                                       duration: sideInfo?.duration?.seconds, status: status, notes: notes)
+                                       duration: sideInfo?.duration?.seconds, status: status, coded: coded, notes: notes)
         guard time != nil, failure == nil else { return }
         if !(texture?.fits(picture) ?? false) {
             texture = try? VideoTexture(renderer: renderer, width: picture.width, height: picture.height, opaque: true)
@@ -149,7 +149,10 @@ package final class CompareExportRenderer {
         } else {
             jobs.first?.run()
         }
-        for index in shown { sides[index].upload(renderer: renderer, time: frames[index]?.time, notes: frames[index]?.notes ?? []) }
+        for index in shown {
+            sides[index].upload(renderer: renderer, time: frames[index]?.time, coded: frames[index].map { CodedFrame($0.frame) },
+                                notes: frames[index]?.notes ?? [])
+        }
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
         view.compose(sides, at: time, in: bounds, renderer: renderer, text: text)

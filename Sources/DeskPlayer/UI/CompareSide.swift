@@ -12,16 +12,19 @@ package struct CompareLabelFacts {
     package var frameRate: Double?
     package var duration: Double?
     package var status: PlayerItem.Status
+    /// The frame shown as it was coded (its packet's size, I/P/B).
+    package var coded: CodedFrame?
     /// Said after the time ("HDR tone mapped").
     package var notes: [String] = []
 
     package init(name: String, shownTime: Double?, frameRate: Double?, duration: Double?, status: PlayerItem.Status,
-                 notes: [String] = []) {
+                 coded: CodedFrame? = nil, notes: [String] = []) {
         self.name = name
         self.shownTime = shownTime
         self.frameRate = frameRate
         self.duration = duration
         self.status = status
+        self.coded = coded
         self.notes = notes
     }
 }
@@ -51,7 +54,7 @@ extension PlayerView: CompareSide {
     package var labelFacts: CompareLabelFacts? {
         guard let item = player.currentItem else { return nil }
         return CompareLabelFacts(name: item.name, shownTime: player.shownItemTime?.seconds, frameRate: item.info?.frameRate,
-                                 duration: item.duration?.seconds, status: item.status,
+                                 duration: item.duration?.seconds, status: item.status, coded: shownCoded,
                                  notes: item.info?.videoToneMapped == true ? ["HDR tone mapped"] : [])
     }
 }

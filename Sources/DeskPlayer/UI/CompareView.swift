@@ -280,6 +280,7 @@ package final class CompareView {
         if let t = item.shownTime {
             parts.append(String(format: "%.3f s", t))
             if let fps = item.frameRate, fps > 0 { parts.append("#\(Int(saturating: (t * fps).rounded()))") }
+            if let coded = item.coded, coded.size > 0 { parts.append(coded.text) }
         }
         parts += item.notes
         if let g = groupTime, let d = item.duration, g > d + 0.001 {

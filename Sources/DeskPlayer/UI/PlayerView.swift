@@ -77,6 +77,8 @@ package final class PlayerView {
     /// The decoded picture of the frame on screen, for a reader of its code
     /// values (the comparison's loupe): a new reference to what the view holds.
     var shownDecodedPicture: DecodedPicture? { shownFrame.flatMap { DecodedPicture(referencing: $0.source.pointer) } }
+    /// The frame on screen as it was coded: its packet's size and picture type.
+    var shownCoded: CodedFrame? { shownFrame.map { CodedFrame($0.source.pointer) } }
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
