@@ -163,3 +163,45 @@ extension ScreenTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/x.unknownext"))
     }
 }
+
+extension ScreenTests {
+    /// An HDR10 rendition (HEVC Main10, BT.2020, PQ) beside an SDR one: the
+    /// HDR side is tone mapped as it plays and its label says so (the SDR
+    /// side's does not); the metrics refuse the pair with one line (stderr
+    /// and OSD) instead of comparing code values of different transfer
+    /// functions, and so does `--scan` (exit 1).
+    @Test func hdrBesideSDRIsMappedLabelledAndNotMeasured() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let hdr = try VideoMedia.hdr10()
+        let sdr = try VideoMedia.clip("sdr-beside-hdr.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2",
+                                                             "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p"])
+        let app = try RunningApp([hdr, sdr, "--compare", "hstack", "--compare-metrics", "psnr,ssim", "--start", "1", "--pause",
+                                  "--geometry", "640x360+0+0", "--no-config", "--input-ipc-server", socket])
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        var labels: [String] = []
+        #expect(eventually(seconds: 20) {
+            guard case .array(let list)? = client.get("compare-label-text") else { return false }
+            labels = list.compactMap(\.string)
+            return labels.count == 2 && labels.allSatisfy { $0.contains("#25") }
+        }, "\(labels)")
+        #expect(labels.first?.contains("HDR tone mapped") == true, "A's label: \(labels)")
+        #expect(labels.last?.contains("HDR tone mapped") == false, "B's label: \(labels)")
+        let refusal = "hdr10.mp4 is HDR (PQ) and sdr-beside-hdr.mp4 SDR: not measured"
+        #expect(eventually(seconds: 20) { app.errors.contains(refusal) }, "\(app.errors)")
+        #expect(app.errors.components(separatedBy: "not measured").count == 2, "said once: \(app.errors)")
+        // Both pictures show (the mapped one darker: hable's curve).
+        let shot = try grabSteady(app, 640, 360, in: dir)
+        if let keep = ProcessInfo.processInfo.environment["DP_KEEP"] {
+            try? (Data("P6\n640 360\n255\n".utf8) + Data(shot.pixels)).write(to: URL(fileURLWithPath: "\(keep)/hdr.ppm"))
+        }
+        let (left, right) = (shot.crop(0, 100, 320, 160), shot.crop(320, 100, 320, 160))
+        print("HDR tone mapped beside SDR: mean levels \(left.meanLevel), \(right.meanLevel); labels \(labels)")
+        #expect(left.meanLevel > 40 && right.meanLevel > 40, "\(left.meanLevel) \(right.meanLevel)")
+        let scan = try runProcess(Fixtures.binary, ["--no-config", "--scan", hdr, sdr, "--compare-metrics-out",
+                                                    dir.appendingPathComponent("m.csv").path], timeout: 60)
+        #expect(scan.status == 1 && scan.stderr.contains(refusal), "\(scan.stderr)")
+    }
+}

@@ -97,6 +97,11 @@ extension PropertyTable {
             guard t.controller.compare != nil, let report = t.controller.compareExport.report else { throw .propertyUnavailable }
             return report
         }),
+        // The labels on screen, A's first: what each side shows (time, frame, type and size, HDR tone mapped).
+        Property("compare-label-text", scope: .app, get: { t throws(CommandError) in
+            guard let state = t.controller.compare else { throw .propertyUnavailable }
+            return .array(state.labelTexts.map { .string($0) })
+        }),
         // The reference times marked for compare-export-frames.
         Property("compare-marks", scope: .app, get: { t throws(CommandError) in
             guard t.controller.compare != nil else { throw .propertyUnavailable }

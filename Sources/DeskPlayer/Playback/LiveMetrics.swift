@@ -36,6 +36,8 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         package var frames: [Int: MeasuredFrame] = [:]
         package var snapshot = Snapshot()
         package var notices: [String] = []
+        /// Why nothing is measured (the pair was refused or could not be opened).
+        package var failure: String?
         package var restart: Restart?
         package var stopped = false
         /// The running scan: where it started and the last time it measured.
@@ -86,6 +88,8 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         /// The values of the reference's frame at the playhead, when measured.
         package var current: FrameMetrics?
         package var notices: [String]
+        /// Why nothing is measured, when the pair was refused or could not be opened.
+        package var failure: String? = nil
         package var measuredFrames: Int
         package var expectedFrames: Int?
     }
@@ -106,7 +110,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                 restart = current == nil && LiveMetrics.shouldRestart(s, at: seconds)
                 if restart { s.restart = .at(max(0, seconds)) }
             }
-            let poll = Poll(version: s.snapshot.version, current: current, notices: s.notices,
+            let poll = Poll(version: s.snapshot.version, current: current, notices: s.notices, failure: s.failure,
                             measuredFrames: s.snapshot.measuredFrames, expectedFrames: s.snapshot.expectedFrames)
             s.notices.removeAll()
             return (poll, restart)
@@ -153,6 +157,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                 scan = try MetricsScan(reference: reference, other: other, metrics: metrics, graphThreads: 1)
             } catch {
                 note("cannot measure: \(error)", &said)
+                state.withLock { $0.failure = "\(error)" }
                 return
             }
             let rate = av_q2d(scan.reference.frameRate)

@@ -34,6 +34,7 @@ package final class MetricsScan {
         }
         self.reference = try open(reference)
         self.other = try open(other)
+        if let refusal = MetricsScan.transferMismatch(self.reference, self.other) { throw MediaError(refusal) }
         self.metrics = metrics
         names = (reference, other)
         self.graphThreads = graphThreads
@@ -172,6 +173,17 @@ package final class MetricsScan {
             while other.count > 1, other[1].time <= t { other.removeFirst() }
             if let first = other.first, first.time <= t, !frames[i].metrics.isEmpty { frames[i].otherCoded = first.coded }
         }
+    }
+
+    /// One line when one side is HDR and the other SDR: their code values
+    /// follow different transfer functions, so PSNR and SSIM between them
+    /// would measure the transfer, not the encoding.
+    package static func transferMismatch(_ a: MetricsInput, _ b: MetricsInput) -> String? {
+        guard a.hdrTransfer != b.hdrTransfer else { return nil }
+        func describe(_ side: MetricsInput) -> String { side.hdrTransfer.map { "HDR (\($0))" } ?? "SDR" }
+        let (nameA, nameB) = ((a.name as NSString).lastPathComponent, (b.name as NSString).lastPathComponent)
+        return "\(nameA) is \(describe(a)) and \(nameB) \(describe(b)): not measured, since PSNR and SSIM of code values "
+            + "of different transfer functions mean nothing (compare HDR with HDR, SDR with SDR)"
     }
 
     /// Why a side gave no first frame.

@@ -149,6 +149,7 @@ package final class CompareView {
     package func compose(_ views: [any CompareSide], at time: Double?, in bounds: Rect, renderer r: OpaquePointer,
                          text: TextRenderer) {
         referenceTime = time
+        state.labelTexts = []
         guard views.count >= 2, views.indices.contains(state.other) else {
             views.first?.draw(in: bounds, renderer: r, text: text, overBackground: false)
             return
@@ -174,8 +175,13 @@ package final class CompareView {
             reference.draw(in: areas[0], renderer: r, text: text, overBackground: false)
             other.draw(in: areas[state.other], renderer: r, text: text, overBackground: false)
             if state.showsLabels {
-                drawLabel(reference, index: 0, at: labelCorner(areas[0], right: false), text: text, renderer: r)
-                drawLabel(other, index: state.other, at: labelCorner(areas[state.other], right: false), text: text, renderer: r)
+                // Each label within its side's half: a long one is cut there, not drawn over the other's.
+                for (view, index) in [(reference, 0), (other, state.other)] {
+                    var clip = areas[index].sdl
+                    SDL_RenderSetClipRect(r, &clip)
+                    drawLabel(view, index: index, at: labelCorner(areas[index], right: false), text: text, renderer: r)
+                }
+                SDL_RenderSetClipRect(r, nil)
             }
         }
     }
@@ -276,13 +282,13 @@ package final class CompareView {
     package static func label(_ view: any CompareSide, index: Int, groupTime: Double? = nil) -> String {
         let letter = letter(index)
         guard let item = view.labelFacts else { return letter }
-        var parts = [letter, DisplayText.shortName(item.name)]
+        // Notes ("HDR tone mapped") next to the name, where a label cut short still shows them.
+        var parts = [letter, DisplayText.shortName(item.name)] + item.notes
         if let t = item.shownTime {
             parts.append(String(format: "%.3f s", t))
             if let fps = item.frameRate, fps > 0 { parts.append("#\(Int(saturating: (t * fps).rounded()))") }
             if let coded = item.coded, coded.size > 0 { parts.append(coded.text) }
         }
-        parts += item.notes
         if let g = groupTime, let d = item.duration, g > d + 0.001 {
             parts.append("· ended at \(String(format: "%.3f", d)) s: holding its last frame")
         } else if let g = groupTime, g < -0.001 {
@@ -294,6 +300,7 @@ package final class CompareView {
     private func drawLabel(_ view: any CompareSide, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
                            renderer r: OpaquePointer, alignRight: Bool = false) {
         let line = CompareView.label(view, index: index, groupTime: referenceTime.map { $0 + state.shift(of: index) })
+        state.labelTexts.append(line)
         let width = text.width(of: line) + 12
         drawPanel(line, x: alignRight ? corner.x - width : corner.x, y: corner.y, text: text, renderer: r)
     }

@@ -53,6 +53,10 @@ package final class MetricsGraph {
 
     /// "PSNR 38.21 dB (Y 39.55 U 36.18 V 35.85)  SSIM 0.98013" for the frame on screen.
     var currentText: String {
+        if let failure = latest?.failure {
+            // The reason's first clause ("A is HDR (PQ) and B SDR: not measured").
+            return "Metrics: " + (failure.components(separatedBy: ", since").first ?? failure)
+        }
         guard let m = latest?.current else { return "Metrics: measuring…" }
         if m.isEmpty { return "Metrics: no frame of the other side at this time" }
         var parts: [String] = []
