@@ -20,11 +20,21 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         package var version = 0
         package var duration: Double?
         package var columns: [Double?] = []
+        /// Per column, the largest coded frame of each side and whether a keyframe is among them.
+        package var coded: [CodedColumn?] = []
         package var worst: [MeasuredFrame] = []
         package var measuredFrames = 0
         package var expectedFrames: Int?
 
         package init() {}
+    }
+
+    /// What the rows under the strip draw for a column: each side's largest packet, and a keyframe among its frames.
+    package struct CodedColumn: Sendable, Equatable {
+        package var sizeA = 0
+        package var sizeB = 0
+        package var keyA = false
+        package var keyB = false
     }
 
     package enum Restart: Equatable {
@@ -245,6 +255,13 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                       !s.snapshot.columns.isEmpty else { continue }
                 let column = min(max(Int(saturating: frame.time / duration * Double(s.snapshot.columns.count)), 0), s.snapshot.columns.count - 1)
                 s.snapshot.columns[column] = min(s.snapshot.columns[column] ?? value, value)
+                if s.snapshot.coded.count != s.snapshot.columns.count { s.snapshot.coded = Array(repeating: nil, count: s.snapshot.columns.count) }
+                var coded = s.snapshot.coded[column] ?? CodedColumn()
+                coded.sizeA = max(coded.sizeA, frame.coded?.size ?? 0)
+                coded.sizeB = max(coded.sizeB, frame.otherCoded?.size ?? 0)
+                coded.keyA = coded.keyA || frame.coded?.isKeyframe == true
+                coded.keyB = coded.keyB || frame.otherCoded?.isKeyframe == true
+                s.snapshot.coded[column] = coded
                 if s.snapshot.worst.count < 5 || value < (LiveMetrics.graphed(s.snapshot.worst.last) ?? .infinity) {
                     s.snapshot.worst.append(frame)
                     s.snapshot.worst.sort { (LiveMetrics.graphed($0) ?? .infinity) < (LiveMetrics.graphed($1) ?? .infinity) }
