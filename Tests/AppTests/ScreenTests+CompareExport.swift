@@ -165,6 +165,38 @@ extension ScreenTests {
 }
 
 extension ScreenTests {
+    /// The export carries the chosen side's sound shifted as it is heard: a
+    /// beep at 1.0 s of A, B cut 0.5 s in (its beep at 0.5 s), B shown
+    /// 0.5 s behind (compare-shift −0.5): B's sound puts its beep at 1.0 s
+    /// of the export, to the millisecond, as A's does.
+    @Test func theExportsSoundIsTheChosenSidesShifted() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("beep-a.mp4").path, b = dir.appendingPathComponent("beep-b.mp4").path
+        _ = try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=3", "-f", "lavfi",
+                                   "-i", "aevalsrc=exprs='if(between(t,1.0,1.05),sin(2*PI*1000*t),0)':s=48000:d=3",
+                                   "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k", a])
+        _ = try runTool("ffmpeg", ["-v", "error", "-y", "-ss", "0.5", "-i", a, "-c:v", "libx264", "-c:a", "aac", "-b:a", "192k", b])
+        func beep(_ file: String) throws -> Double {
+            let raw = dir.appendingPathComponent(UUID().uuidString + ".f32").path
+            _ = try runTool("ffmpeg", ["-v", "error", "-y", "-i", file, "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "48000", raw])
+            let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+            let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            return Double(samples.firstIndex { abs($0) > 0.3 } ?? -48000) / 48000
+        }
+        for side in ["a", "b"] {
+            let out = dir.appendingPathComponent("export-\(side).mp4").path
+            let r = try runProcess(Fixtures.binary, [a, b, "--no-config", "--compare", "wipe", "--compare-shift=-0.5",
+                                                     "--compare-export-audio", side, "--compare-export", out], timeout: 120)
+            #expect(r.status == 0, "\(r.stderr)")
+            let at = try beep(out)
+            print("compare-export, \(side)'s sound: the beep at \(at) s")
+            #expect(abs(at - 1.0) < 0.001, "\(side): the beep at \(at) s")
+        }
+    }
+}
+
+extension ScreenTests {
     /// An HDR10 rendition (HEVC Main10, BT.2020, PQ) beside an SDR one: the
     /// HDR side is tone mapped as it plays and its label says so (the SDR
     /// side's does not); the metrics refuse the pair with one line (stderr

@@ -78,8 +78,9 @@ final class CompareExportControl {
         }
     }
 
+    /// At exit: a running export stops, its temporary file removed.
     func stop() {
-        job?.stop()
+        job?.stop(waiting: true)
         job = nil
     }
 

@@ -142,6 +142,8 @@ final class CompareExportJob: @unchecked Sendable {  // progress and outcome gua
     private var total: Int?
     private var outcome: Result<CompareExportSummary, MediaError>?
     private var stopRequested = false
+    /// Signalled when the thread is done (the temporary file removed, or the file in place).
+    private let finished = DispatchSemaphore(value: 0)
     let plan: CompareExportPlan
 
     init(plan: CompareExportPlan) { self.plan = plan }
@@ -157,12 +159,18 @@ final class CompareExportJob: @unchecked Sendable {  // progress and outcome gua
                 result = .failure(error)
             }
             lock.withLock { outcome = result }
+            finished.signal()
         }
         worker.name = "compare-export"
         worker.start()
     }
 
-    func stop() { lock.withLock { stopRequested = true } }
+    /// Asks the thread to stop after its frame; with `waiting`, until it has
+    /// (at most 5 s: quitting leaves no temporary file behind).
+    func stop(waiting: Bool = false) {
+        lock.withLock { stopRequested = true }
+        if waiting { _ = finished.wait(timeout: .now() + 5) }
+    }
 
     /// Frames done, of how many, and the outcome once finished.
     var state: (done: Int, total: Int?, outcome: Result<CompareExportSummary, MediaError>?) {
