@@ -75,6 +75,17 @@ extension ScreenTests {
                 #expect(client.error([.string("set_property"), .string(property), value]) == "success", "set \(property)")
             }
             let shot = try grabSteady(app, 800, 450, in: dir)
+            if name == "wipe" {
+                // The labels say each frame's picture type and coded size as ffprobe reports them.
+                var labels: [String] = []
+                if case .array(let list)? = client.get("compare-label-text") { labels = list.compactMap(\.string) }
+                for (label, file) in zip(labels, [ref, other]) {
+                    let frame = try MetricsScanTests.probeFrames(file)[30]
+                    let coded = String(format: "#30  %@ %.1f kB", frame.type, (Double(frame.size) ?? 0) / 1000)
+                    #expect(label.contains(coded), "\(label) should say \(coded)")
+                }
+                #expect(labels.count == 2, "\(labels)")
+            }
             let out = dir.appendingPathComponent("export-\(name).mp4").path
             #expect(client.error([.string("compare-export"), .string(out), .string("no")]) == "success", "\(app.errors)")
             var state: String?
