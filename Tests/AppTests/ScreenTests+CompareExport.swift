@@ -176,6 +176,21 @@ extension ScreenTests {
 }
 
 extension ScreenTests {
+    /// `--compare-align auto` with `--compare-export`: the pair lined up
+    /// first (a re-encode cut 1.234 s in, by its sound), then exported.
+    @Test func theCommandLineExportAlignsFirst() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("aligned.mp4").path
+        let r = try runProcess(Fixtures.binary, [try AlignMedia.path("ref.mp4"), try AlignMedia.path("late44.mp4"), "--no-config",
+                                                 "--compare", "hstack", "--compare-align", "auto", "--compare-export", out], timeout: 300)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("B is 1.2340 s later (compare-shift -1.2340)"), "\(r.stderr)")
+        #expect(r.stderr.contains("Exported \(out): 300 frames (1280x360"), "\(r.stderr)")
+    }
+}
+
+extension ScreenTests {
     /// The export carries the chosen side's sound shifted as it is heard: a
     /// beep at 1.0 s of A, B cut 0.5 s in (its beep at 0.5 s), B shown
     /// 0.5 s behind (compare-shift −0.5): B's sound puts its beep at 1.0 s

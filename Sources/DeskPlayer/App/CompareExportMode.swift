@@ -31,6 +31,7 @@ enum CompareExportMode {
         state.wipePosition = options.compareWipe
         state.wipeOrientation = options.compareWipeOrientation
         for index in 1..<state.shifts.count { state.shifts[index] = options.compareShift }
+        if let method = options.compareAlign.method { align(options.files, method: method, into: state) }
         let settings = VideoFilterSettings(extraRotation: options.videoRotate.extraRotation, deinterlace: .no,
                                            toneMapping: options.toneMapping)
         let reference: CompareExportInput
@@ -54,6 +55,37 @@ enum CompareExportMode {
             progress.clear()
             PlayerApp.printError("cannot export \(out): \(error)")
             return 1
+        }
+    }
+}
+
+extension CompareExportMode {
+    /// `--compare-align` before the export: each rendition's shift found
+    /// (as `compare-align` finds it) and said on stderr; one not matched
+    /// keeps `--compare-shift`.
+    static func align(_ files: [String], method: Command.CompareAlignMethod, into state: CompareState) {
+        let job = AlignmentJob(reference: files[0], renditions: files.enumerated().dropFirst().map { ($0.offset, $0.element) },
+                               method: AlignmentJob.Method(method))
+        job.start()
+        var finished = false
+        while !finished {
+            let (reports, done) = job.takeReports()
+            finished = done
+            for report in reports {
+                let letter = CompareView.letter(report.index)
+                switch report.outcome {
+                case .matched(let match):
+                    if state.shifts.indices.contains(report.index) { state.shifts[report.index] = -match.seconds }
+                    PlayerApp.printError("\(letter) is " + CompareAlignment.offsetText(match.seconds)
+                        + String(format: " (compare-shift %+.4f), confidence %.2f, by %@", -match.seconds, match.confidence,
+                                 match.method.rawValue))
+                case .noMatch(let why, _):
+                    PlayerApp.printError("compare-align: \(letter): no match (\(why)): compare-shift unchanged")
+                case .failed(let message):
+                    PlayerApp.printError("compare-align: \(letter): \(message)")
+                }
+            }
+            if !finished { Thread.sleep(forTimeInterval: 0.02) }  // the job has no waiting call: polled, as the window's loop polls it
         }
     }
 }
