@@ -194,7 +194,8 @@ extension ScreenTests {
     /// The export carries the chosen side's sound shifted as it is heard: a
     /// beep at 1.0 s of A, B cut 0.5 s in (its beep at 0.5 s), B shown
     /// 0.5 s behind (compare-shift −0.5): B's sound puts its beep at 1.0 s
-    /// of the export, to the millisecond, as A's does.
+    /// of the export, to the millisecond, as A's does; `both` puts A's on
+    /// the left and B's on the right, each at 1.0 s.
     @Test func theExportsSoundIsTheChosenSidesShifted() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -203,21 +204,25 @@ extension ScreenTests {
                                    "-i", "aevalsrc=exprs='if(between(t,1.0,1.05),sin(2*PI*1000*t),0)':s=48000:d=3",
                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k", a])
         _ = try runTool("ffmpeg", ["-v", "error", "-y", "-ss", "0.5", "-i", a, "-c:v", "libx264", "-c:a", "aac", "-b:a", "192k", b])
-        func beep(_ file: String) throws -> Double {
+        func beep(_ file: String, channel: Int? = nil) throws -> Double {
             let raw = dir.appendingPathComponent(UUID().uuidString + ".f32").path
-            _ = try runTool("ffmpeg", ["-v", "error", "-y", "-i", file, "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "48000", raw])
+            let mono = channel.map { ["-af", "pan=mono|c0=c\($0)"] } ?? ["-ac", "1"]
+            _ = try runTool("ffmpeg", ["-v", "error", "-y", "-i", file, "-map", "0:a"] + mono + ["-f", "f32le", "-ar", "48000", raw])
             let data = try Data(contentsOf: URL(fileURLWithPath: raw))
             let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             return Double(samples.firstIndex { abs($0) > 0.3 } ?? -48000) / 48000
         }
-        for side in ["a", "b"] {
+        for side in ["a", "b", "both"] {
             let out = dir.appendingPathComponent("export-\(side).mp4").path
             let r = try runProcess(Fixtures.binary, [a, b, "--no-config", "--compare", "wipe", "--compare-shift=-0.5",
                                                      "--compare-export-audio", side, "--compare-export", out], timeout: 120)
             #expect(r.status == 0, "\(r.stderr)")
-            let at = try beep(out)
-            print("compare-export, \(side)'s sound: the beep at \(at) s")
-            #expect(abs(at - 1.0) < 0.001, "\(side): the beep at \(at) s")
+            // `both`: A on the left, B on the right.
+            for channel in side == "both" ? [0, 1] : [nil] {
+                let at = try beep(out, channel: channel)
+                print("compare-export, \(side)'s sound\(channel.map { " channel \($0)" } ?? ""): the beep at \(at) s")
+                #expect(abs(at - 1.0) < 0.001, "\(side) \(String(describing: channel)): the beep at \(at) s")
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ final class CompareExportControl {
         }
         let url = URL(fileURLWithPath: output)
         let plan = CompareExportPlan(paths: paths, state: CompareExportPlan.copy(state), width: size.width, height: size.height,
-                                     output: url, settings: settings, audioSide: side)
+                                     output: url, settings: settings, audioSide: side, audioBoth: audio == "both")
         let started = CompareExportJob(plan: plan)
         started.start()
         job = started

@@ -25,6 +25,8 @@ struct CompareExportPlan: @unchecked Sendable {  // `state` is a copy of the com
     var settings = VideoFilterSettings()
     /// The side whose sound goes along (an index of `paths`), or none.
     var audioSide: Int?
+    /// Both sides' sound, one per stereo channel: A's (mixed to mono) on the left, B's on the right.
+    var audioBoth = false
 
     /// A copy of `state`, so the window's later changes leave the export alone (main thread).
     static func copy(_ state: CompareState) -> CompareState {
@@ -72,6 +74,25 @@ struct CompareExportSummary: Sendable {
 }
 
 enum CompareExporter {
+    /// The next stretch of sound: the one side's stereo, or with `split`
+    /// each side mixed to mono, A's on the left and B's on the right (a side
+    /// without sound leaves its channel silent).
+    static func sound(_ sides: [CompareExportAudio], until seconds: Double, split: Bool) throws(MediaError) -> [Float] {
+        guard split else { return try sides.first?.samples(until: seconds) ?? [] }
+        var channels: [[Float]] = []
+        for side in sides { channels.append(try side.samples(until: seconds)) }
+        let count = channels.map(\.count).max() ?? 0
+        var out = [Float](repeating: 0, count: count)
+        for (c, samples) in channels.prefix(2).enumerated() {
+            var i = 0
+            while i + 1 < samples.count {
+                out[i + c] = 0.5 * (samples[i] + samples[i + 1])
+                i += 2
+            }
+        }
+        return out
+    }
+
     /// Runs the export on the calling thread. `progress` gets frames done
     /// and of how many; `stopped` is asked between frames.
     static func run(_ plan: CompareExportPlan, progress: (Int, Int?) -> Void,
@@ -95,10 +116,14 @@ enum CompareExporter {
         let fps = av_q2d(rate)
         let duration = reference.info.duration?.seconds
         let total = reference.expectedFrames ?? duration.map { Int(saturating: ($0 * fps).rounded()) }
-        let audio = try plan.audioSide.flatMap { side throws(MediaError) -> CompareExportAudio? in
-            guard plan.paths.indices.contains(side), let path = plan.paths[side] else { return nil }
-            return try CompareExportAudio(path: path, shift: plan.state.shift(of: side))
+        var sounds: [CompareExportAudio] = []
+        let heard: [Int] = plan.audioBoth ? [0, plan.state.other] : (plan.audioSide.map { [$0] } ?? [])
+        for side in heard {
+            guard plan.paths.indices.contains(side), let path = plan.paths[side],
+                  let sound = try CompareExportAudio(path: path, shift: plan.state.shift(of: side)) else { continue }
+            sounds.append(sound)
         }
+        let audio: [CompareExportAudio]? = sounds.isEmpty ? nil : sounds
         let (descriptor, temporary) = try AtomicFile.createTemporary(beside: plan.output)
         close(descriptor)
         var committed = false
@@ -120,7 +145,7 @@ enum CompareExporter {
             if total == nil, let last = due.first??.time, reference.isAtEnd, t > last + 1.5 / fps { break }
             guard let picture = renderer.render(due, at: t) else { throw MediaError("cannot draw the export's frame") }
             try encoder.writeVideo(bgra: picture.pixels, pitch: picture.pitch)
-            if let audio { try encoder.writeAudio(try audio.samples(until: Double(frames + 1) / fps)) }
+            if let audio { try encoder.writeAudio(try CompareExporter.sound(audio, until: Double(frames + 1) / fps, split: plan.audioBoth)) }
             frames += 1
             progress(frames, total)
         }

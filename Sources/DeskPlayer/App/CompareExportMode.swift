@@ -10,7 +10,7 @@ import UI
 /// Whose sound an export carries (`--compare-export-audio`, and the
 /// command's second argument).
 enum CompareExportAudioChoice: String, CaseIterable, ExpressibleByArgument {
-    case a, b, no
+    case a, b, both, no
 }
 
 /// `--compare MODE A B … --compare-export OUT.mp4`: no window. The
@@ -42,7 +42,8 @@ enum CompareExportMode {
         let size = CompareExportPlan.size(of: reference.info, mode: mode)
         let plan = CompareExportPlan(paths: options.files, state: state, width: size.width, height: size.height,
                                      output: URL(fileURLWithPath: out), settings: settings,
-                                     audioSide: options.compareExportAudio.side(other: state.other))
+                                     audioSide: options.compareExportAudio.side(other: state.other),
+                                     audioBoth: options.compareExportAudio == .both)
         var progress = ProgressBar(total: reference.expectedFrames)
         progress.word = "Exporting"
         do {
@@ -94,7 +95,7 @@ extension CompareExportAudioChoice {
     /// The index of the compared file heard, nil for none.
     func side(other: Int) -> Int? {
         switch self {
-        case .a: return 0
+        case .a, .both: return 0
         case .b: return other
         case .no: return nil
         }

@@ -104,7 +104,7 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("compare-export"), help: ArgumentHelp("With --compare: no window; render the comparison (the view, wipe, difference, labels) at the reference's frame rate to this movie file (H.264), with the sound of --compare-export-audio, then exit.", valueName: "OUT.mp4"))
     var compareExport: String?
 
-    @Option(name: .customLong("compare-export-audio"), help: ArgumentHelp("Whose sound an export carries: a (the reference, default), b or no.", valueName: "a|b|no"))
+    @Option(name: .customLong("compare-export-audio"), help: ArgumentHelp("Whose sound an export carries: a (the reference, default), b, both (A left, B right) or no.", valueName: "a|b|both|no"))
     var compareExportAudio: CompareExportAudioChoice = .a
 
     @Option(name: .customLong("compare-wipe"), help: ArgumentHelp("The wipe's divider, 0 to 1 of the width (or height).", valueName: "POSITION"))

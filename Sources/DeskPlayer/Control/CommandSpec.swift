@@ -173,7 +173,7 @@ package struct CommandSpec: Sendable {
         },
         CommandSpec("compare-export", [arg("file", .text), arg("audio", .choice, optional: true)]) { a throws(CommandError) in
             let audio = try a.optionalText(1)
-            guard audio.map({ ["a", "b", "no"].contains($0) }) ?? true else { throw .invalidParameter }
+            guard audio.map({ ["a", "b", "both", "no"].contains($0) }) ?? true else { throw .invalidParameter }
             return .compareExport(try a.text(0), audio: audio)
         },
         CommandSpec("compare-export-frames", [arg("directory", .text), arg("worst", .integer, optional: true)]) { a throws(CommandError) in
