@@ -105,7 +105,7 @@ import TestSupport
         let result = try Self.scan(reference, other, csv: csvPath)
         #expect(result.status == 0, "\(result.stderr)")
         let (header, rows) = try Self.readCSV(csvPath)
-        #expect(header == "frame,time,psnr_y,psnr_u,psnr_v,psnr_avg,ssim_y,ssim_u,ssim_v,ssim_all")
+        #expect(header == "frame,time,psnr_y,psnr_u,psnr_v,psnr_avg,ssim_y,ssim_u,ssim_v,ssim_all,size_a,size_b,type_a,type_b")
         // One row per frame of the reference, numbered from 0, at its times (25 fps).
         #expect(rows.count == (try Self.frameCount(reference)))
         for (i, row) in rows.enumerated() {
@@ -213,5 +213,46 @@ import TestSupport
         result = try runProcess(Fixtures.binary, ["--no-config", "--scan", reference, reference])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--compare-metrics-out"))
+    }
+}
+
+extension MetricsScanTests {
+    /// Each side's frames as ffprobe's -show_frames reports them: picture type and packet size, in order.
+    static func probeFrames(_ path: String) throws -> [(type: String, size: String)] {
+        let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pict_type,pkt_size",
+                                        "-of", "csv=p=0", path])
+        return r.stdout.split(separator: "\n").compactMap { line in
+            // ffprobe writes the fields in its own order: find each by its kind.
+            let fields = line.split(separator: ",").map(String.init)
+            guard let type = fields.first(where: { Int($0) == nil }), let size = fields.first(where: { Int($0) != nil }) else { return nil }
+            return (type, size)
+        }
+    }
+
+    /// A known GOP (x264 -g 12 -bf 2, against -g 25 without B-frames): the
+    /// CSV's `type_a`/`type_b` are the I/P/B pattern ffprobe reports and
+    /// `size_a`/`size_b` its pkt_size, frame for frame.
+    @Test func theCSVHasEachFramesCodedSizeAndPictureType() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2"]
+        let a = try VideoMedia.clip("gop-a.mp4", source + ["-c:v", "libx264", "-g", "12", "-bf", "2", "-sc_threshold", "0",
+                                                           "-crf", "20", "-pix_fmt", "yuv420p"])
+        let b = try VideoMedia.clip("gop-b.mp4", source + ["-c:v", "libx264", "-g", "25", "-bf", "0", "-crf", "30",
+                                                           "-pix_fmt", "yuv420p"])
+        let csvPath = folder.appendingPathComponent("metrics.csv").path
+        let result = try Self.scan(a, b, csv: csvPath)
+        #expect(result.status == 0, "\(result.stderr)")
+        let (_, rows) = try Self.readCSV(csvPath)
+        let (probeA, probeB) = (try Self.probeFrames(a), try Self.probeFrames(b))
+        #expect(rows.count == 50 && probeA.count == 50 && probeB.count == 50)
+        // The GOP made: an I frame every 12, B-frames between the P-frames.
+        #expect(probeA.indices.filter { probeA[$0].type == "I" } == [0, 12, 24, 36, 48] && probeA.contains { $0.type == "B" },
+                "\(probeA.map(\.type).joined())")
+        for (i, row) in rows.enumerated() where i < probeA.count && i < probeB.count {
+            #expect(row["type_a"] == probeA[i].type && row["size_a"] == probeA[i].size, "row \(i): \(row) against \(probeA[i])")
+            #expect(row["type_b"] == probeB[i].type && row["size_b"] == probeB[i].size, "row \(i): \(row) against \(probeB[i])")
+        }
+        print("coded types, A: \(rows.map { $0["type_a"] ?? "" }.joined()), B: \(rows.map { $0["type_b"] ?? "" }.joined())")
     }
 }

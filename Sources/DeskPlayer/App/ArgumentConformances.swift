@@ -20,3 +20,4 @@ extension RampCurve: ExpressibleByArgument {}
 extension TileLayout: ExpressibleByArgument {}
 extension CompareState.Mode: ExpressibleByArgument {}
 extension CompareState.DiffVariant: ExpressibleByArgument {}
+extension CompareState.WipeOrientation: ExpressibleByArgument {}

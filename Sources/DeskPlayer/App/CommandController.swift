@@ -59,6 +59,9 @@ final class CommandController {
     var compare: CompareState?
     /// `compare-align`'s runs and what they found.
     let compareAlignment = CompareAlignment()
+    let compareExport = CompareExportControl()
+    /// Reference times marked for compare-export-frames (`compare-mark`), in order.
+    var compareMarks: [Double] = []
     private(set) var quitRequested = false
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {
@@ -186,6 +189,12 @@ final class CommandController {
             return try CompareSave.save(to: directory.map { URL(fileURLWithPath: $0) } ?? screenshots.directory, controller: self)
         case .compareAlign(let method):
             try compareAlignment.start(method, controller: self)
+        case .compareExport(let path, let audio):
+            try compareExport.start(path, audio: audio, controller: self)
+        case .compareMark:
+            try markCompareFrame()
+        case .compareExportFrames(let directory, let worst):
+            return try CompareExportFrames.write(to: URL(fileURLWithPath: directory), worst: worst, controller: self)
         case .compareStep(let side, let frames):
             try CompareStep.step(side: side, frames: frames, controller: self)
         case .showText(let text, let seconds):

@@ -32,6 +32,9 @@ final class CompareMetrics {
 
     deinit { live?.stop() }
 
+    /// Every frame measured so far (or by the time the metrics were turned off).
+    var measured: [MeasuredFrame] { live?.measuredFrames ?? lastFrames }
+
     /// The metrics measured now (empty: off).
     var metrics: Set<VideoMetric> { live?.metrics ?? [] }
 

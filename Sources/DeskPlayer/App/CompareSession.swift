@@ -13,6 +13,8 @@ enum CompareSession {
         let state = CompareState(mode: mode, count: options.files.count)
         state.diffGain = options.compareDiffGain
         state.diffVariant = options.compareDiff
+        state.wipePosition = options.compareWipe
+        state.wipeOrientation = options.compareWipeOrientation
         controller.compare = state
         let keys = Set(CompareKeys.bindings.map(\.key))
         controller.bindings = CompareKeys.bindings + controller.bindings.filter { $0.section != .main || !keys.contains($0.key) }

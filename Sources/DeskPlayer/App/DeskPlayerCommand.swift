@@ -101,6 +101,18 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("compare-metrics-out"), help: ArgumentHelp("Write PSNR and SSIM of every frame of the first file against the second to this CSV file (with --scan, or while comparing).", valueName: "FILE.csv"))
     var compareMetricsOut: String?
 
+    @Option(name: .customLong("compare-export"), help: ArgumentHelp("With --compare: no window; render the comparison (the view, wipe, difference, labels) at the reference's frame rate to this movie file (H.264), with the sound of --compare-export-audio, then exit.", valueName: "OUT.mp4"))
+    var compareExport: String?
+
+    @Option(name: .customLong("compare-export-audio"), help: ArgumentHelp("Whose sound an export carries: a (the reference, default), b, both (A left, B right) or no.", valueName: "a|b|both|no"))
+    var compareExportAudio: CompareExportAudioChoice = .a
+
+    @Option(name: .customLong("compare-wipe"), help: ArgumentHelp("The wipe's divider, 0 to 1 of the width (or height).", valueName: "POSITION"))
+    var compareWipe = 0.5
+
+    @Option(name: .customLong("compare-wipe-orientation"), help: ArgumentHelp("The wipe's divider: vertical (A on the left) or horizontal (A above).", valueName: "vertical|horizontal"))
+    var compareWipeOrientation: CompareState.WipeOrientation = .vertical
+
     @Flag(help: "With two files and --compare-metrics-out: no window; decode both as fast as the cores allow, write the metrics CSV and print a summary.")
     var scan = false
 
@@ -242,6 +254,8 @@ struct DeskPlayerCommand: ParsableCommand {
             throw ValidationError("--compare needs two files or more: the reference, then what to compare with it")
         }
         if compare == nil && compareAlign != .no { throw ValidationError("--compare-align needs --compare") }
+        if compareExport != nil && compare == nil { throw ValidationError("--compare-export needs --compare MODE and its files") }
+        guard (0...1).contains(compareWipe) else { throw ValidationError("--compare-wipe must be between 0 and 1") }
         guard CompareState.shiftRange.contains(compareShift) else { throw ValidationError("--compare-shift must be within a day") }
         guard CompareState.gainRange.contains(compareDiffGain) else {
             throw ValidationError("--compare-diff-gain must be between 0 and \(Int(CompareState.gainRange.upperBound))")

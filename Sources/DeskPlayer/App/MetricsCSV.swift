@@ -7,12 +7,14 @@ import Media
 import Foundation
 
 /// `--compare-metrics-out FILE.csv`: one row per reference frame under the
-/// header `frame,time,psnr_y,psnr_u,psnr_v,psnr_avg,ssim_y,ssim_u,ssim_v,ssim_all`.
+/// header `frame,time,psnr_y,psnr_u,psnr_v,psnr_avg,ssim_y,ssim_u,ssim_v,ssim_all,size_a,size_b,type_a,type_b`
+/// (sizes: each side's coded packet in bytes; types: I, P or B, the
+/// other side's of the frame paired with the reference's).
 /// Values keep the precision FFmpeg's filters give (six decimals); an
 /// infinite PSNR (identical planes) is `inf`, a value not measured is empty.
 /// Owns the open file (a C stream, closed in deinit). One thread.
 final class MetricsCSV {
-    static let header = "frame,time,psnr_y,psnr_u,psnr_v,psnr_avg,ssim_y,ssim_u,ssim_v,ssim_all"
+    static let header = "frame,time,psnr_y,psnr_u,psnr_v,psnr_avg,ssim_y,ssim_u,ssim_v,ssim_all,size_a,size_b,type_a,type_b"
 
     let path: String
     private let file: UnsafeMutablePointer<FILE>
@@ -57,7 +59,9 @@ final class MetricsCSV {
     static func row(_ frame: MeasuredFrame) -> String {
         let m = frame.metrics
         let values = [m.psnrY, m.psnrU, m.psnrV, m.psnrAverage, m.ssimY, m.ssimU, m.ssimV, m.ssimAll].map(MetricsCSV.format)
-        return ([String(frame.index), String(format: "%.6f", frame.time)] + values).joined(separator: ",")
+        let coded = [frame.coded?.size.description ?? "", frame.otherCoded?.size.description ?? "",
+                     frame.coded?.type ?? "", frame.otherCoded?.type ?? ""]
+        return ([String(frame.index), String(format: "%.6f", frame.time)] + values + coded).joined(separator: ",")
     }
 
     static func format(_ value: Double?) -> String {

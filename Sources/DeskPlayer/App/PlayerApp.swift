@@ -58,6 +58,7 @@ final class PlayerApp {
         }
         FFmpegLog.configure(verbose: options.verbose)
         if options.scan { return ScanMode.run(options) }
+        if options.compareExport != nil { return CompareExportMode.run(options) }
         if options.compare != nil, let path = options.compareMetricsOut {
             // Said before the window opens, not after the whole comparison has played.
             do { _ = try MetricsCSV(path: path) } catch {
@@ -156,6 +157,7 @@ final class PlayerApp {
         saveRemembered(window)
         controller.compareMetrics?.finish()
         controller.compareAlignment.stop()
+        controller.compareExport.stop()
         controller.scopes?.close()
         shutDown()
         window.holdsOffScreenSaver = false
@@ -319,6 +321,7 @@ final class PlayerApp {
             }
             reportScreenshots(window)
             controller.compareAlignment.update(controller)
+            controller.compareExport.update(controller)
             controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
             controller.scopes?.update(focused: tiles.focused)
             for notice in controller.audioOutput?.takeNotices() ?? [] {

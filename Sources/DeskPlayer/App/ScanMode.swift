@@ -88,6 +88,8 @@ enum ScanMode {
 /// second, and only when stderr is a terminal.
 struct ProgressBar {
     let total: Int?
+    /// What the bar says is going on.
+    var word = "Scanning"
     private let terminal = isatty(STDERR_FILENO) != 0
     private var lastDrawn: UInt64 = 0
     private var shown = false
@@ -105,9 +107,9 @@ struct ProgressBar {
             let fraction = min(Double(done) / Double(total), 1)
             let width = 30, filled = Int(saturating: fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            text = String(format: "\rScanning [%@] %3d %% %d/%d frames, %.0f frames/s ", bar, Int(saturating: fraction * 100), done, total, rate)
+            text = String(format: "\r%@ [%@] %3d %% %d/%d frames, %.0f frames/s ", word, bar, Int(saturating: fraction * 100), done, total, rate)
         } else {
-            text = String(format: "\rScanning: %d frames, %.0f frames/s ", done, rate)
+            text = String(format: "\r%@: %d frames, %.0f frames/s ", word, done, rate)
         }
         FileHandle.standardError.write(Data(text.utf8))
     }

@@ -51,6 +51,16 @@ package enum Command: Equatable, Sendable {
     /// Finds each rendition's offset against the reference (by its audio,
     /// else its pictures) on a thread of its own and sets its compare-shift.
     case compareAlign(CompareAlignMethod)
+    /// Renders the comparison as shown (view, wipe, difference, labels) to a
+    /// movie file on a thread of its own, with one side's sound ("a", "b",
+    /// "no"), the player going on; progress on the OSD.
+    case compareExport(String, audio: String?)
+    /// Writes each side's frame at full size and the view as PNG into the
+    /// folder, for the frames given (seconds on the reference's clock), or
+    /// else the N worst by the metrics.
+    case compareExportFrames(String, worst: Int?)
+    /// Marks the reference's frame on screen for compare-export-frames (again: unmarks it).
+    case compareMark
     /// Moves one side of a comparison by `frames` of its own frames (side
     /// 0 the reference, 1 B), the other side staying: a hand correction of
     /// compare-shift.
@@ -178,6 +188,9 @@ extension Command {
         case .screenshotToFile(let path, let kind): return "screenshot-to-file \(quoted(path)) \(kind.rawValue)"
         case .compareSave(let dir): return "compare-save" + (dir.map { " " + quoted($0) } ?? "")
         case .compareAlign(let method): return "compare-align \(method.rawValue)"
+        case .compareExport(let path, let audio): return "compare-export \(quoted(path))" + (audio.map { " " + $0 } ?? "")
+        case .compareMark: return "compare-mark"
+        case .compareExportFrames(let dir, let worst): return "compare-export-frames \(quoted(dir))" + (worst.map { " \($0)" } ?? "")
         case .compareStep(let side, let frames): return "compare-step \(side == 0 ? "A" : "B") \(frames)"
         case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(saturating: ($0 * 1000).rounded()))" } ?? "")
         case .keypress(let key): return "keypress \(key)"

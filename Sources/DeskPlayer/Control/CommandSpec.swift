@@ -176,6 +176,17 @@ package struct CommandSpec: Sendable {
         CommandSpec("compare-save", [arg("directory", .text, optional: true)]) { a throws(CommandError) in
             .compareSave(try a.optionalText(0))
         },
+        CommandSpec("compare-export", [arg("file", .text), arg("audio", .choice, optional: true)]) { a throws(CommandError) in
+            let audio = try a.optionalText(1)
+            guard audio.map({ ["a", "b", "both", "no"].contains($0) }) ?? true else { throw .invalidParameter }
+            return .compareExport(try a.text(0), audio: audio)
+        },
+        CommandSpec("compare-export-frames", [arg("directory", .text), arg("worst", .integer, optional: true)]) { a throws(CommandError) in
+            let worst: Int? = a.count > 1 ? Int(exactly: (try a.number(1)).rounded()) : nil
+            if let worst, !(1...1000).contains(worst) { throw .invalidParameter }
+            return .compareExportFrames(try a.text(0), worst: worst)
+        },
+        CommandSpec("compare-mark", []) { _ throws(CommandError) in .compareMark },
         CommandSpec("compare-align", [arg("method", .choice, optional: true)]) { a throws(CommandError) in
             .compareAlign(try a.choice(0, default: Command.CompareAlignMethod.auto))
         },

@@ -14,6 +14,7 @@ package enum CompareKeys {
         ("w", "cycle compare-wipe-orientation", "wipe: vertical / horizontal divider"),
         ("i", "cycle compare-labels", "labels: show / hide"),
         ("o", "cycle compare-loupe", "loupe: each side's pixels at the pointer at 8x, with their values"),
+        ("M", "compare-mark", "mark this frame for compare-export-frames (again: unmark)"),
         ("Ctrl+s", "compare-save", "save each side's frame (full size) and the window as PNG"),
         ("Ctrl+RIGHT", "add compare-shift-frames 1", "B one frame later (time shift)"),
         ("Ctrl+LEFT", "add compare-shift-frames -1", "B one frame earlier (time shift)"),

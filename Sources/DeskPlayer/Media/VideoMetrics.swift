@@ -59,6 +59,38 @@ package struct MeasuredFrame: Sendable, Equatable {
     package var index: Int
     package var time: Double
     package var metrics: FrameMetrics
+    /// The reference's frame as coded, and the other side's frame paired with it (nil: none yet).
+    package var coded: CodedFrame?
+    package var otherCoded: CodedFrame?
+}
+
+/// A decoded frame as it was coded: its packet's size in bytes and its
+/// picture type, as the decoder says (`AVFrame.pkt_size`, `pict_type`,
+/// `key_frame`: what ffprobe's -show_frames prints).
+package struct CodedFrame: Sendable, Equatable {
+    package var size: Int
+    /// "I", "P", "B" (FFmpeg's letter: also "S", "SI", "SP", "BI"; "?" unknown).
+    package var type: String
+    package var isKeyframe: Bool
+
+    package init(size: Int, type: String, isKeyframe: Bool) {
+        self.size = size
+        self.type = type
+        self.isKeyframe = isKeyframe
+    }
+
+    /// What the decoder said of `frame`.
+    package init(_ frame: UnsafePointer<AVFrame>) {
+        size = Int(max(frame.pointee.pkt_size, 0))
+        let letter = av_get_picture_type_char(frame.pointee.pict_type)
+        type = letter == 0 ? "?" : String(UnicodeScalar(UInt8(bitPattern: letter)))
+        isKeyframe = frame.pointee.key_frame != 0
+    }
+
+    /// "P 18.2 kB" (kB of 1000 bytes), a keyframe's letter starred ("I* 95.0 kB").
+    package var text: String {
+        String(format: "%@%@ %.1f kB", type, isKeyframe && type != "I" ? "*" : "", Double(size) / 1000)
+    }
 }
 
 /// FFmpeg's `psnr` and `ssim` filters between two videos in one FilterGraph:

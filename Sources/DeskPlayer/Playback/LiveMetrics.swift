@@ -20,11 +20,21 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         package var version = 0
         package var duration: Double?
         package var columns: [Double?] = []
+        /// Per column, the largest coded frame of each side and whether a keyframe is among them.
+        package var coded: [CodedColumn?] = []
         package var worst: [MeasuredFrame] = []
         package var measuredFrames = 0
         package var expectedFrames: Int?
 
         package init() {}
+    }
+
+    /// What the rows under the strip draw for a column: each side's largest packet, and a keyframe among its frames.
+    package struct CodedColumn: Sendable, Equatable {
+        package var sizeA = 0
+        package var sizeB = 0
+        package var keyA = false
+        package var keyB = false
     }
 
     package enum Restart: Equatable {
@@ -36,6 +46,8 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         package var frames: [Int: MeasuredFrame] = [:]
         package var snapshot = Snapshot()
         package var notices: [String] = []
+        /// Why nothing is measured (the pair was refused or could not be opened).
+        package var failure: String?
         package var restart: Restart?
         package var stopped = false
         /// The running scan: where it started and the last time it measured.
@@ -86,6 +98,8 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         /// The values of the reference's frame at the playhead, when measured.
         package var current: FrameMetrics?
         package var notices: [String]
+        /// Why nothing is measured, when the pair was refused or could not be opened.
+        package var failure: String? = nil
         package var measuredFrames: Int
         package var expectedFrames: Int?
     }
@@ -106,7 +120,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                 restart = current == nil && LiveMetrics.shouldRestart(s, at: seconds)
                 if restart { s.restart = .at(max(0, seconds)) }
             }
-            let poll = Poll(version: s.snapshot.version, current: current, notices: s.notices,
+            let poll = Poll(version: s.snapshot.version, current: current, notices: s.notices, failure: s.failure,
                             measuredFrames: s.snapshot.measuredFrames, expectedFrames: s.snapshot.expectedFrames)
             s.notices.removeAll()
             return (poll, restart)
@@ -153,6 +167,7 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                 scan = try MetricsScan(reference: reference, other: other, metrics: metrics, graphThreads: 1)
             } catch {
                 note("cannot measure: \(error)", &said)
+                state.withLock { $0.failure = "\(error)" }
                 return
             }
             let rate = av_q2d(scan.reference.frameRate)
@@ -240,6 +255,13 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
                       !s.snapshot.columns.isEmpty else { continue }
                 let column = min(max(Int(saturating: frame.time / duration * Double(s.snapshot.columns.count)), 0), s.snapshot.columns.count - 1)
                 s.snapshot.columns[column] = min(s.snapshot.columns[column] ?? value, value)
+                if s.snapshot.coded.count != s.snapshot.columns.count { s.snapshot.coded = Array(repeating: nil, count: s.snapshot.columns.count) }
+                var coded = s.snapshot.coded[column] ?? CodedColumn()
+                coded.sizeA = max(coded.sizeA, frame.coded?.size ?? 0)
+                coded.sizeB = max(coded.sizeB, frame.otherCoded?.size ?? 0)
+                coded.keyA = coded.keyA || frame.coded?.isKeyframe == true
+                coded.keyB = coded.keyB || frame.otherCoded?.isKeyframe == true
+                s.snapshot.coded[column] = coded
                 if s.snapshot.worst.count < 5 || value < (LiveMetrics.graphed(s.snapshot.worst.last) ?? .infinity) {
                     s.snapshot.worst.append(frame)
                     s.snapshot.worst.sort { (LiveMetrics.graphed($0) ?? .infinity) < (LiveMetrics.graphed($1) ?? .infinity) }

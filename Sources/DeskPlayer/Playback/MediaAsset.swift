@@ -252,6 +252,9 @@ final class MediaAsset {
             let turn = orientation(ofStream: index, settings: p.video)
             if let problem = turn.problem { warning(problem) }
             info.videoOrientation = turn.orientation
+            let trc = stream.pointee.codecpar.pointee.color_trc
+            info.videoIsHDR = trc == AVCOL_TRC_SMPTE2084 || trc == AVCOL_TRC_ARIB_STD_B67
+            info.videoToneMapped = info.videoIsHDR && p.video.toneMapping != .no && VideoFilters.canToneMap
             if turn.orientation.swapsAxes { swap(&info.displayWidth, &info.displayHeight) }
             return opened(index, stream, decoder)
         } catch {

@@ -21,6 +21,10 @@ package struct MediaInfo: Sendable {
     package var videoOrientation = VideoOrientation.upright
     /// The stream says its fields are interlaced (its field order).
     var videoInterlaced = false
+    /// The video's transfer is HDR (PQ, SMPTE ST 2084, or HLG), as its stream says.
+    package var videoIsHDR = false
+    /// Its HDR frames are tone mapped to SDR for display (`--tone-mapping`, and FFmpeg has zscale and tonemap).
+    package var videoToneMapped = false
     package var audioSampleRate = 0
     package var audioChannels = 0
     /// The file's tags (lower-case keys: title, artist, album…) and cover picture
@@ -34,6 +38,8 @@ package struct MediaInfo: Sendable {
     /// Where the item's timeline starts in container time: a timestamp of
     /// its streams less this is an item time.
     package var timelineStart = MediaTime.zero
+
+    package init() {}
 
     package var hasVideo: Bool { videoCodec != nil }
     package var hasAudio: Bool { audioCodec != nil }

@@ -27,6 +27,8 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
     package let duration: Double?
     /// How many frames the file says it has, or its length times its rate.
     package let expectedFrames: Int?
+    /// The video's transfer function is HDR's (PQ or HLG), as its stream says: "PQ", "HLG", or nil for SDR.
+    package let hdrTransfer: String?
 
     private let input: MediaInput
     private let decoder: Decoder
@@ -52,6 +54,11 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
         // The file's other streams are not read at all.
         for i in 0..<input.streamCount where i != index { input.stream(i)?.pointee.discard = AVDISCARD_ALL }
         decoder = try Decoder(stream: stream, threads: 0)
+        switch stream.pointee.codecpar.pointee.color_trc {
+        case AVCOL_TRC_SMPTE2084: hdrTransfer = "PQ"
+        case AVCOL_TRC_ARIB_STD_B67: hdrTransfer = "HLG"
+        default: hdrTransfer = nil
+        }
         timeBase = stream.pointee.time_base
         let average = stream.pointee.avg_frame_rate
         frameRate = average.num > 0 && average.den > 0 ? average : stream.pointee.r_frame_rate

@@ -2,6 +2,7 @@
 import Media
 import CFFmpeg
 import Foundation
+import Collections
 
 /// Measures two files frame by frame: each decoded on its own thread
 /// (`MetricsInput`), their frames handed in time order to FFmpeg's metric
@@ -33,6 +34,7 @@ package final class MetricsScan {
         }
         self.reference = try open(reference)
         self.other = try open(other)
+        if let refusal = MetricsScan.transferMismatch(self.reference, self.other) { throw MediaError(refusal) }
         self.metrics = metrics
         names = (reference, other)
         self.graphThreads = graphThreads
@@ -83,6 +85,11 @@ package final class MetricsScan {
         }
         var nextReference: Frame? = firstReference
         var nextOther: Frame? = firstOther
+        // What each frame was as coded: the reference's in order (one row
+        // comes out per frame pushed), the other side's with its time, to
+        // find the frame the filters paired (its latest at or before the row's time).
+        var referenceCoded = Deque<CodedFrame>()
+        var otherCoded = Deque<(time: Double, coded: CodedFrame)>()
         var lastReferencePts = firstReference.pointer.pointee.pts
         var otherFrames = 0
         var lastOtherTime = 0.0
@@ -99,6 +106,7 @@ package final class MetricsScan {
                 }
                 if takeReference, let frame = nextReference {
                     lastReferencePts = frame.pointer.pointee.pts
+                    referenceCoded.append(CodedFrame(frame.pointer))
                     try graph.pushReference(frame)
                     nextReference = take(reference, name: names.0, failure: &failure)
                     if nextReference == nil { try graph.pushReference(nil) }
@@ -119,6 +127,7 @@ package final class MetricsScan {
                 } else if let frame = nextOther {
                     otherFrames += 1
                     lastOtherTime = Double(frame.pointer.pointee.pts) * av_q2d(other.timeBase)
+                    otherCoded.append((lastOtherTime, CodedFrame(frame.pointer)))
                     try graph.pushOther(frame)
                     nextOther = take(other, name: names.1, failure: &failure)
                     if nextOther == nil {
@@ -129,7 +138,8 @@ package final class MetricsScan {
                         }
                     }
                 }
-                let (frames, ended) = try graph.pull()
+                var (frames, ended) = try graph.pull()
+                MetricsScan.addCoded(&frames, reference: &referenceCoded, other: &otherCoded)
                 if !frames.isEmpty {
                     // From the middle, the other side's keyframe may come after the
                     // reference's: frames before it are not unpaired in the file.
@@ -143,12 +153,37 @@ package final class MetricsScan {
                 if ended { return failure.map { .failed($0) } ?? .finished }
             }
             // Both sides in and closed: what the filters still hold comes out.
-            let (rest, _) = try graph.pull()
+            var (rest, _) = try graph.pull()
+            MetricsScan.addCoded(&rest, reference: &referenceCoded, other: &otherCoded)
             if !rest.isEmpty { measured(rest) }
         } catch {
             return .failed("measuring \(names.0) against \(names.1) failed: \(error)")
         }
         return failure.map { .failed($0) } ?? .finished
+    }
+
+    /// Each row's coded sizes and types: the reference's next, and the
+    /// other side's latest frame at or before the row's time (the one
+    /// FFmpeg's framesync paired; none before the other side starts).
+    private static func addCoded(_ frames: inout [MeasuredFrame], reference: inout Deque<CodedFrame>,
+                                 other: inout Deque<(time: Double, coded: CodedFrame)>) {
+        for i in frames.indices {
+            frames[i].coded = reference.popFirst()
+            let t = frames[i].time + 1e-6
+            while other.count > 1, other[1].time <= t { other.removeFirst() }
+            if let first = other.first, first.time <= t, !frames[i].metrics.isEmpty { frames[i].otherCoded = first.coded }
+        }
+    }
+
+    /// One line when one side is HDR and the other SDR: their code values
+    /// follow different transfer functions, so PSNR and SSIM between them
+    /// would measure the transfer, not the encoding.
+    package static func transferMismatch(_ a: MetricsInput, _ b: MetricsInput) -> String? {
+        guard a.hdrTransfer != b.hdrTransfer else { return nil }
+        func describe(_ side: MetricsInput) -> String { side.hdrTransfer.map { "HDR (\($0))" } ?? "SDR" }
+        let (nameA, nameB) = ((a.name as NSString).lastPathComponent, (b.name as NSString).lastPathComponent)
+        return "\(nameA) is \(describe(a)) and \(nameB) \(describe(b)): not measured, since PSNR and SSIM of code values "
+            + "of different transfer functions mean nothing (compare HDR with HDR, SDR with SDR)"
     }
 
     /// Why a side gave no first frame.

@@ -99,6 +99,8 @@ package final class CompareState {
     package var loupeReadings: [LoupeReading] = []
     /// Each side's file name, time and frame number on top of it.
     package var showsLabels = true { didSet { changed() } }
+    /// The labels drawn last, A's first (kept by the view as it draws; empty while hidden).
+    package var labelTexts: [String] = []
     /// Called after any change (the window redraws).
     package var onChange: () -> Void = {}
 

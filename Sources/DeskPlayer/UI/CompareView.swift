@@ -130,7 +130,6 @@ package final class CompareView {
     private var referenceTime: Double?
 
     package func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)? = nil) {
-        referenceTime = views.first.map { $0.player.currentTime.seconds }
         defer {
             if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
                 state.loupeReadings = CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
@@ -140,13 +139,24 @@ package final class CompareView {
                 state.loupeReadings = []
             }
         }
+        compose(views, at: views.first.map { $0.player.currentTime.seconds }, in: bounds, renderer: r, text: text)
+    }
+
+    /// Draws the comparison of `views` (the reference first) in `bounds`:
+    /// the window's and an export's frames (`CompareExportRenderer`) are
+    /// both drawn by this.
+    /// `time`: the reference's position (the shared clock, in its item).
+    package func compose(_ views: [any CompareSide], at time: Double?, in bounds: Rect, renderer r: OpaquePointer,
+                         text: TextRenderer) {
+        referenceTime = time
+        state.labelTexts = []
         guard views.count >= 2, views.indices.contains(state.other) else {
-            views.first?.draw(in: bounds, renderer: r, text: text)
+            views.first?.draw(in: bounds, renderer: r, text: text, overBackground: false)
             return
         }
         let reference = views[0], other = views[state.other]
         let areas = areas(count: views.count, in: bounds)
-        if let info = reference.player.currentItem?.info, info.hasVideo {
+        if let info = reference.sideInfo, info.hasVideo {
             let fitted = VideoPlacement(mode: reference.contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
                                         area: areas[0])
             state.fitScale = Double(info.displayWidth) / Double(max(fitted.pictureWidth, 1))
@@ -159,19 +169,24 @@ package final class CompareView {
             drawDiff(reference, other, in: bounds, renderer: r, text: text)
         case .flip:
             let shown = state.flipShown
-            views[shown].draw(in: bounds, renderer: r, text: text)
+            views[shown].draw(in: bounds, renderer: r, text: text, overBackground: false)
             if state.showsLabels { drawLabel(views[shown], index: shown, at: labelCorner(bounds, right: false), text: text, renderer: r) }
         case .hstack, .vstack:
-            reference.draw(in: areas[0], renderer: r, text: text)
-            other.draw(in: areas[state.other], renderer: r, text: text)
+            reference.draw(in: areas[0], renderer: r, text: text, overBackground: false)
+            other.draw(in: areas[state.other], renderer: r, text: text, overBackground: false)
             if state.showsLabels {
-                drawLabel(reference, index: 0, at: labelCorner(areas[0], right: false), text: text, renderer: r)
-                drawLabel(other, index: state.other, at: labelCorner(areas[state.other], right: false), text: text, renderer: r)
+                // Each label within its side's half: a long one is cut there, not drawn over the other's.
+                for (view, index) in [(reference, 0), (other, state.other)] {
+                    var clip = areas[index].sdl
+                    SDL_RenderSetClipRect(r, &clip)
+                    drawLabel(view, index: index, at: labelCorner(areas[index], right: false), text: text, renderer: r)
+                }
+                SDL_RenderSetClipRect(r, nil)
             }
         }
     }
 
-    private func drawWipe(_ reference: PlayerView, _ other: PlayerView, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+    private func drawWipe(_ reference: any CompareSide, _ other: any CompareSide, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
         let split = dividerOffset(in: b)
         let vertical = state.wipeOrientation == .vertical
         let clips = vertical
@@ -180,7 +195,7 @@ package final class CompareView {
         for (view, clip) in zip([reference, other], clips) where clip.width > 0 && clip.height > 0 {
             var c = clip.sdl
             SDL_RenderSetClipRect(r, &c)
-            view.draw(in: b, renderer: r, text: text)
+            view.draw(in: b, renderer: r, text: text, overBackground: false)
         }
         SDL_RenderSetClipRect(r, nil)
         drawDivider(at: split, vertical: vertical, in: b, renderer: r)
@@ -209,12 +224,12 @@ package final class CompareView {
         }
     }
 
-    private func drawDiff(_ reference: PlayerView, _ other: PlayerView, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
+    private func drawDiff(_ reference: any CompareSide, _ other: any CompareSide, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
         guard let a = reference.keptPicture, let c = other.keptPicture, reference.showsPicture, other.showsPicture,
               let mapping = reference.pictureMapping(in: b) else {
             // One side has no picture (opening, failed): the other plays on, with a line saying why.
             let (shown, missing, index) = reference.showsPicture ? (reference, other, state.other) : (other, reference, 0)
-            shown.draw(in: b, renderer: r, text: text)
+            shown.draw(in: b, renderer: r, text: text, overBackground: false)
             if let line = CompareView.problem(missing, index: index) {
                 drawPanel(line, x: b.x + 10, y: b.y + b.height - text.lineHeight - 18, text: text, renderer: r,
                           color: SDL_Color(r: 255, g: 120, b: 110, a: 255))
@@ -264,15 +279,17 @@ package final class CompareView {
     /// `groupTime`: where this side is due on the shared clock (the
     /// reference's time, plus the shift for the others): past its end it
     /// holds its last frame, before its start its first, and says so.
-    package static func label(_ view: PlayerView, index: Int, groupTime: Double? = nil) -> String {
+    package static func label(_ view: any CompareSide, index: Int, groupTime: Double? = nil) -> String {
         let letter = letter(index)
-        guard let item = view.player.currentItem else { return letter }
-        var parts = [letter, DisplayText.shortName(item.name)]
-        if let t = view.player.shownItemTime?.seconds {
+        guard let item = view.labelFacts else { return letter }
+        // Notes ("HDR tone mapped") next to the name, where a label cut short still shows them.
+        var parts = [letter, DisplayText.shortName(item.name)] + item.notes
+        if let t = item.shownTime {
             parts.append(String(format: "%.3f s", t))
-            if let fps = item.info?.frameRate, fps > 0 { parts.append("#\(Int(saturating: (t * fps).rounded()))") }
+            if let fps = item.frameRate, fps > 0 { parts.append("#\(Int(saturating: (t * fps).rounded()))") }
+            if let coded = item.coded, coded.size > 0 { parts.append(coded.text) }
         }
-        if let g = groupTime, let d = item.duration?.seconds, g > d + 0.001 {
+        if let g = groupTime, let d = item.duration, g > d + 0.001 {
             parts.append("· ended at \(String(format: "%.3f", d)) s: holding its last frame")
         } else if let g = groupTime, g < -0.001 {
             parts.append("· starts in \(String(format: "%.3f", -g)) s: holding its first frame")
@@ -280,9 +297,10 @@ package final class CompareView {
         return parts.joined(separator: "  ")
     }
 
-    private func drawLabel(_ view: PlayerView, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
+    private func drawLabel(_ view: any CompareSide, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
                            renderer r: OpaquePointer, alignRight: Bool = false) {
         let line = CompareView.label(view, index: index, groupTime: referenceTime.map { $0 + state.shift(of: index) })
+        state.labelTexts.append(line)
         let width = text.width(of: line) + 12
         drawPanel(line, x: alignRight ? corner.x - width : corner.x, y: corner.y, text: text, renderer: r)
     }
@@ -296,8 +314,8 @@ package final class CompareView {
     }
 
     /// Why a side shows no picture ("B  bad.mp4: …"), or that it is still opening.
-    package static func problem(_ view: PlayerView, index: Int) -> String? {
-        guard let item = view.player.currentItem else { return nil }
+    package static func problem(_ view: any CompareSide, index: Int) -> String? {
+        guard let item = view.labelFacts else { return nil }
         let letter = letter(index)
         switch item.status {
         case .failed(let error): return "\(letter)  \(DisplayText.shortName(item.name)): \(error)"

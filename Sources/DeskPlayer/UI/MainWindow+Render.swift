@@ -35,6 +35,10 @@ extension MainWindow {
         metricsGraph == nil ? contentBounds : MetricsGraph.areaAbove(in: contentBounds, lineHeight: text.lineHeight)
     }
 
+    package var compareSize: (width: Int, height: Int)? {
+        compare == nil ? nil : (compareBounds.width, compareBounds.height)
+    }
+
     func render() {
         let r = window.renderer
         // The whole window is drawn anew: pictures made in its frame buffer go to their textures first.

@@ -9,11 +9,15 @@ import Foundation
 /// OSD line at the top left, and a strip across the bottom of the window
 /// with the whole timeline, filled in as frames are measured (per column
 /// the lowest value of SSIM, or PSNR when only it is measured), the worst
-/// frames marked in red and the playhead in white. A click on the strip
+/// frames marked in red and the playhead in white; under it two rows, A's
+/// and B's coded frame sizes (per column the largest packet, as a bar, on
+/// one scale for both; orange where a keyframe is). A click on the strip
 /// seeks there. It reads what `LiveMetrics` measured on its own thread;
 /// drawing never waits for it. Main thread.
 package final class MetricsGraph {
     static let height = 44
+    /// Each row of coded sizes under the strip (A's, then B's).
+    static let rowHeight = 10
 
     let metrics: LiveMetrics
     /// The reference's time on screen, from the app each refresh.
@@ -38,7 +42,15 @@ package final class MetricsGraph {
 
     /// The strip's place in a window of `bounds`.
     static func strip(in bounds: Rect) -> Rect {
-        Rect(x: bounds.x + 8, y: bounds.y + bounds.height - height - 8, width: max(bounds.width - 16, 20), height: height)
+        Rect(x: bounds.x + 8, y: bounds.y + bounds.height - height - 2 * rowHeight - 10, width: max(bounds.width - 16, 20),
+             height: height)
+    }
+
+    /// The rows of coded sizes under the strip: A's, then B's.
+    static func rows(in bounds: Rect) -> (a: Rect, b: Rect) {
+        let s = strip(in: bounds)
+        return (Rect(x: s.x, y: s.y + s.height + 1, width: s.width, height: rowHeight),
+                Rect(x: s.x, y: s.y + s.height + 2 + rowHeight, width: s.width, height: rowHeight))
     }
 
     /// Whether something new is to be drawn: more frames measured, other values on the OSD.
@@ -53,6 +65,10 @@ package final class MetricsGraph {
 
     /// "PSNR 38.21 dB (Y 39.55 U 36.18 V 35.85)  SSIM 0.98013" for the frame on screen.
     var currentText: String {
+        if let failure = latest?.failure {
+            // The reason's first clause ("A is HDR (PQ) and B SDR: not measured").
+            return "Metrics: " + (failure.components(separatedBy: ", since").first ?? failure)
+        }
         guard let m = latest?.current else { return "Metrics: measuring…" }
         if m.isEmpty { return "Metrics: no frame of the other side at this time" }
         var parts: [String] = []
@@ -80,7 +96,10 @@ package final class MetricsGraph {
         text.drawLine(drawnText, renderer: r, x: label.x + 6, y: label.y + 3)
 
         fill(strip, (0, 0, 0, 150), renderer: r)
+        let rows = MetricsGraph.rows(in: bounds)
+        fill(Rect(x: rows.a.x, y: rows.a.y, width: rows.a.width, height: 2 * MetricsGraph.rowHeight + 1), (0, 0, 0, 150), renderer: r)
         guard let duration = snapshot.duration, duration > 0, !snapshot.columns.isEmpty else { return }
+        drawCoded(snapshot.coded, rows: rows, renderer: r)
         // The scale: from the lowest value measured (a little under) to the highest.
         let values = snapshot.columns.compactMap { $0 }.filter { $0.isFinite }
         let low = values.min() ?? 0, high = values.max() ?? 1
@@ -104,11 +123,32 @@ package final class MetricsGraph {
         let x = plot.x + Int(saturating: Double(plot.width) * min(max(playhead / duration, 0), 1))
         fill(Rect(x: x, y: strip.y - 2, width: 2, height: strip.height + 4), (255, 255, 255, 255), renderer: r)
         if let worst = snapshot.worst.first, let value = LiveMetrics.graphed(worst) {
+            // (the rows of coded sizes are drawn above, under the strip)
             let name = worst.metrics.ssimAll != nil ? String(format: "worst SSIM %.4f", value) : String(format: "worst PSNR %.2f dB", value)
             let caption = name + String(format: " at %@", DisplayText.clock(worst.time))
             // On the values' line, at its right end.
             text.drawLine(caption, renderer: r, x: strip.x + strip.width - text.width(of: caption) - 6, y: strip.y - text.lineHeight - 7,
                           color: SDL_Color(r: 255, g: 120, b: 120, a: 255))
+        }
+    }
+
+    /// Each side's largest coded frame per pixel column as a bar from the
+    /// row's bottom (one scale for both sides: the largest packet), orange
+    /// where a keyframe is among the frames, blue-grey otherwise.
+    private func drawCoded(_ coded: [LiveMetrics.CodedColumn?], rows: (a: Rect, b: Rect), renderer r: OpaquePointer) {
+        guard !coded.isEmpty else { return }
+        let largest = max(coded.compactMap { $0.map { max($0.sizeA, $0.sizeB) } }.max() ?? 0, 1)
+        for x in 0..<rows.a.width {
+            let from = x * coded.count / rows.a.width
+            let to = min(max((x + 1) * coded.count / rows.a.width, from + 1), coded.count)
+            let columns = coded[from..<to].compactMap { $0 }
+            guard !columns.isEmpty else { continue }
+            for (row, size, key) in [(rows.a, columns.map(\.sizeA).max() ?? 0, columns.contains { $0.keyA }),
+                                     (rows.b, columns.map(\.sizeB).max() ?? 0, columns.contains { $0.keyB })] where size > 0 {
+                let h = max(1, Int(saturating: Double(row.height) * Double(size) / Double(largest)))
+                let colour: (UInt8, UInt8, UInt8, UInt8) = key ? (255, 160, 40, 230) : (140, 170, 220, 220)
+                fill(Rect(x: row.x + x, y: row.y + row.height - h, width: 1, height: h), colour, renderer: r)
+            }
         }
     }
 }

@@ -40,8 +40,11 @@ package protocol PlayerScreen: AnyObject {
     var unsettledBy: String? { get }
     /// What the window shows now, as a picture (BGRA).
     func capture() throws(MediaError) -> PictureBuffer
+    /// The size a comparison is drawn at (the window less the metrics strip), nil when none is shown.
+    var compareSize: (width: Int, height: Int)? { get }
 }
 
 extension PlayerScreen {
+    package var compareSize: (width: Int, height: Int)? { nil }
     package func showMessage(_ message: String, seconds: Double = 3) { showMessage(message, seconds: seconds, topic: nil) }
 }

@@ -83,13 +83,15 @@ package final class PlayerView {
     var keepsPicture = false { didSet { if !keepsPicture { keptPicture = nil } } }
     /// The last picture shown, when `keepsPicture` (the view's own, until the
     /// next is made in it); `pictureCount` counts them.
-    private(set) var keptPicture: PictureBuffer?
-    private(set) var pictureCount = 0
+    package private(set) var keptPicture: PictureBuffer?
+    package private(set) var pictureCount = 0
     /// Frames went by unconverted while unseen: the texture is older than the time.
     private var missedPictures = false
     /// The decoded picture of the frame on screen, for a reader of its code
     /// values (the comparison's loupe): a new reference to what the view holds.
     var shownDecodedPicture: DecodedPicture? { shownFrame.flatMap { DecodedPicture(referencing: $0.source.pointer) } }
+    /// The frame on screen as it was coded: its packet's size and picture type.
+    var shownCoded: CodedFrame? { shownFrame.map { CodedFrame($0.source.pointer) } }
 
     package init(player: Player, contentMode: ContentMode) {
         self.player = player
@@ -270,7 +272,7 @@ package final class PlayerView {
     }
 
     /// Whether a picture of the video is on screen (not a placeholder).
-    var showsPicture: Bool { texture != nil && player.currentItem?.error == nil && !isDetached }
+    package var showsPicture: Bool { texture != nil && player.currentItem?.error == nil && !isDetached }
 
     /// Where the picture on the texture goes: placed by the video it came
     /// from, so a switch to an item still opening keeps the old picture (no flash).
@@ -282,12 +284,41 @@ package final class PlayerView {
     /// Where the picture is drawn in `area`, in the picture's own
     /// coordinates and on screen (the difference view draws its own
     /// picture, of the same size, the same way).
-    func pictureMapping(in area: Rect) -> (source: Rect, destination: Rect, pictureWidth: Int, pictureHeight: Int)? {
+    package func pictureMapping(in area: Rect) -> (source: Rect, destination: Rect, pictureWidth: Int, pictureHeight: Int)? {
         guard let p = shownPlacement(in: area) else { return nil }
         return (p.source, p.destination, p.pictureWidth, p.pictureHeight)
     }
 
-    func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
+    /// Draws a picture's texture placed in `area` (black bars around it
+    /// unless over a background): the window's views and an export's
+    /// sides draw their pictures with this one function.
+    static func drawPicture(_ texture: VideoTexture, placement: VideoPlacement, in area: Rect, smooth: Bool,
+                            overBackground: Bool, renderer: OpaquePointer, copy: Bool = true) {
+        if !overBackground {
+            // Black bars around the picture, as every player draws them:
+            // only the bars under an opaque picture (clearing the whole
+            // area first wrote every pixel twice, a frame's worth of
+            // memory a frame with SDL's software renderer).
+            SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+            let covered = texture.isOpaque ? placement.destination : Rect(x: area.x, y: area.y, width: 0, height: 0)
+            var bars = PlayerView.bars(around: covered, in: area).map(\.sdl)
+            if !bars.isEmpty { SDL_RenderFillRects(renderer, &bars, Int32(bars.count)) }
+        }
+        guard copy else { return }
+        // A texture from before a resize is scaled until the new size arrives.
+        let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
+        let sy = Double(texture.height) / Double(max(placement.pictureHeight, 1))
+        var src = SDL_Rect(x: Int32(saturating: Double(placement.source.x) * sx), y: Int32(saturating: Double(placement.source.y) * sy),
+                           w: Int32(saturating: Double(placement.source.width) * sx), h: Int32(saturating: Double(placement.source.height) * sy))
+        var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
+                           w: Int32(placement.destination.width), h: Int32(placement.destination.height))
+        if texture.layout == .bgra {
+            SDL_SetTextureScaleMode(texture.texture, smooth ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+        }
+        SDL_RenderCopy(renderer, texture.texture, &src, &dst)
+    }
+
+    package func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer, overBackground: Bool = false) {
         var bounds = SDL_Rect(x: Int32(area.x), y: Int32(area.y), w: Int32(area.width), h: Int32(area.height))
         let item = player.currentItem
         if isDetached {
@@ -299,33 +330,14 @@ package final class PlayerView {
             return
         }
         if let texture, let placement = shownPlacement(in: area), item?.error == nil {
-            if !overBackground {
-                // Black bars around the picture, as every player draws them:
-                // only the bars under an opaque picture (clearing the whole
-                // area first wrote every pixel twice, a frame's worth of
-                // memory a frame with SDL's software renderer).
-                SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-                let covered = texture.isOpaque ? placement.destination : Rect(x: area.x, y: area.y, width: 0, height: 0)
-                var bars = PlayerView.bars(around: covered, in: area).map(\.sdl)
-                if !bars.isEmpty { SDL_RenderFillRects(renderer, &bars, Int32(bars.count)) }
-            }
-            // A texture from before a resize is scaled until the new size arrives.
-            let sx = Double(texture.width) / Double(max(placement.pictureWidth, 1))
-            let sy = Double(texture.height) / Double(max(placement.pictureHeight, 1))
-            var src = SDL_Rect(x: Int32(saturating: Double(placement.source.x) * sx), y: Int32(saturating: Double(placement.source.y) * sy),
-                               w: Int32(saturating: Double(placement.source.width) * sx), h: Int32(saturating: Double(placement.source.height) * sy))
-            var dst = SDL_Rect(x: Int32(placement.destination.x), y: Int32(placement.destination.y),
-                               w: Int32(placement.destination.width), h: Int32(placement.destination.height))
-            if pictureOnWindow == placement.destination, src.x == 0, src.y == 0, Int(src.w) == texture.width,
-               Int(src.h) == texture.height, Int(dst.w) == texture.width, Int(dst.h) == texture.height {
-                // Already where the copy would put it.
-            } else {
-                adoptWindowPicture()
-                if texture.layout == .bgra {
-                    SDL_SetTextureScaleMode(texture.texture, zoom?.smooth == true ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
-                }
-                SDL_RenderCopy(renderer, texture.texture, &src, &dst)
-            }
+            // Made in the window's frame buffer at just this place: already where the copy would put it.
+            let inPlace = pictureOnWindow == placement.destination && texture.width == placement.destination.width
+                && texture.height == placement.destination.height && placement.source.x == 0 && placement.source.y == 0
+                && placement.source.width == placement.pictureWidth && placement.source.height == placement.pictureHeight
+                && placement.pictureWidth == texture.width && placement.pictureHeight == texture.height
+            if !inPlace { adoptWindowPicture() }
+            PlayerView.drawPicture(texture, placement: placement, in: area, smooth: zoom?.smooth == true,
+                                   overBackground: overBackground, renderer: renderer, copy: !inPlace)
             if player.isWaitingForData {
                 text.drawLine(PlayerView.waitingText, renderer: renderer, x: area.x + 12, y: area.y + 10,
                           color: SDL_Color(r: 255, g: 220, b: 120, a: 255))

@@ -181,7 +181,7 @@ final class VideoFilters {
         return nil
     }()
 
-    private static let canToneMap: Bool = {
+    static let canToneMap: Bool = {
         let missing = ["zscale", "tonemap"].filter { !FilterGraph.isAvailable($0) }
         if !missing.isEmpty {
             FFmpegLog.noticeOnce("this FFmpeg lacks \(missing.joined(separator: ", ")): HDR video shows without tone mapping")
