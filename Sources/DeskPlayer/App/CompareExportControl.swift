@@ -13,6 +13,8 @@ import UI
 /// reads it. Main thread.
 final class CompareExportControl {
     private var job: CompareExportJob?
+    /// An export is under way: the main loop turns to show its progress and its end.
+    var isRunning: Bool { job != nil }
     private var path = ""
     private var lastShown: UInt64 = 0
     /// The latest export's state, as `compare-export-progress` gives it.

@@ -353,10 +353,10 @@ final class PlayerApp {
     /// Nothing moves and nothing is on its way: every player paused or
     /// played out with its picture shown, the window drawn with no OSD line,
     /// bar or pointer about to change, and no timed work (a background
-    /// video, Picture in Picture, metrics, scopes, an alignment, a time limit).
+    /// video, Picture in Picture, metrics, scopes, an alignment or export, a time limit).
     private func isAtRest(_ window: MainWindow, failureShown: Bool) -> Bool {
         background == nil && !failureShown && options.quitAfter == nil && controller.compareMetrics == nil
-            && !controller.compareAlignment.isRunning
+            && !controller.compareAlignment.isRunning && !controller.compareExport.isRunning
             && (controller.scopes.map { $0.kind == .none } ?? true) && (controller.pips?.isEmpty ?? true) && window.isSettled
             && tiles.tiles.allSatisfy { $0.player.isAtRest }
     }
