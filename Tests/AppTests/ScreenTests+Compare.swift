@@ -690,7 +690,7 @@ extension ScreenTests {
             switch binding.command {
             case .set(let p, _), .add(let p, _), .multiply(let p, _), .cycle(let p, _):
                 #expect(PropertyTable.named(p) != nil, "\(binding.key): no property \(p)")
-            case .compareSave, .compareAlign, .compareStep:
+            case .compareSave, .compareAlign, .compareStep, .compareMark:
                 break
             default:
                 Issue.record("\(binding.key): \(binding.command.text) is not a compare command")

@@ -52,7 +52,8 @@ enum ExportMedia {
 
 extension ScreenTests {
     /// `compare-export` through the socket, while the window shows a wipe
-    /// (the divider at 0.4) and then the heat difference at gain 4: each
+    /// (the divider at 0.4), the heat difference at gain 4, the two stacks
+    /// and B alone (flip): each
     /// export's frame at the paused time equals the window's screenshot
     /// of it (PSNR ≥ 45 dB, labels and divider included), at the
     /// reference's frame rate and length (ffprobe), and the player goes on.
@@ -69,6 +70,9 @@ extension ScreenTests {
         let views: [(String, [(String, JSONValue)])] = [
             ("wipe", []),
             ("diff", [("compare", .string("diff")), ("compare-diff", .string("heat")), ("compare-diff-gain", .number(4))]),
+            ("hstack", [("compare", .string("hstack"))]),
+            ("vstack", [("compare", .string("vstack"))]),
+            ("flip", [("compare", .string("flip")), ("compare-side", .number(1))]),
         ]
         for (name, settings) in views {
             for (property, value) in settings {

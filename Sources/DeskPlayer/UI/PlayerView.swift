@@ -62,7 +62,10 @@ package final class PlayerView {
     /// A comparison shows this side in the reference's display geometry:
     /// the picture is scaled to that size and aspect (nil: its own).
     var displayGeometry: (width: Int, height: Int)? {
-        didSet { if displayGeometry?.width != oldValue?.width || displayGeometry?.height != oldValue?.height { resetPicture() } }
+        // The frame on screen is kept and made again in the new geometry: a
+        // paused side whose first picture came before the reference's size
+        // was known lost it, and stayed without a picture until played.
+        didSet { if displayGeometry?.width != oldValue?.width || displayGeometry?.height != oldValue?.height { resetPicture(keepingFrame: true) } }
     }
     /// Its zoom and pan (mpv's video-zoom, a log2 scale of the fitted
     /// picture, and video-pan-x/y, in widths and heights of the zoomed
@@ -156,6 +159,11 @@ package final class PlayerView {
         // Shown again after frames went by unseen: the latest is made now.
         var remake = (seen && missedPictures) || player.takePictureRemakeRequest()
         if seen { missedPictures = false }
+        if seen && frameToRemake {
+            frameToRemake = false
+            // One decoded fast (for a small picture) is decoded again at full size.
+            if player.isPaused && shownFrame?.decodedFast == true { player.redisplayCurrentFrame() } else { remake = true }
+        }
         let layout = OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
         if layout != outputLayout {
             // The layout changed: the output's size with it (the decoders' small-picture mode follows it).
@@ -163,10 +171,14 @@ package final class PlayerView {
             player.setOutputSizing(layout.sizing)
             // Paused, the frame on screen is made again at the new size, from the
             // decoded picture it holds; one decoded fast (it was shown small) is decoded again.
-            if player.isPaused && texture != nil {
+            if player.isPaused && shownFrame != nil {
                 if shownFrame?.decodedFast == true { player.redisplayCurrentFrame() } else { remake = true }
             }
         }
+        // A frame taken when no picture could be made of it (the area not
+        // laid out yet, a texture refused) is made once it can be: paused,
+        // no other frame comes, and the tile stayed without a picture.
+        if seen, texture == nil, shownFrame != nil, player.currentItem?.info?.hasVideo == true { remake = true }
         if texture != nil, player.currentItem?.info?.hasVideo == false {
             resetPicture()  // an audio-only item follows a video: its placeholder, not the old picture
         }
@@ -245,14 +257,24 @@ package final class PlayerView {
         }
     }
 
-    package func resetPicture() {
+    /// Forgets the picture; `keepingFrame`: the frame on screen is made
+    /// again at the next refresh (the geometry it is shown in changed).
+    package func resetPicture(keepingFrame: Bool = false) {
         pictureOnWindow = nil
         texture = nil
         madeLayout = nil
         shownVideoSize = nil
-        shownFrame = nil
         keptPicture = nil
+        if keepingFrame && shownFrame != nil {
+            frameToRemake = true
+        } else {
+            shownFrame = nil
+            frameToRemake = false
+        }
     }
+
+    /// The frame on screen is to be made again (`resetPicture(keepingFrame:)`).
+    private var frameToRemake = false
 
 
     /// Its picture is final until something changes: the player at rest and,
@@ -265,9 +287,10 @@ package final class PlayerView {
         if zoomChanged { return "zoom changed" }
         if missedPictures { return "pictures missed while unseen" }
         if pending != nil { return "picture being made" }
+        if frameToRemake { return "picture to be made again" }
         guard !isDetached, let item = player.currentItem, item.error == nil, item.info?.hasVideo == true,
               !AudioFaceView.shows(item) else { return nil }
-        if texture == nil { return "no picture yet" }
+        if texture == nil { return shownFrame == nil ? "no frame taken yet" : "no picture made of its frame" }
         return madeLayout == outputLayout ? nil : "picture not made for its layout"
     }
 
