@@ -29,20 +29,7 @@ struct CompareExportPlan: @unchecked Sendable {  // `state` is a copy of the com
     var audioBoth = false
 
     /// A copy of `state`, so the window's later changes leave the export alone (main thread).
-    static func copy(_ state: CompareState) -> CompareState {
-        let copy = CompareState(mode: state.mode, count: state.count)
-        copy.diffVariant = state.diffVariant
-        copy.diffGain = state.diffGain
-        copy.side = state.side
-        copy.other = state.other
-        copy.wipePosition = state.wipePosition
-        copy.wipeOrientation = state.wipeOrientation
-        copy.shifts = state.shifts
-        copy.audio = state.audio
-        copy.zoom = state.zoom
-        copy.showsLabels = state.showsLabels
-        return copy
-    }
+    static func copy(_ state: CompareState) -> CompareState { state.copy() }
 
     /// The size an export without a window has: the reference's display
     /// size, twice as wide (hstack) or tall (vstack) for the stacks.

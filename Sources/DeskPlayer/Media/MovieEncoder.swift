@@ -166,17 +166,7 @@ package final class MovieEncoder {
         sws = sws_getCachedContext(sws, w, h, AV_PIX_FMT_BGRA, w, h, AV_PIX_FMT_YUV420P,
                                    Int32(SWS_BICUBIC | SWS_ACCURATE_RND), nil, nil, nil)
         guard let sws else { throw MediaError("cannot convert the picture for encoding") }
-        var src: [UnsafePointer<UInt8>?] = [pixels, nil, nil, nil]
-        var srcStride: [Int32] = [Int32(clamping: pitch), 0, 0, 0]
-        let rows = withUnsafeMutablePointer(to: &f.pointee.data) { dataTuple in
-            dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
-                withUnsafePointer(to: f.pointee.linesize) { strideTuple in
-                    strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
-                        sws_scale(sws, &src, &srcStride, 0, h, dst, dstStride)
-                    }
-                }
-            }
-        }
+        let rows = scalePacked(sws, pixels, pitch: pitch, height: h, into: f)
         guard rows > 0 else { throw MediaError("picture conversion failed") }
         f.pointee.pts = nextVideoPts
         nextVideoPts += 1

@@ -39,18 +39,8 @@ package final class PNGEncoder {
         let w = context.pointee.width, h = context.pointee.height
         sws = sws_getCachedContext(sws, w, h, AV_PIX_FMT_BGRA, w, h, AV_PIX_FMT_RGB24, Int32(SWS_POINT), nil, nil, nil)
         guard let sws else { throw MediaError("cannot convert the picture for PNG") }
-        var src: [UnsafePointer<UInt8>?] = [pixels, nil, nil, nil]
-        var srcStride: [Int32] = [Int32(pitch), 0, 0, 0]
         let f = frame.pointer
-        let rows = withUnsafeMutablePointer(to: &f.pointee.data) { dataTuple in
-            dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
-                withUnsafePointer(to: f.pointee.linesize) { strideTuple in
-                    strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
-                        sws_scale(sws, &src, &srcStride, 0, h, dst, dstStride)
-                    }
-                }
-            }
-        }
+        let rows = scalePacked(sws, pixels, pitch: pitch, height: h, into: f)
         guard rows > 0 else { throw MediaError("picture conversion failed") }
         try MediaError.check(avcodec_send_frame(context, f), "PNG encoding failed")
         try MediaError.check(avcodec_receive_packet(context, packet.pointer), "PNG encoding failed")

@@ -104,6 +104,23 @@ package final class CompareState {
     /// Called after any change (the window redraws).
     package var onChange: () -> Void = {}
 
+    /// A copy of every setting, so later changes to this one leave it alone
+    /// (an export renders the comparison as it was when it started).
+    package func copy() -> CompareState {
+        let copy = CompareState(mode: mode, count: count)
+        copy.diffVariant = diffVariant
+        copy.diffGain = diffGain
+        copy.side = side
+        copy.other = other
+        copy.wipePosition = wipePosition
+        copy.wipeOrientation = wipeOrientation
+        copy.shifts = shifts
+        copy.audio = audio
+        copy.zoom = zoom
+        copy.showsLabels = showsLabels
+        return copy
+    }
+
     package init(mode: Mode, count: Int) {
         self.mode = mode
         self.count = max(count, 2)
