@@ -290,9 +290,10 @@ final class PlayerApp {
             // an audio device notice, a job's result).
             var resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
             if resting, mpris?.settle(at: now) == true { resting = false }
-            // Nothing plays: the sound device may close (SDL's audio thread
-            // wakes for every buffer, silence or not).
-            if resting { controller.audioOutput?.setResting(true) }
+            // The sound device follows the same decision: closed a second
+            // into a rest (SDL's audio thread wakes for every buffer,
+            // silence or not), open again the turn anything moves.
+            controller.audioOutput?.setResting(resting)
             let wait: Int32? = resting && MainThreadWake.beginRest()
                 ? nil : due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? (resting ? 0 : 10)
             let open = window.pumpEvents(timeoutMs: wait)
@@ -332,7 +333,6 @@ final class PlayerApp {
             // And what the commands of this turn did (an item replaced, a
             // seek), announced in this turn, in mpv's order.
             handleAllEvents(window, tick: tick)
-            if !tiles.tiles.allSatisfy({ $0.player.isAtRest }) || background != nil { controller.audioOutput?.setResting(false) }
             socket?.announce(controller)
             window.holdsOffScreenSaver = tiles.playsVideoInSight(mainWindowVisible: !window.isMinimized)
             title.update(at: tick, controller: controller, screen: window)
