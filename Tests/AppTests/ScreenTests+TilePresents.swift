@@ -21,14 +21,16 @@ extension ScreenTests {
         app.waitForWindow()
         try runTool("xdotool", ["mousemove", "1919", "1079"])  // no tile shows its PiP button or bar
         let client = try ControlSocketTests.Client(path: socket)
-        #expect(client.waitFor("time-pos") != nil)
-        Thread.sleep(forTimeInterval: 2)  // frames of all four tiles, each presented alone
-        // Paused from the socket (no OSD line): nothing is drawn after this.
+        // Frames of all four tiles for 2 s of play, each presented alone.
+        #expect(eventually(seconds: 30) { (client.get("time-pos")?.number ?? 0) >= 2 })
+        // Paused from the socket (no OSD line): once the window has settled nothing is drawn,
+        // and the grab counts only if no present came while it was taken.
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
-        Thread.sleep(forTimeInterval: 0.5)
-        let screen = try grab(640, 360, to: dir.appendingPathComponent("screen.ppm").path)
+        let screen = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("screen.ppm").path)
+        let presents = client.get("window-presents")
         let png = dir.appendingPathComponent("window.png").path
         #expect(client.error([.string("screenshot-to-file"), .string(png), .string("window")]) == "success")
+        #expect(client.get("window-presents") == presents, "a present came between the grab and the screenshot")
         let framebuffer = dir.appendingPathComponent("window.ppm").path
         try runTool("ffmpeg", ["-v", "error", "-y", "-i", png, framebuffer])
         let drawn = try PPMImage(path: framebuffer)
