@@ -22,6 +22,7 @@ import TestSupport
         var server_back_s: Double
         var stream_back_s: Double?
         var sound_return_s: Double?
+        var device_lost_s: Double?
         var device_back_s: Double?
         var sound_after_s: Double
         var last_sound_s: Double?

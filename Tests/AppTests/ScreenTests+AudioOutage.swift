@@ -45,19 +45,24 @@ extension ScreenTests {
         }
         #expect(o.rc == 0, "\(o.stderr)")
         let killed = o.t0_monotonic + o.killed_s, back = o.t0_monotonic + o.server_back_s
+        // The app says the loss on stderr in the turn that puts it on the OSD: its
+        // watchdog sees it 0.3 s or more after the last callback, later under load.
+        let lostSaid = try #require(o.device_lost_s, "the loss was never said: \(o.stderr)") + killed
+        #expect(lostSaid < back, "the loss was said only \(lostSaid - killed) s after the kill, the server back already")
         let soundBack = try #require(o.device_back_s, "the sound did not come back: \(o.stderr)") + back
         let lost = font.width(of: "Audio device lost — retrying"), found = font.width(of: "Audio device back")
         func widths(_ from: Double, _ to: Double) -> [Int] { shots.filter { $0.from >= from && $0.to <= to }.map(\.width) }
 
-        print("audio outage on screen: OSD line \(widths(killed + 0.3, back)) px while the server was gone "
+        print("audio outage on screen: OSD line \(widths(lostSaid + 0.25, back)) px while the server was gone "
               + "('Audio device lost — retrying' is \(lost) px), \(widths(soundBack + 0.3, soundBack + 2.5)) px after "
               + "('Audio device back' is \(found) px), \(widths(o.t0_monotonic + o.first_sound_s + 0.3, killed - 0.1)) px before")
         // Before the kill (the window up and playing; it takes a second or
         // two to open under a loaded X server, the sound starts sooner): no line.
         let before = widths(o.t0_monotonic + o.first_sound_s + 0.3, killed - 0.1)
         #expect(!before.isEmpty && before.allSatisfy { $0 == 0 }, "OSD ink before the kill: \(before) px")
-        // While the server is gone (once the loss is seen): the one line.
-        let gone = widths(killed + 0.3, back)
+        // While the server is gone, in every grab begun once the loss was said
+        // (0.25 s for that turn's present to reach the X server): the one line.
+        let gone = widths(lostSaid + 0.25, back)
         #expect(!gone.isEmpty, "no screenshot while the server was gone: \(shots.map { ($0.from - killed, $0.width) })")
         #expect(gone.allSatisfy { $0 > lost - 10 && $0 <= lost + 1 },
                 "OSD ink \(gone) px while the server is gone; 'Audio device lost — retrying' is \(lost) px")

@@ -18,6 +18,8 @@ it again --down-for seconds later, then prints one JSON object:
   sound_return_s  seconds from the server's return to the first sound after it
   monitor_back_s  seconds from the server's return to the first block the
                   restarted sink's monitor delivered (when it plays at all)
+  device_lost_s   seconds from the kill to the command's stderr line "audio
+                  device lost" (None when it never said so)
   device_back_s   seconds from the server's return to the command's stderr
                   line "audio device back" (or "found")
   beeps_before / beeps_after  times of beep onsets (for a clip that beeps at
@@ -302,6 +304,7 @@ def main():
     loud = [t for t, p in before + after if p >= SOUND]
     # The restarted sink's first monitor block: when it began to play anything at all.
     monitor_back = second.blocks[0][0] - back if second and not a.freeze and second.blocks else None
+    said_lost = [t for t, line in errors if t >= killed and "audio device lost" in line]
     said_back = [t for t, line in errors if t >= back and ("audio device back" in line or "audio device found" in line)]
     result = {
         "first_sound_s": round(sound - t0, 3),
@@ -312,6 +315,7 @@ def main():
         "sound_after_s": round(sum(0.001 for t, p in after if p >= SOUND), 3),
         "sound_return_s": round(sound_after[0] - back, 3) if sound_after else None,
         "monitor_back_s": round(monitor_back, 3) if monitor_back is not None else None,
+        "device_lost_s": round(said_lost[0] - killed, 3) if said_lost else None,
         "device_back_s": round(said_back[0] - back, 3) if said_back else None,
         "beeps_before": [round(t - t0, 4) for t in onsets(before)],
         "beeps_after": [round(t - t0, 4) for t in onsets(after)],
