@@ -19,7 +19,7 @@ extension WindowManagerTests {
         defer { app.stop() }
         let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
         // Playing a while before it is minimized (a PiP must not open by itself meanwhile).
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // nothing must happen for 1.5 s: no PiP opens by itself
         #expect(try display.window(" - PiP$") == nil, "no PiP before minimizing")
 
         try display.x(["xdotool", "windowminimize", "--sync", mainWindow])

@@ -373,7 +373,7 @@ extension ScreenTests {
         #expect(client.error([.string("seek"), .string("1"), .string("absolute")]) == "success")
         #expect(differing(try grabSteady(app, 640, 360, in: dir)) < off / 20, "after a seek")
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
-        Thread.sleep(forTimeInterval: 1.2)
+        Thread.sleep(forTimeInterval: 1.2)  // pacing: a stretch of play before pausing again
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
         #expect(differing(try grabSteady(app, 640, 360, in: dir)) < off / 20, "after playing and pausing")
 
@@ -403,7 +403,7 @@ extension ScreenTests {
                                  audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path])
         let client = try ControlSocketTests.Client(path: socket)
         #expect(client.waitFor("duration") != nil)
-        Thread.sleep(forTimeInterval: 0.8)
+        Thread.sleep(forTimeInterval: 0.8)  // pacing: 0.8 s of the first side's sound recorded
         for (i, side) in [1, 0, 1, 0, 1].enumerated() {
             if i % 2 == 0 {
                 try runTool("xdotool", ["key", "A"])
@@ -411,7 +411,7 @@ extension ScreenTests {
             } else {
                 #expect(client.error([.string("set_property"), .string("compare-audio"), .number(Double(side))]) == "success")
             }
-            Thread.sleep(forTimeInterval: 0.45)
+            Thread.sleep(forTimeInterval: 0.45)  // pacing: 0.45 s of each side's sound recorded
         }
         app.stop()
         let samples = try CapturedAudio.leftChannel(raw)

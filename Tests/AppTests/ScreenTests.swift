@@ -222,7 +222,7 @@ struct ScreenTests {
         let paused = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("a.ppm").path)
         let pausedAt = client.get("time-pos")
         // Time passing is what this checks: paused, nothing moves meanwhile.
-        Thread.sleep(forTimeInterval: 0.7)
+        Thread.sleep(forTimeInterval: 0.7)  // nothing must happen for 0.7 s: paused
         let later = try grab(640, 360, to: dir.appendingPathComponent("b.ppm").path)
         #expect(paused.pixels == later.pixels, "the picture moved while paused")
         #expect(client.get("time-pos") == pausedAt, "the time moved while paused")
@@ -262,7 +262,7 @@ struct ScreenTests {
         _ = eventually { client.get("window-unsettled-by") == .string("tile 1: player playing") }
         let a = try grab(640, 180, to: dir.appendingPathComponent("a.ppm").path)
         // Time passing is what this checks: one tile moves, the other does not.
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // measuring: 0.5 s in which one tile moves and the other must not
         let b = try grab(640, 180, to: dir.appendingPathComponent("b.ppm").path)
         func half(_ image: PPMImage, right: Bool) -> [UInt8] {
             var out: [UInt8] = []
@@ -346,7 +346,7 @@ struct ScreenTests {
             .first { $0.0 == .close }?.1)
         try runTool("xdotool", ["mousemove", String(second.x + close.x + close.width / 2),
                                 String(second.y + close.y + close.height / 2)])
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // pacing: the pointer rests on ✕ before the click, as a hand does
         try runTool("xdotool", ["click", "1"])
         let deadline = Date().addingTimeInterval(5)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -403,7 +403,7 @@ struct ScreenTests {
         defer { app.stop() }
         app.waitForWindow()
         let window = try #require(try findWindow("DeskPlayer$"))
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // pacing: a second of the composition heard with the window shown
         try runTool("xdotool", ["windowunmap", "--sync", window])
         let deadline = Date().addingTimeInterval(15)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -437,7 +437,7 @@ struct ScreenTests {
         try runTool("xdotool", ["mousemove", "160", "90", "sleep", "0.2", "mousemove", String(left.x + left.width / 2),
                                 String(left.y + left.height / 2), "sleep", "0.3", "click", "1"])
         // Nothing is to happen: a second lets a window that should not open show itself.
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // nothing must happen for 1 s: no second PiP window
         #expect(try findWindow("^demo.mp4 - PiP$") == nil, "--max-pip 1 allows one mini window")
         #expect(app.process.isRunning, "\(app.errors)")
     }

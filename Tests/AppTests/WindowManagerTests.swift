@@ -176,7 +176,7 @@ struct WindowManagerTests {
         try display.x(["xdotool", "windowminimize", "--sync", mainWindow])
         #expect(try display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "the main window is minimized")
         let before = client.get("time-pos")?.number ?? -1
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // measuring: 1.5 s of play while minimized
         let after = client.get("time-pos")?.number ?? -1
         #expect(after - before > 1.0 || after < before, "the time goes on while minimized: \(before) -> \(after)")
         let unseen = client.get("frames-unseen")?.number ?? 0
@@ -214,7 +214,7 @@ struct WindowManagerTests {
         // Playing on, seen: every frame is made again.
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
         let seenFrom = client.get("frames-unseen")?.number ?? -1
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // nothing must happen for 1 s: no frame unseen while shown
         #expect(client.get("frames-unseen")?.number == seenFrom, "no frame goes by unseen while the window shows")
 
         // A window over it whole (another app, full screen): unseen again;
@@ -226,7 +226,7 @@ struct WindowManagerTests {
                 "frames go by unseen under a window that covers it: \(String(describing: client.get("frames-unseen")))")
         cover.stop()
         let uncovered = client.get("frames-unseen")?.number ?? -1
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // measuring: 1 s of play after uncovering (at most the queue unseen)
         // What was queued while covered still comes due unconverted: at most
         // the frame queue's five and the one being decoded.
         #expect((client.get("frames-unseen")?.number ?? -1) <= uncovered + 6, "uncovered, the frames are made again")
