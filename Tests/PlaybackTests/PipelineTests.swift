@@ -132,8 +132,12 @@ import TestSupport
         #expect(item.waitUntilLoaded() == .readyToPlay)
         let pipeline = try #require(item.pipeline as? ItemPipeline)
         // Nothing consumes: the decoders fill their small outputs, the demuxer
-        // fills the packet queues to the preference and then waits.
-        Thread.sleep(forTimeInterval: 0.5)
+        // fills the packet queues to the preference and then waits: wait
+        // until both queues hold it, then see that neither went far past.
+        _ = eventually {
+            let q = pipeline.queuedSeconds
+            return (q.video ?? 0) >= seconds - 0.05 && (q.audio ?? 0) >= seconds - 0.05
+        }
         let queued = pipeline.queuedSeconds
         let video = try #require(queued.video), audio = try #require(queued.audio)
         // Reading stops once every stream holds the preference; a stream may

@@ -87,7 +87,9 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
     let timedOut = process.isRunning
     if timedOut {
         process.terminate()
-        Thread.sleep(forTimeInterval: 0.5)
+        // Until it has ended, or half a second of grace before SIGKILL.
+        let grace = Date().addingTimeInterval(0.5)
+        while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
     process.waitUntilExit()
