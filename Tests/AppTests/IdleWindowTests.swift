@@ -69,12 +69,12 @@ extension ScreenTests {
                                                                       files: [Fixtures.asset("tone.wav")]))
         defer { app.stop() }
         app.waitForWindow()
-        let shown = Date()
         let terminal = try runProcess(Fixtures.binary, [Fixtures.asset("tone.wav"), "--no-config"],
                                       environment: ["SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "dummy"], timeout: 20)
         #expect(terminal.status == 0 && !terminal.timedOut, "the terminal launch quits at the end")
-        // Its 2 s file has surely ended 4.5 s after the window showed.
-        Thread.sleep(forTimeInterval: max(0, 4.5 - Date().timeIntervalSince(shown)))
+        // Its 2 s file has ended once the title is the idle window's own
+        // (nothing playing); it stays open.
+        #expect(try eventually { try findWindow("^DeskPlayer$") != nil }, "the queue never ended: \(app.errors)")
         #expect(app.process.isRunning, "pseudo-GUI mode quit at the end: \(app.errors)")
         #expect(try findWindow("DeskPlayer$") != nil)
         try runTool("xdotool", ["mousemove", "160", "90", "sleep", "0.2", "key", "q"])

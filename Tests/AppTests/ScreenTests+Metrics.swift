@@ -65,7 +65,7 @@ extension ScreenTests {
         func settled(_ name: String) throws -> PPMImage {
             var last = try panel(name)
             for _ in 0..<30 {
-                Thread.sleep(forTimeInterval: 0.3)
+                Thread.sleep(forTimeInterval: 0.3)  // polling: two grabs alike (the scope is made off the main thread)
                 let next = try panel(name)
                 if next.pixels == last.pixels { return next }
                 last = next
