@@ -35,7 +35,7 @@ extension WindowManagerTests {
         // The 10 s file plays to its end and the app quits as usual; every
         // sample reached the device, with no gap across either move.
         let end = Date().addingTimeInterval(20)
-        while app.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
+        while app.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.1) }  // polling for the exit
         #expect(!app.process.isRunning && app.process.terminationStatus == 0,
                 "status \(app.process.terminationStatus) (\(app.process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(app.errors)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))

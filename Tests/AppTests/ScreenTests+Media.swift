@@ -131,7 +131,7 @@ extension ScreenTests {
             try runTool("xdotool", ["mousemove", "1919", "1079"])
             seen = osdWidth(try grab(640, 360, to: dir.appendingPathComponent("osd.ppm").path), barShown: false)
             if seen > said - 10 && seen <= said + 1 { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.1)  // polling the OSD above
         }
         #expect(seen > said - 10 && seen <= said + 1, "OSD ink \(seen) px; 'Chapter: (2) Middle Part' is \(said) px")
         #expect(client.get("chapter") == .number(1))

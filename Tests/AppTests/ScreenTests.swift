@@ -301,7 +301,7 @@ struct ScreenTests {
                                 "key", "Escape"])
         #expect(try eventually { try findWindow(" - PiP$") == nil }, "PiP window still open")
         let deadline = Date().addingTimeInterval(20)
-        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }  // polling for the exit
         #expect(!app.process.isRunning && app.process.terminationStatus == 0,
                 "status \(app.process.terminationStatus) (\(app.process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(app.errors)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
@@ -498,7 +498,7 @@ struct ScreenTests {
         let deadline = Date().addingTimeInterval(10)
         var shots: [String] = []
         while shots.count < 2 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.1)  // polling the folder for the screenshots
             shots = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".png") } ?? []
         }
         #expect(shots.contains { $0.hasPrefix("deskplayer-demo-") } && shots.contains { $0.hasPrefix("deskplayer-window-") },

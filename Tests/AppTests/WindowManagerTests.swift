@@ -79,7 +79,7 @@ struct WindowManagerTests {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if let found = try window(pattern) { return found }
-                Thread.sleep(forTimeInterval: 0.1)
+                Thread.sleep(forTimeInterval: 0.1)  // polling for the window
             }
             return try window(pattern)
         }

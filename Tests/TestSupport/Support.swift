@@ -41,7 +41,7 @@ package func eventually(seconds: Double = 10, _ check: () throws -> Bool) rethro
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try check() { return true }
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 0.1)  // polling `check`
     }
     return try check()
 }
