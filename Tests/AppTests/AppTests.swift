@@ -229,7 +229,7 @@ import TestSupport
         let writer = Thread {
             guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
             handle.write(data.prefix(data.count / 8))  // half a second
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 3)  // pacing: the 3 s stall in the stream is what is tested
             handle.write(data.dropFirst(data.count / 8))
             try? handle.close()
         }

@@ -73,7 +73,7 @@ extension AudioOutageTests {
                         positions.append((asked.timeIntervalSince1970, 4 * pos + time))
                     }
                 }
-                Thread.sleep(forTimeInterval: 0.2)
+                Thread.sleep(forTimeInterval: 0.2)  // pacing: a sample of the play head every 0.2 s
             }
         }
         #expect(o.rc == 0, "\(o.stderr)")

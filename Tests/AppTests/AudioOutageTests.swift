@@ -250,7 +250,7 @@ import TestSupport
         let wall = Date()
         #expect(client.error([.string("set_property"), .string("audio-device"), .string("Null Output")]) == "success")
         #expect(client.get("audio-device") == .string("Null Output"))
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 3)  // measuring: 3 s of play head against the wall clock
         let t1 = try #require(client.get("time-pos")?.number)
         // The play head went on with the wall clock through the switch.
         let elapsed = Date().timeIntervalSince(wall)

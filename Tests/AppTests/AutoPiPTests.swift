@@ -19,7 +19,7 @@ extension WindowManagerTests {
         defer { app.stop() }
         let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
         // Playing a while before it is minimized (a PiP must not open by itself meanwhile).
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // nothing must happen for 1.5 s: no PiP opens by itself
         #expect(try display.window(" - PiP$") == nil, "no PiP before minimizing")
 
         try display.x(["xdotool", "windowminimize", "--sync", mainWindow])
@@ -35,7 +35,7 @@ extension WindowManagerTests {
         // The 10 s file plays to its end and the app quits as usual; every
         // sample reached the device, with no gap across either move.
         let end = Date().addingTimeInterval(20)
-        while app.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
+        while app.process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.1) }  // polling for the exit
         #expect(!app.process.isRunning && app.process.terminationStatus == 0,
                 "status \(app.process.terminationStatus) (\(app.process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(app.errors)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))

@@ -394,7 +394,7 @@ import TestSupport
             #expect(client.get("pause") == .bool(false))
             // A burst of writes, then a kill somewhere in the middle of them.
             for _ in 0..<400 { client.sendLine("{\"command\": [\"write-watch-later-config\"]}") }
-            Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.12, using: &generator))
+            Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.12, using: &generator))  // pacing: the kill lands at a random point of the burst
             kill(player.processIdentifier, SIGKILL)
             player.waitUntilExit()
             guard let data = try? Data(contentsOf: store) else { continue }

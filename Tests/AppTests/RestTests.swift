@@ -56,7 +56,7 @@ import TestSupport
         // Two seconds with nobody talking to it: mpv paused wakes about
         // once a second; DeskPlayer had 74 wake-ups a second before.
         let before = Self.wakeUps(pid)
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: 2)  // measuring: the wake-ups of 2 s paused
         let woke = Self.wakeUps(pid) - before
         #expect(woke <= 4, "\(woke) wake-ups in 2 s while paused")
 

@@ -82,10 +82,22 @@ extension ScreenTests {
         _ = try eventually { try findWindow(" - PiP$") != nil }
         let pip = try #require(try findWindow(" - PiP$"), "no PiP window: \(app.errors)")
         try runTool("xdotool", ["mousemove", "1919", "1079"])  // not hovering: no PiP controls
-        // The mini window has no settled state of its own to wait for: its controls fade a second after the pointer left.
-        Thread.sleep(forTimeInterval: 1)
+        // The mini window has no settled state of its own: wait until its
+        // redraw after the pointer left shows none of its three buttons (each
+        // a grey square on the bar while hovered).
         let g = try geometry(of: pip)
-        let screen = try grab(1920, 1080, to: dir.appendingPathComponent("pip.ppm").path)
+        let buttons = PiPWindow.buttons(in: Rect(x: 0, y: 0, width: g.width, height: g.height)).map(\.1)
+        // And the cover drawn: its top-left quadrant red.
+        let cover = AudioFaceLayout(area: Rect(x: 0, y: 0, width: g.width, height: g.height), coverSize: (64, 64),
+                                    lineHeight: TextRenderer().lineHeight, lines: 2).cover
+        var screen = try grab(1920, 1080, to: dir.appendingPathComponent("pip.ppm").path)
+        let shown = try eventually {
+            screen = try grab(1920, 1080, to: dir.appendingPathComponent("pip.ppm").path)
+            let red = cover.map { Self.pixel(screen, g.x + $0.x + $0.width / 4, g.y + $0.y + $0.height / 4) }
+            return (red.map { $0.0 > 200 && $0.1 < 50 } ?? true)
+                && !buttons.allSatisfy { Self.pixel(screen, g.x + $0.x + 1, g.y + $0.y + 1).0 > 30 }
+        }
+        #expect(shown, "the PiP shows no cover, or its controls stayed after the pointer left")
         expectFace(screen, in: Rect(x: 0, y: 0, width: g.width, height: g.height), origin: (g.x, g.y), "PiP")
         #expect(app.process.isRunning, "\(app.errors)")
     }
@@ -119,7 +131,7 @@ extension ScreenTests {
             try runTool("xdotool", ["mousemove", "1919", "1079"])
             seen = osdWidth(try grab(640, 360, to: dir.appendingPathComponent("osd.ppm").path), barShown: false)
             if seen > said - 10 && seen <= said + 1 { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.1)  // polling the OSD above
         }
         #expect(seen > said - 10 && seen <= said + 1, "OSD ink \(seen) px; 'Chapter: (2) Middle Part' is \(said) px")
         #expect(client.get("chapter") == .number(1))

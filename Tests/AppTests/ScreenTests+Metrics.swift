@@ -62,15 +62,25 @@ extension ScreenTests {
             guard r.status == 0 else { throw MediaError("x11grab: \(r.stderr)") }
             return try PPMImage(path: path)
         }
-        func settled(_ name: String) throws -> PPMImage {
-            var last = try panel(name)
-            for _ in 0..<30 {
-                Thread.sleep(forTimeInterval: 0.3)
-                let next = try panel(name)
-                if next.pixels == last.pixels { return next }
-                last = next
+        // The panel has drawn the scope of the frame on screen (`scope-time`
+        // at the playhead, within a frame), and the window has nothing more
+        // to draw: the grab counts when no present came while it was taken.
+        func settled(_ name: String, scopeOfNow: Bool = true) throws -> PPMImage {
+            try runTool("xdotool", ["mousemove", "1919", "1079"])  // no control bar over the panel
+            if scopeOfNow {
+                let now = client.get("time-pos")?.number ?? -1
+                #expect(eventually { abs((client.get("scope-time")?.number ?? -9) - now) < 0.1 },
+                        "the scope of \(now) s: \(client.get("scope-time") ?? .null)")
             }
-            return last
+            var shot: PPMImage?
+            _ = try eventually {
+                guard client.get("window-settled") == .bool(true), let presents = client.get("window-presents") else { return false }
+                let image = try panel(name)
+                guard client.get("window-presents") == presents else { return false }
+                shot = image
+                return true
+            }
+            return try shot ?? panel(name)
         }
         let first = try settled("first")
         #expect(client.error([.string("seek"), .number(1.5), .string("absolute")]) == "success")
@@ -81,7 +91,7 @@ extension ScreenTests {
         #expect(first.meanLevel < 120 && first.meanLevel > 1)
         // Without the scope the same place shows the video: the panel was what changed.
         #expect(client.error([.string("set_property"), .string("scope"), .string("none")]) == "success")
-        let video = try settled("video")
+        let video = try settled("video", scopeOfNow: false)
         #expect(video.psnr(second) < 25, "no panel there: \(video.psnr(second)) dB")
         _ = client.command([.string("quit")])
     }

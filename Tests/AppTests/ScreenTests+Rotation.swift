@@ -22,13 +22,14 @@ extension ScreenTests {
                 .stdout.split(separator: "\n").first.map(String.init)
             if let id { frame = try geometry(of: id) }
             if frame.width == 405 { break }
-            Thread.sleep(forTimeInterval: 0.2)
+            Thread.sleep(forTimeInterval: 0.2)  // polling the window's size above
         }
         #expect(frame.width == 405 && frame.height == 720, "window \(frame)")
-        try runTool("xdotool", ["mousemove", "1919", "1079"])
-        Thread.sleep(forTimeInterval: 1)
+        // Settled (the pointer moved off it, the control bar gone), grabbed where the window is.
         let path = dir.appendingPathComponent("phone.ppm").path
-        let shot = try grab(frame.width, frame.height, at: (frame.x, frame.y), to: path)
+        let shot = try app.grabSettled(frame.width, frame.height, to: path) { w, h, p in
+            try grab(w, h, at: (frame.x, frame.y), to: p)
+        }
         // The picture covers the window: no black bars beside or above it.
         for (x, y) in [(3, 360), (401, 360), (202, 3), (202, 716)] {
             let p = shot.pixel(x, y)

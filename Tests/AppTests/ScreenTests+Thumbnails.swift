@@ -106,8 +106,14 @@ extension ScreenTests {
         let client = try ControlSocketTests.Client(path: socket)
         let duration = try #require(client.waitFor("duration")?.number, "no duration")
         #expect(abs(duration - 60) < 0.5, "duration \(duration)")
-        Thread.sleep(forTimeInterval: 1)  // the paused player buffers what it reads ahead
         let segments = { Set(CodedClip.requests(server).map(\.path).filter { $0.hasSuffix(".ts") }) }
+        // The paused player buffers what it reads ahead: until it has a
+        // segment and then asks for no other for half a second.
+        _ = eventually {
+            let before = segments()
+            Thread.sleep(forTimeInterval: 0.5)  // nothing must happen for 0.5 s: no request, the reading has stopped
+            return !before.isEmpty && segments() == before
+        }
         let playersOwn = segments()
         let area = Rect(x: 0, y: 0, width: 640, height: 360)
         var hovered: Set<String> = []

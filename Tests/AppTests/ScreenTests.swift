@@ -198,7 +198,7 @@ struct ScreenTests {
         var shot = try grab(640, 360, to: dir.appendingPathComponent("error.ppm").path)
         let deadline = Date().addingTimeInterval(10)
         while reddish(shot) <= 200 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
+            Thread.sleep(forTimeInterval: 0.2)  // polling the picture for the error text
             shot = try grab(640, 360, to: dir.appendingPathComponent("error.ppm").path)
         }
         #expect(reddish(shot) > 200, "no error text visible")
@@ -222,7 +222,7 @@ struct ScreenTests {
         let paused = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("a.ppm").path)
         let pausedAt = client.get("time-pos")
         // Time passing is what this checks: paused, nothing moves meanwhile.
-        Thread.sleep(forTimeInterval: 0.7)
+        Thread.sleep(forTimeInterval: 0.7)  // nothing must happen for 0.7 s: paused
         let later = try grab(640, 360, to: dir.appendingPathComponent("b.ppm").path)
         #expect(paused.pixels == later.pixels, "the picture moved while paused")
         #expect(client.get("time-pos") == pausedAt, "the time moved while paused")
@@ -262,7 +262,7 @@ struct ScreenTests {
         _ = eventually { client.get("window-unsettled-by") == .string("tile 1: player playing") }
         let a = try grab(640, 180, to: dir.appendingPathComponent("a.ppm").path)
         // Time passing is what this checks: one tile moves, the other does not.
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // measuring: 0.5 s in which one tile moves and the other must not
         let b = try grab(640, 180, to: dir.appendingPathComponent("b.ppm").path)
         func half(_ image: PPMImage, right: Bool) -> [UInt8] {
             var out: [UInt8] = []
@@ -288,7 +288,7 @@ struct ScreenTests {
                                  audio: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": raw.path])
         defer { app.stop() }
         app.waitForWindow()
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // pacing: 1.5 s of sound and frames before the move (no socket: it must quit at its end)
         try runTool("xdotool", ["mousemove", "320", "180", "key", "ctrl+p"])
         _ = try eventually { try findWindow(" - PiP$") != nil }
         let pipWindow = try #require(try findWindow(" - PiP$"), "no PiP window")
@@ -301,7 +301,7 @@ struct ScreenTests {
                                 "key", "Escape"])
         #expect(try eventually { try findWindow(" - PiP$") == nil }, "PiP window still open")
         let deadline = Date().addingTimeInterval(20)
-        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }  // polling for the exit
         #expect(!app.process.isRunning && app.process.terminationStatus == 0,
                 "status \(app.process.terminationStatus) (\(app.process.terminationReason == .uncaughtSignal ? "signal" : "exit")): \(app.errors)")
         let report = try JSONDecoder().decode(StatsReport.self, from: Data(contentsOf: stats))
@@ -323,7 +323,7 @@ struct ScreenTests {
                                   "--geometry", "640x180+0+0", "--stats-json", stats.path])
         defer { app.stop() }
         app.waitForWindow()
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // pacing: both play a while before the moves (no socket: it must quit at its end)
         // The left tile (demo) goes to PiP; then the right tile gets focus.
         try runTool("xdotool", ["mousemove", "160", "90", "click", "1", "key", "ctrl+p"])
         _ = try eventually { try findWindow(" - PiP$") != nil }
@@ -346,7 +346,7 @@ struct ScreenTests {
             .first { $0.0 == .close }?.1)
         try runTool("xdotool", ["mousemove", String(second.x + close.x + close.width / 2),
                                 String(second.y + close.y + close.height / 2)])
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // pacing: the pointer rests on ✕ before the click, as a hand does
         try runTool("xdotool", ["click", "1"])
         let deadline = Date().addingTimeInterval(5)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -367,18 +367,26 @@ struct ScreenTests {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
         func settledRSS(tiles: Int, closing: Int) throws -> Int {
+            let socket = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-\(UUID().uuidString).sock").path
+            defer { try? FileManager.default.removeItem(atPath: socket) }
             let app = try RunningApp(Array(repeating: Fixtures.asset("demo.mp4"), count: tiles)
-                                     + ["--layout", "grid", "--loop", "inf", "--geometry", "1280x720+0+0"])
+                                     + ["--layout", "grid", "--loop", "inf", "--geometry", "1280x720+0+0",
+                                        "--input-ipc-server", socket])
             defer { app.stop() }
             app.waitForWindow()
-            Thread.sleep(forTimeInterval: 2)
+            let client = try #require(app.control)
+            func tileCount() -> Int {
+                guard case .array(let t)? = client.get("tiles") else { return -1 }
+                return t.count
+            }
+            #expect(eventually { tileCount() == tiles && (client.get("time-pos")?.number ?? 0) > 0.5 }, "the tiles play")
             let window = try #require(try findWindow("DeskPlayer$"))
-            for _ in 0..<closing {
+            for closed in stride(from: 1, through: closing, by: 1) {
                 try runTool("xdotool", ["windowfocus", "--sync", window])
                 try runTool("xdotool", ["key", "--window", window, "ctrl+w"])
-                Thread.sleep(forTimeInterval: 0.5)
+                #expect(eventually { tileCount() == tiles - closed }, "ctrl+w closes a tile: \(tileCount()) left")
             }
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 3)  // measuring: the memory after 3 s of play on the tile left
             #expect(app.process.isRunning, "the last tile should play on: \(app.errors)")
             return residentKB(app.process)
         }
@@ -403,7 +411,7 @@ struct ScreenTests {
         defer { app.stop() }
         app.waitForWindow()
         let window = try #require(try findWindow("DeskPlayer$"))
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // pacing: a second of the composition heard with the window shown
         try runTool("xdotool", ["windowunmap", "--sync", window])
         let deadline = Date().addingTimeInterval(15)
         while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -422,11 +430,19 @@ struct ScreenTests {
     /// The button a tile shows under the mouse starts Picture in Picture for
     /// that tile; `--max-pip` limits how many mini windows open.
     @Test func aTileButtonStartsPiPUpToTheLimit() throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("deskplayer-\(UUID().uuidString).sock").path
+        defer { try? FileManager.default.removeItem(atPath: socket) }
         let app = try RunningApp([Fixtures.asset("demo.mp4"), Fixtures.asset("compare.mp4"), "--layout", "side-by-side",
-                                  "--geometry", "640x180+0+0", "--max-pip", "1"])
+                                  "--geometry", "640x180+0+0", "--max-pip", "1", "--input-ipc-server", socket])
         defer { app.stop() }
         app.waitForWindow()
-        Thread.sleep(forTimeInterval: 1.5)
+        // Both tiles play (their buttons show under the pointer once they have a picture).
+        let client = try #require(app.control)
+        func playing() -> Bool {
+            guard case .array(let tiles)? = client.get("tiles"), tiles.count == 2 else { return false }
+            return tiles.allSatisfy { $0["filename"] != .null && $0["pause"] == .bool(false) }
+        }
+        #expect(eventually { playing() && (client.get("time-pos")?.number ?? 0) > 0.3 }, "both tiles play")
         let right = MainWindow.pipButton(in: Rect(x: 320, y: 0, width: 320, height: 180))
         try runTool("xdotool", ["mousemove", "480", "90", "sleep", "0.2", "mousemove", String(right.x + right.width / 2),
                                 String(right.y + right.height / 2), "sleep", "0.3", "click", "1"])
@@ -437,7 +453,7 @@ struct ScreenTests {
         try runTool("xdotool", ["mousemove", "160", "90", "sleep", "0.2", "mousemove", String(left.x + left.width / 2),
                                 String(left.y + left.height / 2), "sleep", "0.3", "click", "1"])
         // Nothing is to happen: a second lets a window that should not open show itself.
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // nothing must happen for 1 s: no second PiP window
         #expect(try findWindow("^demo.mp4 - PiP$") == nil, "--max-pip 1 allows one mini window")
         #expect(app.process.isRunning, "\(app.errors)")
     }
@@ -482,7 +498,7 @@ struct ScreenTests {
         let deadline = Date().addingTimeInterval(10)
         var shots: [String] = []
         while shots.count < 2 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.1)  // polling the folder for the screenshots
             shots = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".png") } ?? []
         }
         #expect(shots.contains { $0.hasPrefix("deskplayer-demo-") } && shots.contains { $0.hasPrefix("deskplayer-window-") },

@@ -110,11 +110,11 @@ import TestSupport
     @Test func changingSpeedWhilePlayingHasNoClick() throws {
         let left = try capture([], socketCommands: { client in
             for speed in [1.5, 0.75, 1.0, 1.9] {
-                Thread.sleep(forTimeInterval: 0.35)
+                Thread.sleep(forTimeInterval: 0.35)  // pacing: 0.35 s of tone at each speed recorded
                 #expect(client.command([.string("set_property"), .string("speed"), .number(speed)])?["error"]?.string == "success")
             }
             // 2.6 s of the 3 s of 1000 Hz in all, heard in about 2 s.
-            Thread.sleep(forTimeInterval: 0.6)
+            Thread.sleep(forTimeInterval: 0.6)  // pacing: the last 0.6 s of tone recorded
         })
         try #require(left.count > Int(1.9 * Self.rate), "\(left.count) samples")
         let tone = left.prefix(Int(1.9 * Self.rate))

@@ -79,7 +79,7 @@ struct WindowManagerTests {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if let found = try window(pattern) { return found }
-                Thread.sleep(forTimeInterval: 0.1)
+                Thread.sleep(forTimeInterval: 0.1)  // polling for the window
             }
             return try window(pattern)
         }
@@ -107,11 +107,15 @@ struct WindowManagerTests {
 
     @Test func pipStaysOnTopOfAFullscreenMainWindowAndRestores() throws {
         let display = try ManagedDisplay()
-        let app = try ScreenTests.RunningApp([Fixtures.asset("demo.mp4"), "--loop", "inf", "--geometry", "640x360"],
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = try ScreenTests.RunningApp([Fixtures.asset("demo.mp4"), "--loop", "inf", "--geometry", "640x360",
+                                              "--input-ipc-server", dir.appendingPathComponent("ipc.sock").path],
                                              audio: ["SDL_AUDIODRIVER": "dummy", "DISPLAY": display.name])
         defer { app.stop() }
         let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
-        Thread.sleep(forTimeInterval: 1)
+        let client = try #require(app.control)
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 0.3 }, "it plays")
         try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
         try display.x(["xdotool", "key", "ctrl+p"])
         let pip = try #require(try display.awaitWindow(" - PiP$"), "no PiP window: \(app.errors)")
@@ -134,27 +138,29 @@ struct WindowManagerTests {
         try display.x(["xdotool", "mousemove", String(before.x + before.width / 2), String(before.y + before.height / 3),
                        "mousedown", "1", "sleep", "0.2", "mousemove_relative", "--", "-40", "-30", "sleep", "0.1",
                        "mousemove_relative", "--", "-160", "-90", "sleep", "0.2", "mouseup", "1"])
-        Thread.sleep(forTimeInterval: 0.5)
-        let after = try display.geometry(pip)
+        var after = before
+        _ = try eventually {
+            after = try display.geometry(pip)
+            return after.x < before.x - 100 && after.y < before.y - 60
+        }
         #expect(after.x < before.x - 100 && after.y < before.y - 60, "dragged from \(before) to \(after)")
 
         // Out of fullscreen, minimizing the main window leaves the mini window
         // on screen (it is not a transient any more).
         try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
         try display.x(["xdotool", "key", "f"])
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try eventually { try !display.state(mainWindow).contains("_NET_WM_STATE_FULLSCREEN") }, "out of fullscreen")
         try display.x(["xdotool", "windowminimize", "--sync", mainWindow])
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(try display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "the main window is minimized")
+        #expect(try eventually { try display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN") }, "the main window is minimized")
         #expect(try display.x(["xwininfo", "-id", pip]).stdout.contains("IsViewable"), "PiP stays on screen")
 
         // Esc in the mini window restores: one window is left, raised, playing.
         try display.x(["xdotool", "windowactivate", "--sync", pip])
         try display.x(["xdotool", "key", "Escape"])
-        Thread.sleep(forTimeInterval: 1)
-        #expect(try display.window(" - PiP$") == nil, "the PiP window closed")
+        #expect(try eventually { try display.window(" - PiP$") == nil }, "the PiP window closed")
         #expect(try display.window(" - DeskPlayer$") != nil && app.process.isRunning, "\(app.errors)")
-        #expect(try !display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "restore raised the main window")
+        #expect(try eventually { try !display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN") },
+                "restore raised the main window")
     }
 
     /// Minimized, the video goes on unseen (its pictures are not made, the
@@ -172,11 +178,11 @@ struct WindowManagerTests {
         defer { app.stop() }
         let mainWindow = try #require(try display.awaitWindow(" - DeskPlayer$"), "no main window: \(app.errors)")
         let client = try ControlSocketTests.Client(path: socket)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(eventually { (client.get("time-pos")?.number ?? 0) > 0.5 }, "it plays")
         try display.x(["xdotool", "windowminimize", "--sync", mainWindow])
         #expect(try display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "the main window is minimized")
         let before = client.get("time-pos")?.number ?? -1
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)  // measuring: 1.5 s of play while minimized
         let after = client.get("time-pos")?.number ?? -1
         #expect(after - before > 1.0 || after < before, "the time goes on while minimized: \(before) -> \(after)")
         let unseen = client.get("frames-unseen")?.number ?? 0
@@ -187,7 +193,8 @@ struct WindowManagerTests {
         // Paused and moved while unseen: the restored window shows that frame.
         #expect(client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
         #expect(client.error([.string("seek"), .number(3), .string("absolute+exact")]) == "success")
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(eventually { client.get("seeking") == .bool(false) && abs((client.get("time-pos")?.number ?? 0) - 3) < 0.02 },
+                "the seek to 3 s is done: \(client.get("time-pos") ?? .null)")
         try display.x(["xdotool", "windowactivate", "--sync", mainWindow])
         #expect(try !display.state(mainWindow).contains("_NET_WM_STATE_HIDDEN"), "restored")
         let expected = try CompareMedia.frame(clip, at: 3, 640, 360, in: dir)
@@ -214,7 +221,7 @@ struct WindowManagerTests {
         // Playing on, seen: every frame is made again.
         #expect(client.error([.string("set_property"), .string("pause"), .bool(false)]) == "success")
         let seenFrom = client.get("frames-unseen")?.number ?? -1
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // nothing must happen for 1 s: no frame unseen while shown
         #expect(client.get("frames-unseen")?.number == seenFrom, "no frame goes by unseen while the window shows")
 
         // A window over it whole (another app, full screen): unseen again;
@@ -226,7 +233,7 @@ struct WindowManagerTests {
                 "frames go by unseen under a window that covers it: \(String(describing: client.get("frames-unseen")))")
         cover.stop()
         let uncovered = client.get("frames-unseen")?.number ?? -1
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)  // measuring: 1 s of play after uncovering (at most the queue unseen)
         // What was queued while covered still comes due unconverted: at most
         // the frame queue's five and the one being decoded.
         #expect((client.get("frames-unseen")?.number ?? -1) <= uncovered + 6, "uncovered, the frames are made again")

@@ -132,8 +132,16 @@ import TestSupport
         #expect(item.waitUntilLoaded() == .readyToPlay)
         let pipeline = try #require(item.pipeline as? ItemPipeline)
         // Nothing consumes: the decoders fill their small outputs, the demuxer
-        // fills the packet queues to the preference and then waits.
-        Thread.sleep(forTimeInterval: 0.5)
+        // fills the packet queues to the preference and then waits: wait
+        // until both queues hold it and stand still from one poll to the next
+        // (the decoders have taken what they hold), then see that neither went far past.
+        var last: (video: Double?, audio: Double?) = (nil, nil)
+        _ = eventually {
+            let q = pipeline.queuedSeconds
+            defer { last = q }
+            return (q.video ?? 0) >= seconds - 0.05 && (q.audio ?? 0) >= seconds - 0.05
+                && q.video == last.video && q.audio == last.audio
+        }
         let queued = pipeline.queuedSeconds
         let video = try #require(queued.video), audio = try #require(queued.audio)
         // Reading stops once every stream holds the preference; a stream may

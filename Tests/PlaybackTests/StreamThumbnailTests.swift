@@ -15,10 +15,13 @@ import TestSupport
     /// its segment cache) and stopped.
     static func open(_ server: HLSServer, _ path: String = "master.m3u8") throws -> (PlayerItem, ItemPipeline) {
         let opened = try openItem(server.url(path), preferences: ItemPreferences(forwardBufferDuration: 10))
+        // The queue holds what it reads ahead; then no new request for
+        // half a second says the reader has stopped.
+        _ = eventually(seconds: 10) { (opened.1.queuedSeconds.video ?? 0) >= 9.5 }
         var seen = -1
         _ = eventually(seconds: 10) {
             defer { seen = CodedClip.requests(server).count }
-            Thread.sleep(forTimeInterval: 0.5)
+            Thread.sleep(forTimeInterval: 0.5)  // nothing must happen for 0.5 s: no request, the reading has stopped
             return CodedClip.requests(server).count == seen
         }
         return opened

@@ -41,7 +41,7 @@ package func eventually(seconds: Double = 10, _ check: () throws -> Bool) rethro
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try check() { return true }
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 0.1)  // polling `check`
     }
     return try check()
 }
@@ -87,7 +87,9 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
     let timedOut = process.isRunning
     if timedOut {
         process.terminate()
-        Thread.sleep(forTimeInterval: 0.5)
+        // Until it has ended, or half a second of grace before SIGKILL.
+        let grace = Date().addingTimeInterval(0.5)
+        while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
     process.waitUntilExit()

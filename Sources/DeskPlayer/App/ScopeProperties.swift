@@ -21,5 +21,11 @@ extension PropertyTable {
             guard let kind = ScopeKind(rawValue: word == "no" ? "none" : word) else { throw .invalidParameter }
             scopes.show(kind)
         }, osd: { t in t.controller.scopes.map { "Scope: \($0.kind.rawValue)" } }),
+        // Read-only, for tests and scripts: the time of the frame whose scope
+        // the panel shows (a screen test waits for it after a seek).
+        Property("scope-time", scope: .app, get: { t throws(CommandError) in
+            guard let time = t.controller.scopes?.drawnTime else { throw .propertyUnavailable }
+            return .number(time)
+        }),
     ]
 }

@@ -18,6 +18,9 @@ final class Scopes {
 
     init(window: MainWindow) { self.window = window }
 
+    /// The time of the frame whose scope the panel drew last (nil: none yet).
+    var drawnTime: Double? { window?.scopePanel?.drawnTime }
+
     deinit { scope?.stop() }
 
     func show(_ kind: ScopeKind) {

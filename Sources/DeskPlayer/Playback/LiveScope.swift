@@ -16,6 +16,8 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
         package var kind: ScopeKind
         package var playhead = 0.0
         package var picture: PictureBuffer?
+        /// The time of the frame `picture` is of.
+        package var pictureTime: Double?
         package var version = 0
         package var problem: String?
         package var stopped = false
@@ -65,9 +67,9 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
         if moved { changed.signal() }
     }
 
-    /// The latest scope picture and its version (a new one each time it is drawn again).
-    package var latest: (picture: PictureBuffer?, version: Int, problem: String?) {
-        state.withLock { ($0.picture, $0.version, $0.problem) }
+    /// The latest scope picture, the time of its frame and its version (a new one each time it is drawn again).
+    package var latest: (picture: PictureBuffer?, time: Double?, version: Int, problem: String?) {
+        state.withLock { ($0.picture, $0.pictureTime, $0.version, $0.problem) }
     }
 
     private func work() {
@@ -126,7 +128,7 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
                     if filter?.kind != kind { filter = try ScopeFilter(kind: kind) }
                     let picture = try filter?.picture(of: frame, timeBase: timeBase)
                     state.withLock {
-                        if let picture { $0.picture = picture }
+                        if let picture { $0.picture = picture; $0.pictureTime = currentTime }
                         $0.version += 1
                         $0.problem = nil
                     }

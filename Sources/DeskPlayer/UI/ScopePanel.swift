@@ -17,6 +17,8 @@ package final class ScopePanel {
     let title: String
     private var texture: VideoTexture?
     private(set) var drawnVersion = -1
+    /// The time of the frame whose scope was drawn last (`scope-time`: what tests wait for).
+    package private(set) var drawnTime: Double?
 
     package init(scope: LiveScope, title: String) {
         self.scope = scope
@@ -35,8 +37,9 @@ package final class ScopePanel {
     }
 
     func draw(in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer) {
-        let (picture, version, problem) = scope.latest
+        let (picture, time, version, problem) = scope.latest
         drawnVersion = version
+        drawnTime = time
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         defer { SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE) }
         let caption = scope.kind.rawValue.capitalized + ": " + title + (problem.map { " (\($0))" } ?? "")
