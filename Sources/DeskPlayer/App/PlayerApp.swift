@@ -290,6 +290,7 @@ final class PlayerApp {
             // an audio device notice, a job's result).
             var resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
             if resting, mpris?.settle(at: now) == true { resting = false }
+            if resting { title.update(at: now, controller: controller, screen: window, settling: true) }
             // The sound device follows the same decision: closed a second
             // into a rest (SDL's audio thread wakes for every buffer,
             // silence or not), open again the turn anything moves.

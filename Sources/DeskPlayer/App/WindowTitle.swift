@@ -16,9 +16,11 @@ struct WindowTitle {
     init(template: String?) { self.template = template ?? WindowTitle.standard }
 
     /// Sets the title when it changed (looked at four times a second:
-    /// titles follow tags and positions, not frames).
-    mutating func update(at now: UInt64, controller: CommandController, screen: any PlayerScreen) {
-        guard shown == nil || now &- checked >= 250_000_000 else { return }
+    /// titles follow tags and positions, not frames); `settling`: at once,
+    /// as the loop goes to rest (the last look may be up to 250 ms old,
+    /// and at rest the next one may never come).
+    mutating func update(at now: UInt64, controller: CommandController, screen: any PlayerScreen, settling: Bool = false) {
+        guard settling || shown == nil || now &- checked >= 250_000_000 else { return }
         checked = now
         let title = controller.expand(template)
         guard title != shown else { return }
