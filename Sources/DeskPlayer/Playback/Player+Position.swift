@@ -21,11 +21,11 @@ extension Player {
     }
 
     /// Where the loop pass playing now began on the timeline.
-    package var currentPassStart: MediaTime { pass(at: clock.time(at: HostTime.now())).start }
+    package var currentPassStart: MediaTime { pass(at: itemClockTime(at: HostTime.now())).start }
 
     /// The position in the item (within the current loop pass).
     package var currentTime: MediaTime {
-        let t = clock.time(at: HostTime.now())
+        let t = itemClockTime(at: HostTime.now())
         let (index, start) = pass(at: t)
         let origin = currentItem?.pipeline?.passOrigin(index) ?? .zero
         let time = MediaTime(seconds: max(0, t - start.seconds + origin.seconds))

@@ -362,8 +362,7 @@ package final class Player {
             if now < handover.host, let pipeline = item.pipeline {
                 // The device still plays this item's last samples: show its
                 // last frames on its own timeline until the seam is heard.
-                let t = handover.previousEnd - Double(handover.host - now) / 1e9 * clock.rate
-                return pickFrame(pipeline, at: now, time: t)
+                return pickFrame(pipeline, at: now, time: itemClockTime(at: now))
             }
             // The audio moved on to the upcoming item: the picture follows.
             audioGeneration = audio.generation
@@ -442,6 +441,19 @@ package final class Player {
         default:
             break
         }
+    }
+
+    /// The clock's time for the current item at `now`. Once the audio has
+    /// moved on to the upcoming item the clock counts that item's time,
+    /// though the device still plays this one's last samples until the
+    /// seam is heard (and the hand-over waits for a tick): until then the
+    /// time is on this item's own timeline, up to where it ended. (The
+    /// socket once read 0 s for time-pos with the old playlist-pos there.)
+    func itemClockTime(at now: UInt64) -> Double {
+        guard audio.generation != audioGeneration, upcomingItem != nil else { return clock.time(at: now) }
+        let handover = audio.lastHandover
+        let stillToHear = now < handover.host ? Double(handover.host - now) / 1e9 * clock.rate : 0
+        return handover.previousEnd - stillToHear
     }
 
     private func pickFrame(_ pipeline: any ItemSource, at now: UInt64, time: Double? = nil) -> VideoFrame? {
