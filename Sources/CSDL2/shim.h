@@ -93,32 +93,29 @@ static inline const char *dp_x_resources(SDL_Window *window) {
 
 #if defined(SDL_VIDEO_DRIVER_X11)
 #include <X11/Xproto.h>
-// Where the handler that was there is kept (a function's own static: a
-// header's file-level one is not emitted for Swift).
-static inline XErrorHandler *dp_previous_x_error_handler(void) {
-    static XErrorHandler previous;
-    return &previous;
-}
+#include <stdio.h>
 
-// SDL wakes its waiting event loop with an XSendEvent to the window made
-// last (a Picture in Picture window while one is open), on a second X
-// connection of its own. When that window closes just then, the server
-// answers BadWindow on that connection, and Xlib's default handler would
-// end the process. Only that error is let pass; any other goes on to the
-// handler that was there (SDL's, then Xlib's).
+// mpv's rule: an X error is said on stderr and play goes on (Xlib's default
+// handler ends the process). One is expected and not said: SDL wakes its
+// waiting event loop with an XSendEvent to the window made last (a Picture
+// in Picture window while one is open), on a second X connection of its own
+// that nothing reads until SDL_Quit closes it; a wake-up sent as that
+// window closed comes back as BadWindow then, after SDL has put back the
+// handler it found at SDL_Init. So this one is installed before SDL_Init:
+// SDL keeps it as the one to put back, and chains its own to it meanwhile.
 static int dp_x_error_handler(Display *display, XErrorEvent *error) {
     if (error->error_code == BadWindow && error->request_code == X_SendEvent) return 0;
-    XErrorHandler previous = *dp_previous_x_error_handler();
-    return previous ? previous(display, error) : 0;
+    char text[160];
+    XGetErrorText(display, error->error_code, text, sizeof text);
+    fprintf(stderr, "X error: %s (request %d.%d); going on\n", text, error->request_code, error->minor_code);
+    return 0;
 }
 #endif
 
-// Installs the handler above (after SDL_Init, over SDL's own); does nothing
-// without X11.
-static inline void dp_tolerate_wakeups_of_closed_windows(void) {
+// Installs the handler above; call before SDL_Init. Does nothing without X11.
+static inline void dp_install_x_error_handler(void) {
 #if defined(SDL_VIDEO_DRIVER_X11)
-    XErrorHandler previous = XSetErrorHandler(dp_x_error_handler);
-    if (previous != dp_x_error_handler) *dp_previous_x_error_handler() = previous;
+    XSetErrorHandler(dp_x_error_handler);
 #endif
 }
 #endif

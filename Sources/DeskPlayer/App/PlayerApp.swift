@@ -76,6 +76,8 @@ final class PlayerApp {
         // SDL holds the screen saver off from the start; DeskPlayer does it
         // only while a video plays in sight (mpv's stop-screensaver).
         SDL_SetHintWithPriority(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1", SDL_HINT_DEFAULT)
+        // Before SDL_Init, so that SDL puts it back at SDL_Quit (shim.h).
+        dp_install_x_error_handler()
         // Audio starts on the audio output's own thread: a missing audio
         // server must not keep the window from opening.
         guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
@@ -84,7 +86,6 @@ final class PlayerApp {
         }
         MainThreadWake.register()
         defer { SDL_Quit() }
-        dp_tolerate_wakeups_of_closed_windows()
         chooseRenderer()
         return play(composition)
     }
