@@ -41,6 +41,11 @@ package final class IPCServer {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw MediaError("cannot create socket \(path): \(String(cString: strerror(errno)))") }
+        // Bound under a temporary name and renamed onto `path` once it listens: the
+        // file appears only when it accepts connections. Clients wait for the file
+        // and connect at once (aio-mpv-jsonipc retries only while it is missing);
+        // between a bind and a listen they were refused.
+        let temporary = path + ".\(getpid()).new"
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
@@ -48,22 +53,33 @@ package final class IPCServer {
             close(fd)
             throw MediaError("socket path too long (at most \(capacity - 1) bytes): \(path)")
         }
+        // A path with no room for the temporary name is bound directly.
+        let bindPath = temporary.utf8.count < capacity ? temporary : path
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
+            raw.copyBytes(from: bindPath.utf8)
+            raw[bindPath.utf8.count] = 0
         }
         // A socket left by a player that crashed would make bind fail: mpv removes it too.
+        // Anything else at the path is not ours to replace.
         var info = stat()
-        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+                close(fd)
+                throw MediaError("cannot listen on \(path): \(String(cString: strerror(EADDRINUSE)))")
+            }
+            unlink(path)
+        }
+        if bindPath != path, lstat(bindPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK { unlink(bindPath) }
         // Created 0600: other users must not drive the player.
         let oldMask = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(oldMask)
-        guard bound == 0, listen(fd, 8) == 0 else {
+        guard bound == 0, listen(fd, 8) == 0, bindPath == path || rename(bindPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
+            if bound == 0 { unlink(bindPath) }
             throw MediaError("cannot listen on \(path): \(reason)")
         }
         var pipeEnds: [Int32] = [-1, -1]
