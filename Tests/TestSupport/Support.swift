@@ -89,7 +89,7 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
         process.terminate()
         // Until it has ended, or half a second of grace before SIGKILL.
         let grace = Date().addingTimeInterval(0.5)
-        while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.02) }
+        while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.02) }  // polls for the end
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
     process.waitUntilExit()

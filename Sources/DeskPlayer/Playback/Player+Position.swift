@@ -2,7 +2,8 @@
 import Foundation
 import Media
 
-/// Where the player is: the position in its item, the loop pass, the frame on screen.
+/// Where the player is: the position in its item, the loop pass, the frame on
+/// screen, and the clock's time through a gapless hand-over.
 extension Player {
     /// The timeline interval of the frame on screen: from its time to the end
     /// of its duration (nil before the first frame).
@@ -33,5 +34,25 @@ extension Player {
         // runs on, the position does not pass the item's end.
         if let end = currentItem?.duration, time > end { return end }
         return time
+    }
+
+    /// The loop pass playing at timeline time `t`, and where it started.
+    func pass(at t: Double) -> (index: Int, start: MediaTime) {
+        guard let starts = currentItem?.pipeline?.passStarts else { return (0, .zero) }
+        let index = max(0, (starts.lastIndex { $0.seconds <= t + 1e-9 }) ?? 0)
+        return (index, starts[index])
+    }
+
+    /// The clock's time for the current item at `now`. Once the audio has
+    /// moved on to the upcoming item the clock counts that item's time,
+    /// though the device still plays this one's last samples until the
+    /// seam is heard (and the hand-over waits for a tick): until then the
+    /// time is on this item's own timeline, up to where it ended. (The
+    /// socket once read 0 s for time-pos with the old playlist-pos there.)
+    func itemClockTime(at now: UInt64) -> Double {
+        guard audio.generation != audioGeneration, upcomingItem != nil else { return clock.time(at: now) }
+        let handover = audio.lastHandover
+        let stillToHear = now < handover.host ? Double(handover.host - now) / 1e9 * clock.rate : 0
+        return handover.previousEnd - stillToHear
     }
 }

@@ -20,9 +20,9 @@ package final class Player {
     /// The output's picture size, given to each item (`setOutputSizing`).
     private var outputSizing: OutputSizing?
     /// Set by `subtitlesChanged` while paused, taken by the view that draws.
-    private var pictureRemakeRequested = false
+    private(set) var pictureRemakeRequested = false
     /// Subtitle files the current item had read at the last tick (`PlayerItem.subtitleLoads`).
-    private var subtitleFilesSeen = 0
+    private(set) var subtitleFilesSeen = 0
     package let clock = PlaybackClock()
     package let audio: PlayerAudio
     var actionAtItemEnd: ActionAtItemEnd = .pause { didSet { applyLooping() } }
@@ -103,15 +103,17 @@ package final class Player {
     var awaitingRestart = false
     /// A seek asked for has not shown its first picture yet (mpv's `seeking`).
     package internal(set) var isSeeking = false
-    private var announcedFailure = false
+    private(set) var announcedFailure = false
     var steppedWhilePaused = false
     var endReported = false
     /// Loop passes of the current serial already counted in `stats.loopCount`.
     var passesSeen = 0
     /// Since when the player has been starved of data (nil: it is not).
-    private var waitingSince: UInt64?
+    private(set) var waitingSince: UInt64?
     private var lastUpdate: UInt64?
-    private var audioGeneration = 0
+    /// The audio's hand-over count this player has followed (the audio moves
+    /// on to the upcoming item first: see `itemClockTime(at:)`).
+    private(set) var audioGeneration = 0
 
     package init() {
         audio = PlayerAudio(clock: clock)
@@ -229,38 +231,9 @@ package final class Player {
 
     /// Whether the picture on screen is to be made again from its frame
     /// (the subtitles on it changed while paused); taking it clears it.
-    /// Nothing of this player's is on its way to the screen: its item opened
-    /// (or failed), the first picture after a load or a seek is shown, no
-    /// remake is asked, and it is paused or played out. What a screen test
-    /// waits for before it looks (`window-settled`), instead of a time.
-    package var isAtRest: Bool { restBlocker == nil }
-
-    /// What keeps it from rest, in a few words (nil: at rest), for a test
-    /// that waited in vain (`window-unsettled-by`).
-    package var restBlocker: String? {
-        guard let item = currentItem else { return nil }
-        // An item that failed on its loading thread is at rest once a tick
-        // has told its owner (the error on stderr, the next item, the exit).
-        if item.error != nil { return announcedFailure ? nil : "reporting its failure" }
-        if item.pipeline == nil { return "opening" }
-        if awaitingRestart { return "awaiting its first picture" }
-        if pendingSeek != nil { return "seeking" }
-        if pictureRemakeRequested { return "remaking its picture" }
-        let subtitles = item.subtitleLoads
-        if subtitles.reading != 0 || subtitles.read != subtitleFilesSeen { return "reading a subtitle file" }
-        return isPaused || endReported ? nil : "playing"
-    }
-
     package func takePictureRemakeRequest() -> Bool {
         defer { pictureRemakeRequested = false }
         return pictureRemakeRequested
-    }
-
-    /// True once the player has waited more than half a second for data
-    /// (mpv's paused-for-cache): the OSD says so. Seeks and starts do not count.
-    package var isWaitingForData: Bool {
-        guard let since = waitingSince else { return false }
-        return HostTime.now() &- since > 500_000_000
     }
 
     /// The current item's counters so far.
@@ -311,13 +284,6 @@ package final class Player {
     private func applyLooping() {
         currentItem?.setPasses(passes)
         upcomingItem?.setPasses(passes)
-    }
-
-    /// The loop pass playing at timeline time `t`, and where it started.
-    func pass(at t: Double) -> (index: Int, start: MediaTime) {
-        guard let starts = currentItem?.pipeline?.passStarts else { return (0, .zero) }
-        let index = max(0, (starts.lastIndex { $0.seconds <= t + 1e-9 }) ?? 0)
-        return (index, starts[index])
     }
 
     /// True when the clock runs on host time: no audio stream, or it ended.
@@ -441,19 +407,6 @@ package final class Player {
         default:
             break
         }
-    }
-
-    /// The clock's time for the current item at `now`. Once the audio has
-    /// moved on to the upcoming item the clock counts that item's time,
-    /// though the device still plays this one's last samples until the
-    /// seam is heard (and the hand-over waits for a tick): until then the
-    /// time is on this item's own timeline, up to where it ended. (The
-    /// socket once read 0 s for time-pos with the old playlist-pos there.)
-    func itemClockTime(at now: UInt64) -> Double {
-        guard audio.generation != audioGeneration, upcomingItem != nil else { return clock.time(at: now) }
-        let handover = audio.lastHandover
-        let stillToHear = now < handover.host ? Double(handover.host - now) / 1e9 * clock.rate : 0
-        return handover.previousEnd - stillToHear
     }
 
     private func pickFrame(_ pipeline: any ItemSource, at now: UInt64, time: Double? = nil) -> VideoFrame? {

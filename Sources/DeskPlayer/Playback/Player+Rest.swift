@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Media
+
+/// Whether the player is at rest (nothing of its own on its way to the screen)
+/// or waiting for data: what the event loop sleeps on and screen tests wait for.
+extension Player {
+    /// Nothing of this player's is on its way to the screen: its item opened
+    /// (or failed), the first picture after a load or a seek is shown, no
+    /// remake is asked, and it is paused or played out. What a screen test
+    /// waits for before it looks (`window-settled`), instead of a time.
+    package var isAtRest: Bool { restBlocker == nil }
+
+    /// What keeps it from rest, in a few words (nil: at rest), for a test
+    /// that waited in vain (`window-unsettled-by`).
+    package var restBlocker: String? {
+        guard let item = currentItem else { return nil }
+        // An item that failed on its loading thread is at rest once a tick
+        // has told its owner (the error on stderr, the next item, the exit).
+        if item.error != nil { return announcedFailure ? nil : "reporting its failure" }
+        if item.pipeline == nil { return "opening" }
+        if awaitingRestart { return "awaiting its first picture" }
+        if pendingSeek != nil { return "seeking" }
+        if pictureRemakeRequested { return "remaking its picture" }
+        let subtitles = item.subtitleLoads
+        if subtitles.reading != 0 || subtitles.read != subtitleFilesSeen { return "reading a subtitle file" }
+        return isPaused || endReported ? nil : "playing"
+    }
+
+    /// True once the player has waited more than half a second for data
+    /// (mpv's paused-for-cache): the OSD says so. Seeks and starts do not count.
+    package var isWaitingForData: Bool {
+        guard let since = waitingSince else { return false }
+        return HostTime.now() &- since > 500_000_000
+    }
+}
