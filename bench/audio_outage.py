@@ -55,7 +55,7 @@ def frame_offsets(log, first_sound, killed):
     with open(log) as f:
         for line in f.read().splitlines()[1:]:
             parts = line.split(",")
-            if len(parts) == 2:
+            if len(parts) >= 2:
                 frames.append((float(parts[0]), float(parts[1]) / 1000))
     if not frames:
         return None, None

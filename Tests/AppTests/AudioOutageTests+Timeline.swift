@@ -56,6 +56,7 @@ extension AudioOutageTests {
         // (wall time, queue time = 4 s × playlist-pos + time-pos), and the pip property.
         var positions: [(wall: Double, queue: Double)] = []
         var inPiP: [JSONValue] = []
+        var slowAnswers = 0
         let o = try Self.outage(["--levels", "--kill-after-sound", "3", "--down-for", "2"],
                                 player: ["--pip", "--input-ipc-server", socket, "--quit-after", "13",
                                          "--frame-log", log.path] + items) { running in
@@ -71,6 +72,8 @@ extension AudioOutageTests {
                     // few ms) and not across a hand-over (the item asked again).
                     if answered.timeIntervalSince(asked) < 0.03 {
                         positions.append((asked.timeIntervalSince1970, 4 * pos + time))
+                    } else {
+                        slowAnswers += 1
                     }
                 }
                 Thread.sleep(forTimeInterval: 0.2)  // pacing: a sample of the play head every 0.2 s
@@ -91,7 +94,11 @@ extension AudioOutageTests {
         let lead = positions.filter { $0.queue < 4.0 * Double(items.count) }.map { $0.queue - $0.wall }
         let spread = (lead.max() ?? 0) - (lead.min() ?? 0)
         #expect(spread < Self.slack, "queue time against the wall clock moved by \(spread) s: \(positions.map { $0.queue })")
-        #expect((positions.last?.queue ?? 0) > 10, "the queue got to \(positions.last?.queue ?? 0) s")
+        // Samples on both sides of both hand-overs (at 4 and 8 s), so the
+        // spread spans them. (A busy machine may answer slowly for a stretch:
+        // those answers are left out, so the samples may end before 12 s.)
+        #expect(positions.contains { $0.queue < 3.5 } && positions.contains { $0.queue > 8.5 },
+                "samples of the queue's time \(positions.map { $0.queue }), \(slowAnswers) slow answers left out")
 
         // The pictures: no stall, and each item's first frame on screen 4 s
         // after the one before (the items follow each other without a gap).

@@ -86,7 +86,7 @@ import TestSupport
     static func frames(_ url: URL) throws -> [Presented] {
         try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
             let f = line.split(separator: ",")
-            guard f.count == 2, let pts = Double(f[0]), let ms = Double(f[1]) else { return nil }
+            guard f.count >= 2, let pts = Double(f[0]), let ms = Double(f[1]) else { return nil }
             return Presented(pts: pts, at: ms / 1000)
         }
     }

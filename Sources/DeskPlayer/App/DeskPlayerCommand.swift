@@ -59,7 +59,7 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("stats-json"), help: "Write playback statistics to this JSON file at exit.")
     var statsJSON: String?
 
-    @Option(name: .customLong("frame-log"), help: "Write each presented frame's time and presentation time (CSV) at exit.")
+    @Option(name: .customLong("frame-log"), help: "Write each presented frame's time, when it went on screen and the frames left out before it (CSV) at exit.")
     var frameLog: String?
 
     @Option(help: "Window size and position: WxH or WxH+X+Y.")

@@ -86,9 +86,9 @@ package final class Player {
         set { presenter.displayInterval = max(newValue, 0.001) }
     }
 
-    /// Called with each frame's time and the host time it is put on screen
-    /// (`--frame-log`, benchmarks).
-    package var onFramePresented: ((MediaTime, UInt64) -> Void)? {
+    /// Called with each frame's time, the host time it is put on screen and
+    /// the frames left out just before it (`--frame-log`, benchmarks).
+    package var onFramePresented: ((MediaTime, UInt64, Int) -> Void)? {
         get { presenter.onFramePresented }
         set { presenter.onFramePresented = newValue }
     }

@@ -49,9 +49,11 @@ final class FramePresenter {
     var picturesSeen = true
     private(set) var lastFrameEnd: Double?
     private(set) var stats = PresentationStats()
-    /// Called with each frame's time and the host time it is put on screen
-    /// (`--frame-log`, benchmarks).
-    var onFramePresented: ((MediaTime, UInt64) -> Void)?
+    /// Called with each frame's time, the host time it is put on screen and
+    /// how many frames of its item were left out (late or by schedule) since
+    /// the picture before (`--frame-log`, benchmarks).
+    var onFramePresented: ((MediaTime, UInt64, Int) -> Void)?
+    private var leftOutSinceShown = 0
     /// The player's own clock: a frame step moves it to the frame shown.
     private let clock: PlaybackClock
 
@@ -63,6 +65,7 @@ final class FramePresenter {
     /// (`lastPresentedTime`) until the next one comes.
     func follow(serial: Int, firstFrameAtOnce: Bool, anchorClock: Bool = false) {
         self.serial = serial
+        leftOutSinceShown = 0
         needsFirstFrame = firstFrameAtOnce
         anchorsClockOnFirstFrame = firstFrameAtOnce && anchorClock
         lastFrameEnd = nil
@@ -114,6 +117,7 @@ final class FramePresenter {
                 // Closer to the picture on screen than one refresh: never seen, left out by schedule.
                 _ = frames.pop()
                 stats.framesSkipped += 1
+                leftOutSinceShown += 1
                 continue
             }
             guard playing, f.pts.seconds <= t + 0.0005 else { break }
@@ -122,6 +126,7 @@ final class FramePresenter {
                 // Late: a later frame the display could show is already due.
                 _ = frames.pop()
                 stats.framesDropped += 1
+                leftOutSinceShown += 1
                 continue
             }
             picked = frames.pop()
@@ -134,7 +139,8 @@ final class FramePresenter {
             break
         }
         if let picked {
-            onFramePresented?(picked.pts, now)
+            onFramePresented?(picked.pts, now, leftOutSinceShown)
+            leftOutSinceShown = 0
             stats.framesPresented += 1
             if !picturesSeen { stats.framesUnseen += 1 }
             lastFrameEnd = (picked.pts + picked.duration).seconds
