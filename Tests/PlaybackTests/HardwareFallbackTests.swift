@@ -15,11 +15,11 @@ import TestSupport
 @Suite(.serialized) struct HardwareFallbackTests {
     static let frameCount = 50
 
-    /// 2 s of H.264 at 25 fps with B-frames and a keyframe every 25 frames.
+    /// 2 s of H.264 at 25 fps with B-frames and a keyframe every 10 frames.
     static func clip() throws -> String {
-        try VideoMedia.clip("hwdec-fallback.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2",
+        try VideoMedia.clip("hwdec-fallback-g10.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2",
                                                    "-vf", "noise=alls=6:allf=t", "-c:v", "libx264", "-preset", "veryfast",
-                                                   "-bf", "2", "-g", "25", "-pix_fmt", "yuv420p"])
+                                                   "-bf", "2", "-g", "10", "-pix_fmt", "yuv420p"])
     }
 
     /// ffmpeg's software decode of `path`: each frame's planes, YUV 4:2:0.
@@ -113,14 +113,15 @@ import TestSupport
         #expect(said.first?.contains("injected fault") == true && said.first?.contains("software") == true)
     }
 
-    /// `hwdec` changed while playing: the decoder takes over at the next
-    /// packet, here onto the simulated device (which then fails as well):
+    /// `hwdec` changed while playing: from software the decoder takes over
+    /// at the next keyframe (nothing is kept to decode again), here onto the
+    /// simulated device, which fails 4 frames later, back to software:
     /// every frame still comes once, exactly.
     @Test(arguments: [3, 9, 30])
     func aSwitchWhilePlayingLosesAndRepeatsNoFrame(atFrame switchFrame: Int) throws {
         let path = try Self.clip()
         let reference = try Self.reference(path, width: 320, height: 180)
-        let played = try Self.play(path, fault: HardwareFault(transfersBeforeFailure: 12), hwdec: "no",
+        let played = try Self.play(path, fault: HardwareFault(transfersBeforeFailure: 4), hwdec: "no",
                                    switchTo: (frame: switchFrame, hwdec: "vaapi"))
         #expect(played.first == "no" && played.last == "no")
         #expect(played.order == Array(0..<Self.frameCount), "frames given: \(played.order)")

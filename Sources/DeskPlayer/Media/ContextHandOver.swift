@@ -2,10 +2,12 @@
 import CFFmpeg
 
 /// How a new codec context takes over from another mid-stream with nothing
-/// lost and nothing twice: the packets since the last keyframe are kept
-/// (`KeyframePackets`) and sent to it again, and the frames it makes up to
-/// the last one given out are left out. With nothing kept, it waits for
-/// the next keyframe. One decode thread uses it.
+/// lost and nothing twice: while a hardware context decodes, the packets
+/// since the last keyframe are kept (`KeyframePackets`) and sent to the
+/// new one again, and the frames it makes up to the last one given out are
+/// left out. A software context keeps nothing (a GOP of a 1080p file is
+/// easily 15 MB, held by every tile for a switch that may never come): a
+/// context taking over from it starts at a keyframe. One decode thread uses it.
 struct ContextHandOver {
     private var kept = KeyframePackets()
     /// The latest frame time given out since the last reset.
@@ -14,16 +16,25 @@ struct ContextHandOver {
     private var dropThrough: Int64?
     private var awaitingKeyframe = false
 
-    /// Notes a packet about to be sent; false when the new context cannot
-    /// use it (it waits for a keyframe) and it is not sent.
-    mutating func admits(_ packet: Packet) -> Bool {
+    /// Notes a packet about to be sent, kept while `keeping` (a hardware
+    /// context decodes); false when the new context cannot use it (it waits
+    /// for a keyframe) and it is not sent.
+    mutating func admits(_ packet: Packet, keeping: Bool) -> Bool {
         if awaitingKeyframe {
-            guard packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 else { return false }
+            guard packet.isKeyframe else { return false }
             awaitingKeyframe = false
         }
-        kept.note(packet)
+        if keeping {
+            kept.note(packet)
+        } else if kept.holdsAny {
+            kept = KeyframePackets()
+        }
         return true
     }
+
+    /// Whether a new context could take over now from the packets kept
+    /// (else it waits for a keyframe).
+    var canReplay: Bool { !kept.replay.isEmpty }
 
     /// Whether a decoded frame is given out (not one given before the take-over).
     mutating func admits(_ frame: Frame) -> Bool {

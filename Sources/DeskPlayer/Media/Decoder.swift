@@ -254,11 +254,16 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
     /// decoder that may decode in hardware makes a `hwdec` change here, and
     /// when the hardware fails it goes on in software with the same frames.
     package func decode(_ packet: Packet?, into frame: Frame, until isAborted: () -> Bool, each: (Frame) -> Void) {
+        // From software nothing is kept to send again: the switch waits for
+        // a keyframe, and the software context gives out all it holds first.
         if let choice = pendingChoice {
-            pendingChoice = nil
-            switchContext(to: choice, into: frame, until: isAborted, each: each)
+            let fromKept = hardware != nil && handOver.canReplay
+            if fromKept || packet?.isKeyframe ?? true {
+                pendingChoice = nil
+                switchContext(to: choice, drainingFirst: !fromKept, into: frame, until: isAborted, each: each)
+            }
         }
-        if let packet, hardwareChoice != nil, !handOver.admits(packet) { return }
+        if let packet, hardwareChoice != nil, !handOver.admits(packet, keeping: hardware != nil) { return }
         decodeFrames(packet, into: frame, until: isAborted, each: each)
         if let failure = hardwareFailure {
             fallBackToSoftware(failure, into: frame, until: isAborted, each: each)
@@ -290,8 +295,9 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
         return hardwareNotice
     }
 
-    /// Decodes as `choice` asks from the next packet on (the `hwdec`
-    /// property): the frames already given out are not given again. Only
+    /// Decodes as `choice` asks (the `hwdec` property): from the next
+    /// packet when a hardware context decodes now, else from the next
+    /// keyframe; the frames already given out are not given again. Only
     /// for a decoder made with `hardware`.
     package func setHardware(_ choice: HardwareDecoding) {
         guard askedChoice != nil, choice != askedChoice else { return }
@@ -310,11 +316,13 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
 
     /// Opens a context for `choice` in place of the current one and sends
     /// it the kept packets again, leaving out the frames already given.
-    /// The old context is not drained, even when it still works: draining
-    /// gives out every frame of the packets sent, a reference frame before
-    /// the B-frames that are shown ahead of it, and frames would go out of
-    /// order. The new one makes what the old one held back.
-    private func switchContext(to choice: HardwareDecoding, into frame: Frame,
+    /// The old context is not drained mid-run, even when it still works:
+    /// draining gives out every frame of the packets sent, a reference
+    /// frame before the B-frames that are shown ahead of it, and frames
+    /// would go out of order. The new one makes what the old one held back.
+    /// With nothing kept (`drainingFirst`: at a keyframe, before it is
+    /// sent) the old context is drained, so the frames before it all come.
+    private func switchContext(to choice: HardwareDecoding, drainingFirst: Bool = false, into frame: Frame,
                                until isAborted: () -> Bool, each: (Frame) -> Void) {
         hardwareChoice = choice
         guard let opened = try? Decoder.openContext(for: choice, fault: fault, codec, parameters, timeBase: timeBase,
@@ -328,6 +336,7 @@ package final class Decoder: @unchecked Sendable {  // made on the loading threa
             }
             return
         }
+        if drainingFirst { decodeFrames(nil, into: frame, until: isAborted, each: each) }
         hardwareFailure = nil
         var old: UnsafeMutablePointer<AVCodecContext>? = context
         context = opened.context

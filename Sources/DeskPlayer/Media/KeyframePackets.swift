@@ -24,7 +24,7 @@ struct KeyframePackets {
 
     /// Keeps a reference to `packet` (sent next).
     mutating func note(_ packet: Packet) {
-        if packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 {
+        if packet.isKeyframe {
             (previous, previousBytes) = overflowed ? ([], 0) : (current, currentBytes)
             (current, currentBytes, overflowed) = ([], 0, false)
         }
@@ -38,11 +38,14 @@ struct KeyframePackets {
         currentBytes += packet.size
     }
 
+    /// Whether any packet is kept.
+    var holdsAny: Bool { !current.isEmpty || !previous.isEmpty }
+
     /// What a new decoder is sent to reach the point the old one reached;
     /// empty when nothing usable is kept (it waits for a keyframe).
     var replay: [Packet] {
-        guard !overflowed, let first = current.first, first.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 else { return [] }
-        if current.count < Self.shortRun, let before = previous.first, before.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 {
+        guard !overflowed, let first = current.first, first.isKeyframe else { return [] }
+        if current.count < Self.shortRun, let before = previous.first, before.isKeyframe {
             return previous + current
         }
         return current

@@ -21,6 +21,7 @@ package final class Packet: @unchecked Sendable {  // handed over whole through 
     package var dts: Int64 { pointer.pointee.dts }
     package var duration: Int64 { pointer.pointee.duration }
     package var size: Int { Int(pointer.pointee.size) }
+    package var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
     /// Moves pts and dts by `shift`, to the nearest tick of `timeBase`.
     package func shiftTimestamps(by shift: MediaTime, timeBase: AVRational) {
