@@ -33,4 +33,16 @@ extension Player {
         guard let since = waitingSince else { return false }
         return HostTime.now() &- since > 500_000_000
     }
+
+    /// Where its pictures are, in a few words, for a view that has none to
+    /// say why (`window-unsettled-by`): the presenter's serial and whether
+    /// it waits for a first frame, the frame queue's serial, head and end.
+    package var frameFlow: String {
+        guard let pipeline = currentItem?.pipeline else { return "no pipeline" }
+        let queue = pipeline.frames.serialState
+        let head = pipeline.frames.peek().map { String(format: "%.3f s of serial %d", $0.pts.seconds, $0.serial) } ?? "none"
+        let shown = presenter.lastPresentedTime.map { String(format: "%.3f s", $0.seconds) } ?? "none"
+        return "presenter on serial \(presenter.serial)\(presenter.needsFirstFrame ? ", awaiting a first frame" : ""), "
+            + "shown \(shown); queue on serial \(queue.serial), head \(head)\(queue.ended ? ", ended" : "")"
+    }
 }

@@ -290,7 +290,7 @@ package final class PlayerView {
         if frameToRemake { return "picture to be made again" }
         guard !isDetached, let item = player.currentItem, item.error == nil, item.info?.hasVideo == true,
               !AudioFaceView.shows(item) else { return nil }
-        if texture == nil { return shownFrame == nil ? "no frame taken yet" : "no picture made of its frame" }
+        if texture == nil { return shownFrame == nil ? "no frame taken yet (\(player.frameFlow))" : "no picture made of its frame" }
         return madeLayout == outputLayout ? nil : "picture not made for its layout"
     }
 

@@ -115,6 +115,13 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
         return endedSerial == serial
     }
 
+    /// The serial it queues, and whether the decoder ended it (read together).
+    var serialState: (serial: Int, ended: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (serial, endedSerial == serial)
+    }
+
     func abort() {
         condition.lock()
         aborted = true
