@@ -69,6 +69,9 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
+    // Signalled when the process has ended: what the waits below wait on.
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
     try process.run()
     // Read both pipes while waiting, so a chatty child never blocks on a full pipe.
     let outData = ReadBox(), errData = ReadBox()
@@ -82,15 +85,11 @@ package func runProcess(_ path: String, _ arguments: [String], environment: [Str
     }
     var failure: (any Error)?
     do { try meanwhile?({ process.isRunning }) } catch { failure = error }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-    let timedOut = process.isRunning
+    let timedOut = ended.wait(timeout: .now() + timeout) == .timedOut
     if timedOut {
         process.terminate()
         // Until it has ended, or half a second of grace before SIGKILL.
-        let grace = Date().addingTimeInterval(0.5)
-        while process.isRunning && Date() < grace { Thread.sleep(forTimeInterval: 0.02) }  // polls for the end
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if ended.wait(timeout: .now() + 0.5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
     }
     process.waitUntilExit()
     group.wait()
