@@ -129,12 +129,10 @@ extension ScreenTests {
         /// stays 2 s; a busy machine may take a while to grab the screen).
         func osdNamingMiddlePart(barShown: Bool, _ name: String) throws -> Int {
             var seen = 0
-            let deadline = Date().addingTimeInterval(8)
-            while Date() < deadline {
+            _ = try eventually(seconds: 8) {
                 try runTool("xdotool", ["mousemove", "1919", "1079"])
                 seen = osdWidth(try grab(640, 360, to: dir.appendingPathComponent(name).path), barShown: barShown)
-                if seen > said - 10 && seen <= said + 1 { break }
-                Thread.sleep(forTimeInterval: 0.05)  // polling the screen for the line, not waiting for it to pass
+                return seen > said - 10 && seen <= said + 1
             }
             return seen
         }
@@ -150,12 +148,13 @@ extension ScreenTests {
         let duration = try #require(client.get("duration")?.number)
         let y = bar.seekTrack.y + 3  // above the 4 px track, inside the tick
         // The bar is drawn on a present after the pointer's motion reaches the app: look until it is there.
-        var shot = try grab(640, 360, to: dir.appendingPathComponent("bar.ppm").path)
-        let barDeadline = Date().addingTimeInterval(10)
-        while Self.pixel(shot, bar.chapterTickX(2, duration: duration), y).0 <= 180 && Date() < barDeadline {
-            Thread.sleep(forTimeInterval: 0.05)  // polling the screen for the bar, not waiting for it to pass
-            shot = try grab(640, 360, to: dir.appendingPathComponent("bar.ppm").path)
+        var lastShot: PPMImage?
+        _ = try eventually {
+            let shot = try grab(640, 360, to: dir.appendingPathComponent("bar.ppm").path)
+            lastShot = shot
+            return Self.pixel(shot, bar.chapterTickX(2, duration: duration), y).0 > 180
         }
+        let shot = try #require(lastShot)
         for start in [2.0, 5.0] {
             let x = bar.chapterTickX(start, duration: duration)
             let got = Self.pixel(shot, x, y)

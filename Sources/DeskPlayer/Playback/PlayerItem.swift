@@ -224,18 +224,17 @@ package final class PlayerItem: Sendable {
             } else {
                 pipeline = try openMedia()
             }
-            // A start time's seek is made before the pipeline is published: a
-            // player that looked in between followed the serial before it and
-            // threw away every frame of the seek's (a comparison's tile with
-            // `--start` stayed without a picture on a loaded machine).
-            let seeksFirst = composition == nil && startTime > .zero
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
                 pipeline.setPasses(s.passes)
                 pipeline.setSpeed(s.speed)
                 pipeline.setLoopInterval(s.loopInterval)
                 if let sizing = s.outputSizing { PlayerItem.apply(sizing, to: pipeline) }
-                if seeksFirst { pipeline.seek(to: startTime, pass: 0) }
+                // The start time is sought before the pipeline is published: a
+                // player that looked in between followed the serial before the
+                // seek and threw away every frame of it (a comparison's tile
+                // with `--start` stayed without a picture on a loaded machine).
+                if startTime > .zero { pipeline.seek(to: startTime, pass: 0) }
                 s.pipeline = pipeline
                 s.info = pipeline.info
                 s.decodeErrors = pipeline.decodeErrors
@@ -243,7 +242,7 @@ package final class PlayerItem: Sendable {
                 return true
             }
             if accepted {
-                pipeline.start(at: seeksFirst ? .zero : startTime)
+                pipeline.start()
                 decodeCover(of: pipeline.info)
             }
         } catch {

@@ -45,8 +45,7 @@ final class CompositionPipeline: ItemSource, @unchecked Sendable {  // mutable s
     var serial: Int { control.withLock { $0.serial } }
     var passStarts: [MediaTime] { control.withLock { $0.passStarts } }
 
-    func start(at time: MediaTime) {
-        if time > .zero { seek(to: time, pass: 0) }
+    func start() {
         done.enter()
         let thread = Thread { [self] in
             renderLoop()

@@ -73,10 +73,9 @@ final class ItemPipeline: ItemSource {
     var hasVideo: Bool { video != nil }
     var hasAudio: Bool { audio != nil }
 
-    func start(at time: MediaTime = .zero) {
+    func start() {
         hasStarted.store(true, ordering: .relaxed)
         sayLiveCannotLoop()
-        if time > .zero { seek(to: time) }
         spawn("demux") { [self] in
             try Demuxer(input: input, video: video, audio: audio, videoPackets: videoPackets,
                         audioPackets: audioPackets, subtitleDecoders: subtitleDecoders, subtitles: subtitles,

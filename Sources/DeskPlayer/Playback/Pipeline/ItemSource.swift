@@ -25,7 +25,8 @@ package protocol ItemSource: AnyObject, Sendable {
     func setPasses(_ passes: Int?)
     /// How fast its audio is made (the player's speed); the clock follows what is heard.
     func setSpeed(_ speed: PlaybackSpeed)
-    func start(at time: MediaTime)
+    /// Starts its threads, from where the last seek (if any) put it.
+    func start()
     func stop()
     /// Every track of the item (streams and subtitle files).
     var tracks: [MediaTrack] { get }
