@@ -46,8 +46,10 @@ package final class PlayerItem: Sendable {
     package let preferences: ItemPreferences
     /// Where playback begins (`--start`, a resumed position); with
     /// `startPercent`, that share of the length once it is known.
-    var startTime: MediaTime {
-        guard let startPercent, let duration = info?.duration else { return fixedStart }
+    var startTime: MediaTime { startTime(of: info?.duration) }
+    /// The start time for an item of this length (nil: not known yet).
+    private func startTime(of duration: MediaTime?) -> MediaTime {
+        guard let startPercent, let duration else { return fixedStart }
         return MediaTime(seconds: duration.seconds * min(max(startPercent, 0), 100) / 100)
     }
     private let fixedStart: MediaTime
@@ -224,6 +226,8 @@ package final class PlayerItem: Sendable {
             } else {
                 pipeline = try openMedia()
             }
+            // From the pipeline's length: `info` is published under the lock below.
+            let start = startTime(of: pipeline.info.duration)
             let accepted = state.withLock { s -> Bool in
                 guard !s.cancelled else { return false }
                 pipeline.setPasses(s.passes)
@@ -234,7 +238,7 @@ package final class PlayerItem: Sendable {
                 // player that looked in between followed the serial before the
                 // seek and threw away every frame of it (a comparison's tile
                 // with `--start` stayed without a picture on a loaded machine).
-                if startTime > .zero { pipeline.seek(to: startTime, pass: 0) }
+                if start > .zero { pipeline.seek(to: start, pass: 0) }
                 s.pipeline = pipeline
                 s.info = pipeline.info
                 s.decodeErrors = pipeline.decodeErrors
