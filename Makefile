@@ -201,13 +201,19 @@ sanitize-address: export LSAN_OPTIONS = suppressions=$(LSAN_SUPPRESSIONS):print_
 sanitize-address: test-deps
 	$(call sanitized_suite,address,.build-asan,ASAN_OPTIONS,)
 
-# libFuzzer over the open-probe-decode path (Playback/FuzzEntry.swift): each input
-# is opened as a PlayerItem and played through its pipeline without SDL
-# (scaler, resampler, a loop seam and a seek), built with -DDESKPLAYER_FUZZ
-# under ASan. Seeds are made from the assets at run time (bench/fuzz-seeds.sh);
-# the corpus it grows stays in .build-fuzz/corpus for the next run; crashing
-# inputs go to FUZZ_CRASHES (the run stops at the first: fix it, then keep the
-# input in Tests/AppTests/corpus/). FUZZ_SECONDS bounds the run.
+# libFuzzer over every door a file reaches (App/FuzzTargets.swift), built with
+# -DDESKPLAYER_FUZZ under ASan: media files opened as a PlayerItem and played
+# through its pipeline without SDL (Playback/FuzzEntry.swift: the filters,
+# scaler, resampler, a loop seam and a seek), then each text door in turn:
+# subtitle files, HLS playlists, compositions, input.conf/deskplayer.conf and
+# the JSON state files (DESKPLAYER_FUZZ_TARGET chooses). Seeds are made at run
+# time (bench/fuzz-seeds.sh: tiny clips in the containers and codecs
+# DeskPlayer meets, rotated, VFR, odd-timescale, interlaced, HDR10 and cover
+# files, broken variants, and text seeds per door); the corpus each door grows
+# stays in .build-fuzz/corpus/TARGET for the next run; crashing inputs go to
+# FUZZ_CRASHES (the run stops at the first: fix it, then keep the input in
+# Tests/AppTests/corpus/). FUZZ_SECONDS bounds the media run,
+# FUZZ_TEXT_SECONDS each text door's.
 # LeakSanitizer checks after each input that allocated more than it freed
 # (FuzzEntry frees the item before it returns), with the suite's suppressions.
 # The "rss:" libFuzzer prints is the peak (getrusage), which only grows: the
@@ -218,16 +224,20 @@ sanitize-address: test-deps
 # get ASan without the coverage libFuzzer steers by. EntryPoint.swift says how
 # libFuzzer's main replaces ours.
 FUZZ_SECONDS ?= 120
+FUZZ_TEXT_SECONDS ?= 60
+FUZZ_TEXT_TARGETS := subtitle hls composition config state
 FUZZ_CRASHES ?= bench/out/fuzz-crashes
+FUZZ_RUN = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS):print_suppressions=0 \
+	DESKPLAYER_FUZZ_TARGET=$(1) .build-fuzz/release/deskplayer .build-fuzz/corpus/$(1) .build-fuzz/seeds/$(1) \
+	-max_total_time=$(2) -timeout=30 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+	-artifact_prefix=$(FUZZ_CRASHES)/$(1)-
 fuzz: deps
 	$(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DDESKPLAYER_FUZZ
 	rm -rf .build-fuzz/seeds && bench/fuzz-seeds.sh .build-fuzz/seeds
-	mkdir -p .build-fuzz/corpus $(FUZZ_CRASHES)
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(LSAN_SUPPRESSIONS):print_suppressions=0 \
-		.build-fuzz/release/deskplayer .build-fuzz/corpus .build-fuzz/seeds \
-		-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
-		-artifact_prefix=$(FUZZ_CRASHES)/
+	mkdir -p $(FUZZ_CRASHES) $(addprefix .build-fuzz/corpus/,media $(FUZZ_TEXT_TARGETS))
+	$(call FUZZ_RUN,media,$(FUZZ_SECONDS))
+	for target in $(FUZZ_TEXT_TARGETS); do $(call FUZZ_RUN,$$target,$(FUZZ_TEXT_SECONDS)) || exit 1; done
 
 # The control socket's door fuzzer (bench/socket_fuzz.py): every property and
 # command with extreme values, then random mutations of them, for FUZZ_SECONDS

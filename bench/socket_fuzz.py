@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A hostile client at the control socket: mutated requests, for as long as it is given.
 
-Starts DeskPlayer (headless: SDL's dummy video and audio drivers) on a file,
-reads `property-list` and `command-list`, then sends requests built from them
-with extreme and malformed values, mutated at random (seeded, so a run can be
-repeated), one at a time. After each request the player must answer a
-`get_property time-pos` and its answer must be sane; when the process dies or
-stops answering, the request that did it is printed, the player's stderr tail
-with it, and the script exits 1. `make fuzz-socket` runs it; `--seconds`
-bounds the run, `--seed` repeats one.
+Starts DeskPlayer (headless: SDL's dummy video and audio drivers) in a mode
+chosen at random (one file, tiles, a sync group, a comparison of three
+renditions, a composition, Picture in Picture, the idle window, a live HLS
+stream), reads `property-list` and `command-list`, then sends requests built
+from them with extreme and malformed values, mutated at random (seeded, so a
+run can be repeated), one at a time. After each request the player must
+answer a `get_property volume` sanely, and the mode's own properties must stay
+in their ranges; when the process dies or stops answering, the request that
+did it is printed with the mode and the player's stderr tail, and the script
+exits 1. Every `--round` seconds the player is stopped and another mode
+started. `make fuzz-socket` runs it; `--seconds` bounds the run, `--seed`
+repeats one.
 """
 import argparse
 import json
@@ -18,6 +22,7 @@ import random
 import socket
 import subprocess
 import sys
+import shutil
 import tempfile
 import time
 
@@ -27,14 +32,51 @@ EXTREMES = [1e13, -1e13, 1e19, -1e19, 1e300, -1e300, 9223372036854775807, -92233
             "99999999999:00:00", "-0", "0x10", "${", "${?a==b:c}", "%n%s%s"]
 
 
+# Properties that must stay in a range in a mode, whatever was sent.
+BOUNDS = {"comparison": {"compare-side": (0, 1), "compare-audio": (0, 1), "compare-rendition": (1, 2),
+                         "compare-wipe": (0, 1)}}
+
+
+def make_media(folder):
+    """The media the modes play: a third rendition (another encoder, size and
+    bit rate) and a live HLS stream (no EXT-X-ENDLIST) served over HTTP by the
+    tests' own server; returns each mode's arguments and the server."""
+    def ff(*args):
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *args], check=True)
+    third = os.path.join(folder, "rendition.mp4")
+    ff("-i", "assets/demo.mp4", "-t", "4", "-vf", "scale=320:180", "-c:v", "mpeg4", "-q:v", "12", "-c:a", "aac", third)
+    hls = os.path.join(folder, "hls")
+    os.makedirs(hls)
+    ff("-i", "assets/demo.mp4", "-t", "3", "-vf", "scale=320:180", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+       "-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0", "-hls_flags", "omit_endlist",
+       os.path.join(hls, "live.m3u8"))
+    server = subprocess.Popen([sys.executable, "Tests/TestSupport/hls_server.py", hls, os.path.join(folder, "requests.log"), ""],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    port = int(server.stdout.readline())
+    demo, other = "assets/demo.mp4", "assets/compare.mp4"
+    modes = {
+        "one file": [demo, "--loop", "inf"],
+        "tiles": ["--layout", "grid", demo, other],
+        "sync group": ["--layout", "grid", "--sync", demo, other],
+        "comparison": ["--compare", "wipe", demo, other, third],
+        "composition": ["--crossfade", "1", "assets/tone.mp3", "assets/tone.flac"],
+        "picture in picture": ["--pip", demo],
+        "idle window": ["--idle"],
+        "live stream": [f"http://127.0.0.1:{port}/live.m3u8"],
+    }
+    return modes, server
+
+
 class Player:
-    def __init__(self, binary, media, log):
+    def __init__(self, binary, arguments, log):
         self.dir = tempfile.mkdtemp(prefix="deskplayer-fuzz-")
         self.path = os.path.join(self.dir, "socket")
-        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        # Its own state folder: a fuzzed quit-watch-later or a screenshot writes nowhere else.
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_STATE_HOME=self.dir,
+                   HOME=self.dir)
         self.log = open(log, "wb")
-        self.process = subprocess.Popen([binary, media, "--loop", "inf", "--input-ipc-server", self.path],
-                                        env=env, stdout=subprocess.DEVNULL, stderr=self.log)
+        self.process = subprocess.Popen([binary, *arguments, "--input-ipc-server", self.path],
+                                        env=env, stdout=subprocess.DEVNULL, stderr=self.log, cwd=os.getcwd())
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -69,23 +111,24 @@ class Player:
     def stop(self):
         self.process.kill()
         self.process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def requests(properties, commands, rng):
     """An endless stream of hostile requests: every property and command
-    with every extreme value first, then random mutations of them."""
+    with extreme values first (set, add, multiply, cycle), then random
+    mutations of them."""
     for name in properties:
-        for value in EXTREMES:
-            yield ["set_property", name, value]
-            yield ["add", name, value] if not isinstance(value, (list, dict)) else ["set_property", name, value]
+        for value in rng.sample(EXTREMES, 8):
+            yield [rng.choice(["set_property", "add", "multiply", "cycle"]), name, value]
     for name in commands:
-        for value in EXTREMES:
+        for value in rng.sample(EXTREMES, 4):
             yield [name, value]
             yield [name, value, value]
     while True:
         kind = rng.random()
         if kind < 0.4:
-            yield ["set_property", rng.choice(properties), rng.choice(EXTREMES)]
+            yield [rng.choice(["set_property", "add", "multiply", "cycle"]), rng.choice(properties), rng.choice(EXTREMES)]
         elif kind < 0.8:
             yield [rng.choice(commands)] + [rng.choice(EXTREMES) for _ in range(rng.randint(0, 4))]
         else:
@@ -94,22 +137,15 @@ def requests(properties, commands, rng):
                 [rng.choice(EXTREMES + properties[:20]) for _ in range(rng.randint(1, 4))]
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/release/deskplayer")
-    parser.add_argument("--media", default="assets/demo.mp4")
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=int(time.time()))
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    log = os.path.join(tempfile.gettempdir(), f"deskplayer-fuzz-{os.getpid()}.err")
-    player = Player(args.binary, args.media, log)
+def run_round(binary, mode, arguments, rng, seconds, log):
+    """One player in one mode for `seconds`: the number of requests it
+    answered, or exits after printing the one that broke it."""
+    player = Player(binary, arguments, log)
     properties = [p for p in player.request(["get_property", "property-list"])["data"]]
     commands = [c["name"] for c in player.request(["get_property", "command-list"])["data"]]
     # Commands that end or block the run on purpose, not by failing.
-    commands = [c for c in commands if c not in ("quit", "quit-watch-later", "stop", "run", "subprocess")]
-    print(f"seed {args.seed}: {len(properties)} properties, {len(commands)} commands")
-    deadline = time.monotonic() + args.seconds
+    commands = [c for c in commands if c not in ("quit", "quit-watch-later", "stop", "run", "subprocess", "tile-close")]
+    deadline = time.monotonic() + seconds
     count = 0
     for command in requests(properties, commands, rng):
         if time.monotonic() > deadline:
@@ -118,20 +154,50 @@ def main():
         try:
             player.request(command)
             answer = player.request(["get_property", "volume"])
-            if answer.get("error") != "success":
-                raise ConnectionError(f"volume unreadable: {answer}")
+            if answer.get("error") != "success" or not 0 <= answer.get("data", -1) <= 100:
+                raise ConnectionError(f"volume unreadable or out of range: {answer}")
+            for name, (low, high) in BOUNDS.get(mode, {}).items():
+                value = player.request(["get_property", name]).get("data")
+                if isinstance(value, (int, float)) and not low <= value <= high:
+                    raise ConnectionError(f"{name} is {value}, outside {low}..{high}")
         except (ConnectionError, OSError, socket.timeout, json.JSONDecodeError) as error:
             time.sleep(0.2)  # lets a dying process's last stderr line reach the log
             text = open(log, errors="replace").read()
             # The trap's message and the first frames of Swift's backtrace, not its register dump.
-            start = max(text.find("Fatal error"), text.find("Crash"), 0)
-            tail = "\n".join(text[start:].splitlines()[:14])
+            begin = max(text.find("Fatal error"), text.find("Crash"), 0)
+            tail = "\n".join(text[begin:].splitlines()[:14])
             shown = json.dumps(command)[:300]
-            print(f"request {count} broke the player ({error}): {shown}\nstderr:\n{tail}")
+            print(f"mode {mode}: request {count} broke the player ({error}): {shown}\nstderr:\n{tail}")
             player.stop()
-            return 1
+            sys.exit(1)
     player.stop()
-    print(f"{count} requests, the player answered every one")
+    return count
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/release/deskplayer")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--round", type=float, default=60, help="seconds each mode's player is fuzzed")
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    folder = tempfile.mkdtemp(prefix="deskplayer-fuzz-media-")
+    modes, server = make_media(folder)
+    log = os.path.join(folder, "player.err")
+    print(f"seed {args.seed}: modes {', '.join(modes)}")
+    deadline = time.monotonic() + args.seconds
+    counts = {}
+    try:
+        while time.monotonic() < deadline:
+            mode = rng.choice(sorted(modes))
+            seconds = min(args.round, max(deadline - time.monotonic(), 1))
+            counts[mode] = counts.get(mode, 0) + run_round(args.binary, mode, modes[mode], rng, seconds, log)
+    finally:
+        server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    total = sum(counts.values())
+    print(f"{total} requests, the player answered every one: " + ", ".join(f"{m} {n}" for m, n in sorted(counts.items())))
     return 0
 
 

@@ -111,10 +111,12 @@ import TestSupport
 
     static let headless = ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"]
 
+    /// `directory`: where it runs (what a relative path in a request, `compare-save x`, writes into).
     func startPlayer(_ arguments: [String], socket: String, environment: [String: String] = [:],
-                     stderr: URL? = nil) throws -> Process {
+                     stderr: URL? = nil, directory: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.binary)
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = arguments + ["--input-ipc-server", socket]
         var env = Fixtures.appEnvironment
         for (k, v) in Self.headless.merging(environment, uniquingKeysWith: { $1 }) { env[k] = v }

@@ -150,6 +150,25 @@ import TestSupport
         try expectMarkers(try PPMImage(path: ppm), turn, what + " (screenshot)")
     }
 
+    /// A phone's upright clip whose frame rate is 30000090/1001003 went
+    /// through the rotation filter and trapped on the decode thread, taking
+    /// the app with it (issue 50; mpv plays it). Now: every frame, one frame
+    /// time apart, turned as the 90° clip is.
+    @Test func aPhoneClipWithAnOddTimescalePlaysTurned() throws {
+        let path = try VideoMedia.phoneOddTimescale()
+        let (item, pipeline) = try open(path, size: (180, 320))
+        defer { withExtendedLifetime(item) {} }
+        #expect(pipeline.info.displayWidth == 180 && pipeline.info.displayHeight == 320)
+        let (video, _) = engine.drain(pipeline)
+        #expect(video.pts.count == 60, "\(video.pts.count) frames of 60")
+        let frameTime = 1001003.0 / 30000090
+        let steps = zip(video.pts, video.pts.dropFirst()).map { ($1 - $0).seconds }
+        #expect(steps.allSatisfy { abs($0 - frameTime) < 1e-6 }, "uneven: \(steps.prefix(5))")
+        #expect(video.durations.allSatisfy { abs($0.seconds - frameTime) < 1e-6 }, "\(video.durations.prefix(3))")
+        pipeline.seek(to: MediaTime(seconds: 1))
+        try expectMarkers(try firstPicture(pipeline).0, VideoFilterTests.turns[1], "odd timescale, rotate=90")
+    }
+
     /// A display matrix that is a shear, not a turn: one warning, the picture as stored.
     @Test func aShearingDisplayMatrixIsIgnoredWithAWarning() throws {
         let plain = try VideoMedia.rotated(0)

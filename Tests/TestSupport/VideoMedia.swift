@@ -41,6 +41,17 @@ package enum VideoMedia {
         return try clip("rotate\(degrees).mp4", ["-i", plain, "-c", "copy", "-metadata:s:v", "rotate=\(degrees)"])
     }
 
+    /// A phone clip as some phones write it (issue 50): 29.97 fps in a
+    /// 30000090 Hz track time base, so its frame rate reads 30000090/1001003,
+    /// held upright (its display matrix turns it 90°): the rate times
+    /// itself overflows `Int32`.
+    package static func phoneOddTimescale() throws -> String {
+        let plain = try clip("marked-odd-timescale.mp4", [
+            "-f", "lavfi", "-i", markedPicture.replacingOccurrences(of: "rate=25", with: "rate=30000/1001"),
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30", "-video_track_timescale", "30000090"])
+        return try clip("phone-odd-timescale.mp4", ["-i", plain, "-c", "copy", "-metadata:s:v", "rotate=90"])
+    }
+
     /// 4 s at 25 fps of a numbered test pattern with a tone.
     private static let pattern = ["-f", "lavfi", "-i", "testsrc=size=320x180:rate=25:duration=4"]
     private static let tone = ["-f", "lavfi", "-i", "sine=frequency=440:duration=4"]

@@ -35,7 +35,7 @@ enum CompareProperties {
         // 0 the reference, 1 the other side; add and cycle go round.
         Property("compare-side", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(Double(try state(t).side)) },
                  set: { t, v throws(CommandError) in try state(t).side = try whole(v, in: 0...1) },
-                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).side + Int(saturating: delta), 0...1))) },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).side, adding: delta, in: 0...1))) },
                  osd: { t in (try? state(t)).map { "Showing " + ($0.side == 0 ? "A (the reference)" : "B") } }),
         // Which of the files after the reference is the other side (1, 2, …); add and cycle go round.
         Property("compare-rendition", .number(1...1e6), scope: .app,
@@ -47,7 +47,7 @@ enum CompareProperties {
                  },
                  add: { t, delta throws(CommandError) in
                      let s = try state(t)
-                     return .number(Double(wrap(s.other + Int(saturating: delta), 1...(s.count - 1))))
+                     return .number(Double(wrap(s.other, adding: delta, in: 1...(s.count - 1))))
                  },
                  osd: { t in
                      guard let s = try? state(t), let tile = t.controller.tiles.tiles.dropFirst(s.other).first else { return nil }
@@ -60,7 +60,7 @@ enum CompareProperties {
                      s.audio = try whole(v, in: 0...1)
                      hear(s, t.controller)
                  },
-                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).audio + Int(saturating: delta), 0...1))) },
+                 add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).audio, adding: delta, in: 0...1))) },
                  osd: { t in
                      guard let s = try? state(t) else { return nil }
                      let index = s.audio == 0 ? 0 : s.other
@@ -181,15 +181,21 @@ enum CompareProperties {
     }
 
     /// A whole number within `range` (a side, a rendition).
+    /// (`Int(exactly:)`: a client's 1e300 is refused, not converted with a trap.)
     static func whole(_ value: JSONValue, in range: ClosedRange<Int>) throws(CommandError) -> Int {
-        let n = try PropertyValue.number(value)
-        guard n == n.rounded(), range.contains(Int(n)) else { throw .propertyError }
-        return Int(saturating: n)
+        guard let n = Int(exactly: try PropertyValue.number(value)), range.contains(n) else { throw .propertyError }
+        return n
     }
 
-    static func wrap(_ n: Int, _ range: ClosedRange<Int>) -> Int {
+    /// `n` moved `delta` whole steps round `range` (add and cycle go round).
+    /// The steps are taken modulo the range's size while still a Double, so
+    /// an `add` of 1e300 is a number of turns plus a remainder, never an
+    /// `Int` sum that overflows.
+    static func wrap(_ n: Int, adding delta: Double, in range: ClosedRange<Int>) -> Int {
         let count = range.count
-        return range.lowerBound + ((n - range.lowerBound) % count + count) % count
+        let steps = Int(delta.rounded(.towardZero).truncatingRemainder(dividingBy: Double(count)))
+        let from = min(max(n, range.lowerBound), range.upperBound) - range.lowerBound
+        return range.lowerBound + ((from + steps) % count + count) % count
     }
 
     static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.2f", v) }

@@ -3,7 +3,7 @@ import App
 
 // The program starts in `Main.main` (CommandLine.swift), except in the fuzzer
 // build (`make fuzz`, -DDESKPLAYER_FUZZ): there libFuzzer's own `main` runs
-// and calls LLVMFuzzerTestOneInput (Playback/FuzzEntry.swift: the engine's
+// and calls LLVMFuzzerTestOneInput (App/FuzzTargets.swift, which feeds it to Playback/FuzzEntry.swift: the engine's
 // open-probe-decode path, linked in with Playback) for each input.
 #if !DESKPLAYER_FUZZ
 @main extension Main {}

@@ -13,8 +13,6 @@ package struct ContainerChapter: Sendable, Equatable {
     /// A timestamp in a time base, exactly; nil for no timestamp, a time
     /// base that is no time base, or a value no time can hold (a damaged table).
     static func time(_ value: Int64, _ timeBase: AVRational) -> MediaTime? {
-        guard value != DP_AV_NOPTS_VALUE, timeBase.num > 0, timeBase.den > 0,
-              let scaled = Int64(exactly: Int128(value) * Int128(timeBase.num)) else { return nil }
-        return MediaTime(value: scaled, timescale: Int64(timeBase.den))
+        ContainerMath.exactTime(value, in: timeBase)
     }
 }

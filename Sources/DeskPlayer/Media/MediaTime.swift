@@ -18,8 +18,9 @@ package struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertibl
 
     /// A timestamp in an FFmpeg time base.
     package init(_ timestamp: Int64, _ timeBase: AVRational) {
-        let num = Int64(max(timeBase.num, 1)), den = Int64(max(timeBase.den, 1))
-        self.init(value: timestamp &* num, timescale: den)
+        // Clamped, not wrapped: a timestamp past Int64 in seconds' ticks is the farthest time.
+        self.init(value: ContainerMath.clampedProduct(timestamp, Int64(max(timeBase.num, 1))),
+                  timescale: Int64(max(timeBase.den, 1)))
     }
 
     /// Saturates: a time past what Int64 ticks can hold (some 292,000 years in
@@ -40,6 +41,22 @@ package struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertibl
         // Round half away from zero.
         let rounded = product >= 0 ? (product + divisor / 2) / divisor : (product - divisor / 2) / divisor
         return MediaTime(value: Int64(clamping: rounded), timescale: scale)
+    }
+
+    /// This length times `factor` (a filter that makes a frame of each
+    /// field halves durations): exact while it fits, else in nanoseconds,
+    /// clamped; a factor that is not positive leaves it as it is.
+    package func scaled(by factor: AVRational) -> MediaTime {
+        guard factor.num > 0, factor.den > 0 else { return self }
+        // At most 2^94 each: the product and the nanoseconds below fit in 128 bits.
+        var v = Int128(value) * Int128(factor.num), s = Int128(timescale) * Int128(factor.den)
+        var (x, y) = (v.magnitude, s.magnitude)
+        while y != 0 { (x, y) = (y, x % y) }
+        if x > 1 { (v, s) = (v / Int128(x), s / Int128(x)) }
+        if let exactValue = Int64(exactly: v), let exactScale = Int64(exactly: s) {
+            return MediaTime(value: exactValue, timescale: exactScale)
+        }
+        return MediaTime(value: Int64(clamping: v * 1_000_000_000 / s), timescale: 1_000_000_000)
     }
 
     /// Whole units of `1/scale` seconds, rounded down (e.g. a sample index).
@@ -90,7 +107,10 @@ package struct MediaTime: Sendable, Comparable, Hashable, CustomStringConvertibl
     }
 
     package func hash(into hasher: inout Hasher) {
-        let g = MediaTime.gcd(abs(value), timescale)
+        // On magnitudes: abs(Int64.min) traps. The gcd divides the positive timescale, so it fits Int64.
+        var (x, y) = (value.magnitude, UInt64(timescale))
+        while y != 0 { (x, y) = (y, x % y) }
+        let g = Int64(clamping: max(x, 1))
         hasher.combine(value / max(g, 1))
         hasher.combine(timescale / max(g, 1))
     }

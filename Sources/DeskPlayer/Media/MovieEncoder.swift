@@ -78,7 +78,7 @@ package final class MovieEncoder {
         v.pointee.pix_fmt = pixelFormat
         v.pointee.time_base = av_inv_q(rate)
         v.pointee.framerate = rate
-        v.pointee.gop_size = Int32(min(max(Int(rate.num / max(rate.den, 1)) * 2, 12), 600))
+        v.pointee.gop_size = Int32(min(max(ContainerMath.wholeFramesPerSecond(rate) ?? 25, 6), 300) * 2)
         v.pointee.colorspace = rgb != nil ? AVCOL_SPC_RGB : AVCOL_SPC_SMPTE170M
         v.pointee.color_primaries = AVCOL_PRI_SMPTE170M
         v.pointee.color_trc = AVCOL_TRC_SMPTE170M

@@ -38,7 +38,7 @@ package final class CompareExportInput {
         let parameters = stream.pointee.codecpar.pointee
         var sar = stream.pointee.sample_aspect_ratio
         if sar.num <= 0 || sar.den <= 0 { sar = parameters.sample_aspect_ratio }
-        var aspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
+        var aspect = ContainerMath.value(sar) ?? 1
         if !MediaAsset.sampleAspectRange.contains(aspect) { aspect = 1 }
         var info = MediaInfo()
         info.videoCodec = String(cString: avcodec_get_name(parameters.codec_id))

@@ -5,7 +5,8 @@ import Foundation
 import Media
 
 /// libFuzzer over the open-probe-decode path (`make fuzz`), compiled only with
-/// -DDESKPLAYER_FUZZ: the binary is then a fuzzer, not the player.
+/// -DDESKPLAYER_FUZZ: the binary is then a fuzzer, not the player
+/// (App/FuzzTargets.swift is its entry and chooses this target or another).
 ///
 /// Each input is written to a file in /dev/shm and played the way a tile
 /// plays it, minus SDL: `PlayerItem` opens and probes it (MediaInput, stream
@@ -14,7 +15,7 @@ import Media
 /// 64x48, audio through the resampler into the ring, and a loop pass and one
 /// seek go through the same code the player uses. A bounded amount is read
 /// (frames, samples, wall time), then the item is cancelled and freed.
-enum FuzzEntry {
+package enum FuzzEntry {
     /// Scratch file for the current input (libFuzzer runs one input at a time).
     static let path: String = {
         let dir = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
@@ -27,7 +28,7 @@ enum FuzzEntry {
     /// input (-detect_leaks) looks. The pipeline's threads let go of it
     /// before `cancel` (its `stop`) returns; the opening thread lets go of
     /// the item before its `loaded` signal, which this waits on.
-    static func play(_ data: UnsafeRawBufferPointer) {
+    package static func play(_ data: UnsafeRawBufferPointer) {
         guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
         defer { unlink(path) }
         var preferences = ItemPreferences()
@@ -46,6 +47,23 @@ enum FuzzEntry {
         }
         pipeline = nil
         item = nil
+    }
+
+    /// A subtitle file (`--sub-file`, or one found beside the video): read
+    /// whole into a track as the item reads it, then drawn at a few times
+    /// onto a small picture (libass for text, the bitmap path for PGS).
+    package static func loadSubtitle(_ data: UnsafeRawBufferPointer) {
+        let file = path + ".srt"
+        guard FileManager.default.createFile(atPath: file, contents: Data(data)) else { return }
+        defer { unlink(file) }
+        let tracks = SubtitleTracks(videoWidth: 64, videoHeight: 48)
+        guard (try? SubtitleFile.load(file, id: 1, into: tracks)) != nil else { return }
+        tracks.selected = 1
+        let picture = PictureBuffer(width: 64, height: 48)
+        for seconds in [0.0, 0.1, 1, 60, 3600] {
+            _ = tracks.activeText(at: MediaTime(seconds: seconds))
+            tracks.draw(on: picture, at: MediaTime(seconds: seconds), warning: { _ in })
+        }
     }
 
     /// Reads what the pipeline produces, as a player would but as fast as it
@@ -106,16 +124,4 @@ enum FuzzEntry {
     }
 }
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>?,
-                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    av_log_set_level(AV_LOG_QUIET)
-    return 0
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    FuzzEntry.play(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
-    return 0
-}
 #endif

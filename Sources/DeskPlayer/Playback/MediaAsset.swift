@@ -122,7 +122,8 @@ final class MediaAsset {
         guard let s = input.stream(index) else { return nil }
         let start = s.pointee.start_time == DP_AV_NOPTS_VALUE ? 0 : s.pointee.start_time
         guard s.pointee.duration != DP_AV_NOPTS_VALUE, s.pointee.duration > 0 else { return nil }
-        return MediaTime(start + s.pointee.duration, s.pointee.time_base)
+        // A start and a duration near Int64's ends (a hostile header) have no end we can know.
+        return ContainerMath.sum(start, s.pointee.duration).map { MediaTime($0, s.pointee.time_base) }
     }
 
     /// What bounds a loop pass of this input playing `video` and `audio`
@@ -364,7 +365,7 @@ final class MediaAsset {
         info.videoHeight = Int(ctx.height)
         var sar = stream.pointee.sample_aspect_ratio
         if sar.num <= 0 || sar.den <= 0 { sar = ctx.sample_aspect_ratio }
-        var aspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
+        var aspect = ContainerMath.value(sar) ?? 1
         var problem: String?
         // Anamorphic video stretches pixels by 4:3 or 2:1, never by 100: a
         // header saying more would make a picture thousands of pixels wide.
@@ -375,7 +376,7 @@ final class MediaAsset {
         info.displayWidth = max(1, Int(saturating: (Double(ctx.width) * aspect).rounded()))
         info.displayHeight = max(1, Int(ctx.height))
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-        if rate.num > 0 && rate.den > 0 { info.frameRate = Double(rate.num) / Double(rate.den) }
+        if let fps = ContainerMath.value(rate) { info.frameRate = fps }
         let order = stream.pointee.codecpar.pointee.field_order
         info.videoInterlaced = order != AV_FIELD_UNKNOWN && order != AV_FIELD_PROGRESSIVE
         return problem

@@ -65,7 +65,7 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
         let start = input.context.pointee.start_time
         startTicks = start == DP_AV_NOPTS_VALUE ? 0 : av_rescale_q(start, AVRational(num: 1, den: DP_AV_TIME_BASE), timeBase)
         if stream.pointee.duration > 0 && stream.pointee.duration != DP_AV_NOPTS_VALUE {
-            duration = Double(stream.pointee.duration) * av_q2d(timeBase)
+            duration = ContainerMath.seconds(stream.pointee.duration, in: timeBase) ?? 0
         } else {
             duration = input.durationMicroseconds.map { Double($0) / 1e6 }
         }
@@ -145,7 +145,7 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
                     pts = best &- startTicks
                 } else {
                     // No time at all: one frame after the last (at the stream's rate).
-                    let step = frameRate.num > 0 ? av_rescale_q(1, av_inv_q(frameRate), timeBase) : 1
+                    let step = ContainerMath.ticksPerFrame(frameRate: frameRate, timeBase: timeBase) ?? 1
                     pts = (lastPts ?? -step) &+ max(step, 1)
                 }
                 lastPts = pts

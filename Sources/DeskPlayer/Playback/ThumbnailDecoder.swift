@@ -84,7 +84,7 @@ package final class ThumbnailDecoder: ThumbnailMaker {
         let parameters = stream.pointee.codecpar.pointee
         guard parameters.width > 0, parameters.height > 0 else { throw MediaError("the video has no size") }
         let sar = parameters.sample_aspect_ratio
-        let pixelAspect = sar.num > 0 && sar.den > 0 ? Double(sar.num) / Double(sar.den) : 1
+        let pixelAspect = ContainerMath.value(sar) ?? 1
         var shownW = Double(parameters.width) * pixelAspect, shownH = Double(parameters.height)
         if orientation.swapsAxes { swap(&shownW, &shownH) }
         let scale = min(Double(maxWidth) / shownW, Double(maxHeight) / shownH, 1)

@@ -196,7 +196,7 @@ final class CompositionRenderer {
     private func samples(_ segment: CompositionSegment) -> (start: Int64, end: Int64) {
         let rate = Double(format.sampleRate)
         let start = Int64(saturating: (segment.at * rate).rounded())
-        return (start, start + Int64(saturating: (segment.duration * rate).rounded()))
+        return (start, ContainerMath.sum(start, Int64(saturating: (segment.duration * rate).rounded())) ?? .max)
     }
 
     /// Opens the readers of track `t`'s segments that begin before `horizon`

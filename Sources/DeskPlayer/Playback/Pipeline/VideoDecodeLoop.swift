@@ -73,9 +73,7 @@ final class VideoDecodeLoop {
         self.startOffset = startOffset
         let rate = info.frameRate.map { av_d2q($0, 1 << 20) } ?? AVRational(num: 25, den: 1)
         let tb = stream.timeBase
-        // ticks of 1/rate s in the stream's time base: tb.den·rate.den / (tb.num·rate.num)
-        nominalDuration = rate.num > 0 && tb.num > 0
-            ? max(1, Int64(saturating: (Double(tb.den) * Double(rate.den) / (Double(tb.num) * Double(rate.num))).rounded())) : 1
+        nominalDuration = ContainerMath.ticksPerFrame(frameRate: rate, timeBase: tb) ?? 1
         self.warning = warning
         self.toneMapping = toneMapping
         self.fastWhenSmall = fastWhenSmall
@@ -141,8 +139,7 @@ final class VideoDecodeLoop {
     private func deliver(_ source: Frame) {
         // With nothing to go by, the first frame is where this pass (or the seek) starts.
         let startTime = (current.target.map { $0 - current.passOffset + current.origin } ?? .zero) + startOffset
-        let tb = stream.timeBase
-        let start = Int64(saturating: (startTime.seconds * Double(tb.den) / Double(max(tb.num, 1))).rounded())
+        let start = startTime.ticks(in: stream.timeBase)
         let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
         source.pointer.pointee.pts = stamp.ticks
         let itemTime = MediaTime(stamp.ticks, stream.timeBase) - startOffset
@@ -169,8 +166,7 @@ final class VideoDecodeLoop {
     private func show(_ frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational, durationScale: AVRational) {
         guard frame.pointee.pts != DP_AV_NOPTS_VALUE else { return }
         let pts = MediaTime(frame.pointee.pts, timeBase) - startOffset - current.origin + current.passOffset
-        let duration = MediaTime(value: inputDuration.value * Int64(durationScale.num),
-                                 timescale: inputDuration.timescale * Int64(max(durationScale.den, 1)))
+        let duration = inputDuration.scaled(by: durationScale)
         guard frames.waitForRoom(serial: current.serial) else { return }
         let source: Frame
         do {

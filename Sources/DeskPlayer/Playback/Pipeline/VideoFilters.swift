@@ -108,8 +108,8 @@ final class VideoFilters {
     private func pullAll(emit: Emit) throws(MediaError) {
         guard let graph else { return }
         let outRate = graph.outputFrameRate
-        let scale = frameRate.num > 0 && outRate.num > 0
-            ? AVRational(num: frameRate.num * outRate.den, den: frameRate.den * outRate.num) : AVRational(num: 1, den: 1)
+        // A phone's 30000090/1001003 times another such rate overflows Int32: FFmpeg reduces it.
+        let scale = ContainerMath.quotient(frameRate, outRate) ?? AVRational(num: 1, den: 1)
         while try graph.pull(into: output) == .frame {
             emit(output.pointer, graph.outputTimeBase, scale)
             output.unref()
