@@ -250,10 +250,18 @@ fuzz-socket: build
 # A short clip looping in 4 tiles for SOAK_LOOPS passes (1000: 25 minutes)
 # with seeks, pauses and PiP switches through the control socket; fails when
 # RSS grows past 5 % or fds/threads do not come back (bench/soak.sh).
+# Then the door soak (bench/soak_doors.py): each mode in turn for
+# SOAK_DOOR_SECONDS in all (1800: 30 minutes), 50 socket clients coming and
+# going with random requests, MPRIS calls on a private bus, keys and clicks;
+# fails on a crash, RSS past 10 % of the first minute's, or fds and threads
+# that do not come back.
 SOAK_LOOPS ?= 240
+SOAK_DOOR_SECONDS ?= 420
 soak: bench-deps
+	$(call apt_install,dbus-bin)
 	$(RELEASE_BUILD)
 	$(XVFB) bench/soak.sh $(SOAK_LOOPS)
+	$(XVFB) python3 bench/soak_doors.py --seconds $(SOAK_DOOR_SECONDS)
 
 assets:
 	sh assets/make-assets.sh
