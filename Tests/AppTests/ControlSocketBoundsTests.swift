@@ -72,6 +72,48 @@ import TestSupport
         #expect(said.components(separatedBy: "more are refused").count == 2, "said once: \(said)")
     }
 
+    /// Out of descriptors, `accept` fails while the listener stays readable:
+    /// the socket thread rests between tries instead of spinning, says so
+    /// once, and takes the waiting clients when descriptors are back.
+    @Test func acceptFailingDoesNotSpin() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let log = dir.appendingPathComponent("stderr.txt")
+        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path, stderr: log)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        #expect(client.waitFor("duration") != nil)
+        let pid = player.processIdentifier
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        let limit = try runProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(open + 1):"], timeout: 10)
+        #expect(limit.status == 0, "\(limit.stderr)")
+        // The kernel queues these; the player can take one at most.
+        var waiting: [Client] = []
+        for _ in 0..<4 { waiting.append(try Client(path: path)) }
+        func said() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        #expect(eventually { said().contains("cannot accept clients (Too many open files)") }, "\(said())")
+        // A rate, not a state: the process's CPU time over one second of rest.
+        func cpuSeconds() throws -> Double {
+            let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            let fields = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ")
+            let ticks = (Double(fields[12]) ?? 0) + (Double(fields[13]) ?? 0)  // utime, stime
+            return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        let before = try cpuSeconds()
+        Thread.sleep(forTimeInterval: 1)  // measuring a rate over a second
+        let used = try cpuSeconds() - before
+        #expect(used < 0.25, "\(used) s of CPU in 1 s while accept fails")
+        // The clients already there are answered meanwhile.
+        #expect(client.get("pause") == .bool(true))
+        let restored = try runProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=1024:"], timeout: 10)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        for (i, member) in waiting.enumerated() { #expect(member.get("pause") == .bool(true), "waiting client \(i)") }
+        #expect(said().components(separatedBy: "cannot accept clients").count == 2, "said once: \(said())")
+        #expect(client.error([.string("quit")]) == "success")
+        #expect(ControlSocketTests().waitForExit(player))
+    }
+
     /// A shell's client (socat) writes CRLF lines and raw control characters
     /// inside strings, as mpv reads them.
     @Test func crlfLinesAndRawControlCharactersInStrings() throws {
