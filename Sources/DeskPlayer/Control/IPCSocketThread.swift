@@ -24,6 +24,8 @@ struct IPCSocketThread {
     }
 
     private var limits: IPCServer.Limits { shared.limits }
+    /// A client to poll, and for what.
+    private typealias Watched = (id: Int, fd: Int32, events: Int16)
 
     mutating func run() {
         while true {
@@ -44,7 +46,7 @@ struct IPCSocketThread {
             if first == 2 && fds[1].revents != 0 { accept() }
             for (i, client) in watched.enumerated() where fds[first + i].revents != 0 {
                 let revents = fds[first + i].revents
-                if client.events & Int16(POLLOUT) != 0 { flush(client.id) }
+                if client.events & Int16(POLLOUT) != 0 && revents & Int16(POLLOUT | POLLHUP | POLLERR) != 0 { flush(client.id) }
                 if client.events & Int16(POLLIN) != 0 && revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                     read(client.id, client.fd)
                 }
@@ -54,9 +56,9 @@ struct IPCSocketThread {
 
     /// Closes the connections that are finished and lists what to poll the
     /// others for; nil when the server stops.
-    private mutating func closeFinishedAndWatch() -> [(id: Int, fd: Int32, events: Int16)]? {
+    private mutating func closeFinishedAndWatch() -> [Watched]? {
         let limits = self.limits
-        let result = shared.state.withLock { s -> (watched: [(id: Int, fd: Int32, events: Int16)], closed: [Int])? in
+        let result = shared.state.withLock { s -> (watched: [Watched], closed: [Int])? in
             if s.stopping { return nil }
             var closed: [Int] = []
             for (id, c) in s.connections where c.finished {
@@ -67,7 +69,7 @@ struct IPCSocketThread {
             s.closed.append(contentsOf: closed)
             // Past the inbox's bound nobody is read until the main thread takes it.
             let reading = s.inboxBytes < limits.inbox
-            var watched: [(id: Int, fd: Int32, events: Int16)] = []
+            var watched: [Watched] = []
             for (id, c) in s.connections {
                 var events: Int16 = 0
                 if reading && !c.doneSending && c.unanswered < limits.unanswered { events |= Int16(POLLIN) }
