@@ -16,8 +16,15 @@ final class ControlSocket {
         var last: JSONValue?
     }
 
+    /// Properties one client may observe at once: each is evaluated every turn.
+    static let observationsPerClient = 1000
+
     private let server: IPCServer
     private var observations: [Observation] = []
+    /// How many of `observations` are each client's.
+    private var observationsOf: [Int: Int] = [:]
+    /// How many properties are observed, by every client together.
+    var observationCount: Int { observations.count }
     private var lastReportedPause: Bool?
 
     init(path: String, arrived: @escaping @Sendable () -> Void) throws {
@@ -29,8 +36,14 @@ final class ControlSocket {
         server.broadcast(ipcEvent(name, fields))
     }
 
-    /// Answers every request that arrived.
+    /// Answers every request that arrived, after letting go of what the
+    /// clients that went were observing.
     func serve(_ controller: CommandController) {
+        let closed = Set(server.takeClosedConnections())
+        if !closed.isEmpty {
+            observations.removeAll { closed.contains($0.connection) }
+            for connection in closed { observationsOf[connection] = nil }
+        }
         for request in server.takeRequests() {
             let result: Result<JSONValue, CommandError>
             do { result = .success(try answer(request, controller)) } catch { result = .failure(error) }
@@ -82,11 +95,17 @@ final class ControlSocket {
             let name = try text(2)
             // An unknown name is an error now, not silence later (mpv checks it too).
             guard PropertyTable.named(CommandController.split(name).name) != nil else { throw .propertyNotFound }
+            guard observationsOf[request.connection, default: 0] < Self.observationsPerClient else {
+                throw .tooManyObservations
+            }
             observations.append(Observation(connection: request.connection, id: parts[1], name: name,
                                             asText: request.name == "observe_property_string", last: nil))
+            observationsOf[request.connection, default: 0] += 1
         case "unobserve_property":
             guard parts.count >= 2 else { throw .invalidParameter }
+            let before = observations.count
             observations.removeAll { $0.connection == request.connection && $0.id == parts[1] }
+            observationsOf[request.connection, default: 0] -= before - observations.count
         case "client_name":
             return .string("ipc-\(request.connection)")
         case "get_version":

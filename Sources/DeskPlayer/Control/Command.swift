@@ -148,6 +148,8 @@ package enum CommandError: String, Error, Sendable {
     /// A value the property refuses (out of its range).
     case propertyError = "error accessing property"
     case commandFailed = "error running command"
+    /// A client observing as many properties as it may (ControlSocket.observationsPerClient).
+    case tooManyObservations = "too many observed properties"
 }
 
 extension Command {

@@ -1,43 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Media
-import Synchronization
 
 /// `--input-ipc-server PATH`: a Unix socket speaking mpv's JSON IPC, one
-/// message per line. A thread accepts clients and reads their lines; the main
-/// thread takes the requests, applies them and writes the replies. The socket
-/// file is made 0600 and removed when the server goes.
+/// message per line. A thread (IPCSocketThread) accepts clients, reads their
+/// lines and sends what they have not read yet; the main thread takes the
+/// requests, applies them and queues the replies, never waiting on a client.
+/// Every client holds a bounded share (`Limits`). The socket file is made
+/// 0600 and removed when the server goes.
 package final class IPCServer {
+    /// What one client, and all of them together, may hold.
+    package struct Limits: Sendable {
+        /// Clients connected at once; one more gets an error line and is closed.
+        package var clients = 64
+        /// Replies and events a client has not read; past it the client is disconnected.
+        package var outbox = 16 << 20
+        /// A line without its newline yet; past it the line is dropped (an error reply).
+        package var line = 1 << 20
+        /// Unfinished lines of every client together; past it as `line`.
+        package var pendingInput = 16 << 20
+        /// Requests of one client read but not answered: it is not read further until answered.
+        package var unanswered = 1000
+        /// Requests of every client not yet taken by the main thread, in bytes: as `unanswered`.
+        package var inbox = 16 << 20
+        /// How long the listener rests after `accept` fails (out of descriptors).
+        package var acceptPause: Duration = .milliseconds(100)
+
+        package init() {}
+    }
+
     let path: String
     private let listener: Int32
-    private let shared = Shared()
-    /// Written to stop the socket thread, which waits in poll with no timeout.
-    private let stopPipe: (read: Int32, write: Int32)
+    private let shared: IPCShared
     /// Signalled by the socket thread as it ends.
     private let finished = DispatchSemaphore(value: 0)
 
-    /// What the socket thread and the main thread share.
-    private final class Shared: Sendable {
-        struct Connection {
-            let fd: Int32
-            /// Requests read but not yet answered.
-            var unanswered = 0
-            /// The client finished sending (`echo … | socat`): it is closed
-            /// once its last request is answered.
-            var doneSending = false
-        }
-        struct State {
-            var connections: [Int: Connection] = [:]
-            var inbox: [IPCRequest] = []
-            var nextID = 1
-            var stopping = false
-        }
-        let state = Mutex(State())
-    }
-
-    /// `arrived` is called on the socket thread whenever requests arrive
-    /// (the app wakes its main thread with it: nothing polls the inbox).
-    package init(path: String, arrived: @escaping @Sendable () -> Void = {}) throws {
+    /// `arrived` is called on the socket thread whenever requests arrive or
+    /// clients go (the app wakes its main thread with it: nothing polls the
+    /// inbox). `say` writes a line on stderr.
+    package init(path: String, limits: Limits = Limits(),
+                 say: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("deskplayer: \($0)\n".utf8)) },
+                 arrived: @escaping @Sendable () -> Void = {}) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw MediaError("cannot create socket \(path): \(String(cString: strerror(errno)))") }
@@ -89,12 +92,17 @@ package final class IPCServer {
             unlink(path)
             throw MediaError("cannot listen on \(path): \(reason)")
         }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        for end in pipeEnds + [fd] {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
         listener = fd
-        stopPipe = (pipeEnds[0], pipeEnds[1])
-        let shared = self.shared, finished = self.finished, stopRead = pipeEnds[0]
+        let shared = IPCShared(limits: limits, say: say, wake: (pipeEnds[0], pipeEnds[1]))
+        self.shared = shared
+        let finished = self.finished
         let thread = Thread {
-            IPCServer.serve(listener: fd, stop: stopRead, shared, arrived: arrived)
+            var socketThread = IPCSocketThread(listener: fd, shared: shared, arrived: arrived)
+            socketThread.run()
             finished.signal()
         }
         thread.name = "ipc"
@@ -103,11 +111,10 @@ package final class IPCServer {
 
     deinit {
         shared.state.withLock { $0.stopping = true }
-        var byte: UInt8 = 1
-        _ = Glibc.write(stopPipe.write, &byte, 1)
+        shared.wake()
         finished.wait()
-        close(stopPipe.read)
-        close(stopPipe.write)
+        close(shared.wakeRead)
+        close(shared.wakeWrite)
         for connection in shared.state.withLock({ $0.connections.values }) { close(connection.fd) }
         close(listener)
         unlink(path)
@@ -115,116 +122,72 @@ package final class IPCServer {
 
     /// The requests received since the last call, oldest first.
     package func takeRequests() -> [IPCRequest] {
+        let (requests, wasFull) = shared.state.withLock { s in
+            defer {
+                s.inbox.removeAll()
+                s.inboxBytes = 0
+            }
+            return (s.inbox, s.inboxBytes >= shared.limits.inbox)
+        }
+        // The socket thread stopped reading while the inbox was full.
+        if wasFull { shared.wake() }
+        return requests
+    }
+
+    /// The connections closed since the last call: what the app keeps for
+    /// them (observed properties) can go.
+    package func takeClosedConnections() -> [Int] {
         shared.state.withLock { s in
-            defer { s.inbox.removeAll() }
-            return s.inbox
+            defer { s.closed.removeAll() }
+            return s.closed
         }
     }
+
+    /// The number of clients connected.
+    package var connectionCount: Int { shared.state.withLock { $0.connections.count } }
 
     /// An event for one client.
     package func send(_ line: String, to connection: Int) {
-        shared.state.withLock { s in
-            if let c = s.connections[connection] { IPCServer.write(line, to: c.fd) }
-        }
+        let limits = shared.limits
+        let (wake, message) = shared.state.withLock { s in IPCShared.enqueue(line, to: connection, in: &s, limits: limits) }
+        finish(wake: wake, message: message)
     }
 
     /// The reply to `request`; a client that finished sending is closed
-    /// after its last reply.
+    /// after its last reply is sent.
     package func reply(_ line: String, to request: IPCRequest) {
-        shared.state.withLock { s in
-            guard var c = s.connections[request.connection] else { return }
-            IPCServer.write(line, to: c.fd)
+        let limits = shared.limits
+        let (wake, message) = shared.state.withLock { s -> (Bool, String?) in
+            guard s.connections[request.connection] != nil else { return (false, nil) }
+            let result = IPCShared.enqueue(line, to: request.connection, in: &s, limits: limits)
+            guard var c = s.connections[request.connection] else { return result }
             c.unanswered -= 1
-            if c.doneSending && c.unanswered <= 0 {
-                close(c.fd)
-                s.connections[request.connection] = nil
-            } else {
-                s.connections[request.connection] = c
-            }
+            s.connections[request.connection] = c
+            // The socket thread closes it, or reads it again (it stopped at the limit).
+            let look = c.finished || c.unanswered == limits.unanswered - 1
+            return (result.wake || look, result.message)
         }
+        finish(wake: wake, message: message)
     }
 
     /// An event goes to every client.
     package func broadcast(_ line: String) {
-        shared.state.withLock { s in
-            for c in s.connections.values { IPCServer.write(line, to: c.fd) }
+        let limits = shared.limits
+        let (wake, messages) = shared.state.withLock { s -> (Bool, [String]) in
+            var wake = false, messages: [String] = []
+            for id in s.connections.keys {
+                let result = IPCShared.enqueue(line, to: id, in: &s, limits: limits)
+                wake = wake || result.wake
+                if let message = result.message { messages.append(message) }
+            }
+            return (wake, messages)
         }
+        for message in messages { shared.say(message) }
+        if wake { shared.wake() }
     }
 
-    /// Called with the lock held. A client that stopped reading loses the line
-    /// rather than stalling the player: the socket is non-blocking.
-    private static func write(_ line: String, to fd: Int32) {
-        let bytes = Array((line + "\n").utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
-            sent += n
-        }
-    }
-
-    /// The socket thread: accepts clients and splits what they send into lines.
-    private static func serve(listener: Int32, stop: Int32, _ shared: Shared, arrived: @Sendable () -> Void) {
-        var pending: [Int: [UInt8]] = [:]
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let (done, clients) = shared.state.withLock { s in (s.stopping, s.connections.filter { !$0.value.doneSending }) }
-            if done { return }
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            let ids = Array(clients.keys)
-            for id in ids { fds.append(pollfd(fd: clients[id]?.fd ?? -1, events: Int16(POLLIN), revents: 0)) }
-            fds.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0))
-            // A client, a new connection or the stop pipe wakes it, nothing
-            // else: the main thread closes only connections done sending,
-            // which this thread already left out of the set.
-            guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
-            if fds[fds.count - 1].revents != 0 { continue }
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                let client = accept(listener, nil, nil)
-                if client >= 0 {
-                    _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                    shared.state.withLock { s in
-                        s.connections[s.nextID] = Shared.Connection(fd: client)
-                        s.nextID += 1
-                    }
-                }
-            }
-            for (i, id) in ids.enumerated() where fds[i + 1].revents != 0 {
-                let fd = fds[i + 1].fd
-                let n = read(fd, &buffer, buffer.count)
-                if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-                if n <= 0 {
-                    // Gone, or done sending: its requests still get their replies.
-                    shared.state.withLock { s in
-                        // Only a connection still open here: one the main thread
-                        // closed may have had its descriptor number reused.
-                        guard let c = s.connections[id], c.fd == fd else { return }
-                        if c.unanswered > 0 {
-                            s.connections[id]?.doneSending = true
-                        } else {
-                            s.connections[id] = nil
-                            close(fd)
-                        }
-                    }
-                    pending[id] = nil
-                    continue
-                }
-                var bytes = pending[id] ?? []
-                bytes.append(contentsOf: buffer[0..<n])
-                var requests: [IPCRequest] = []
-                while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: bytes[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                    bytes.removeSubrange(...newline)
-                    if !line.isEmpty && !line.hasPrefix("#") { requests.append(IPCRequest(connection: id, line: line)) }
-                }
-                // A client sending megabytes without a newline is cut off.
-                pending[id] = bytes.count > 1 << 20 ? [] : bytes
-                shared.state.withLock { s in
-                    s.inbox.append(contentsOf: requests)
-                    s.connections[id]?.unanswered += requests.count
-                }
-                if !requests.isEmpty { arrived() }
-            }
-        }
+    private func finish(wake: Bool, message: String?) {
+        if let message { shared.say(message) }
+        if wake { shared.wake() }
     }
 }

@@ -14,11 +14,40 @@ package enum JSONValue: Sendable, Equatable {
 
     package static func == (a: JSONValue, b: JSONValue) -> Bool { a.text == b.text }
 
-    /// Parses one JSON document; nil when it is not valid JSON.
+    /// Parses one JSON document; nil when it is not valid JSON. A control
+    /// character written raw inside a string (a tab, a carriage return) is
+    /// taken as itself, as mpv's reader takes it: a shell client's `\r`
+    /// status line is a request, not an error.
     static func parse(_ text: String) -> JSONValue? {
-        guard let data = text.data(using: .utf8),
-              let any = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        guard let any = try? JSONSerialization.jsonObject(with: escapingRawControlCharacters(text),
+                                                          options: [.fragmentsAllowed]) else { return nil }
         return JSONValue(any)
+    }
+
+    /// `text`'s UTF-8 with each control character inside a string written
+    /// as a `\u00XX` escape, which JSONSerialization reads (it refuses them
+    /// raw, as strict JSON does). One pass; outside strings nothing changes,
+    /// and NUL stays refused (mpv reads a line as a C string).
+    static func escapingRawControlCharacters(_ text: String) -> Data {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 < 0x20 }) else { return Data(utf8) }
+        var out = Data(capacity: utf8.count + 16)
+        var inString = false, escaped = false
+        for byte in utf8 {
+            if inString && !escaped && byte < 0x20 && byte != 0 {
+                out.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+                continue
+            }
+            out.append(byte)
+            if escaped {
+                escaped = false
+            } else if inString && byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString.toggle()
+            }
+        }
+        return out
     }
 
     private init?(_ any: Any) {
