@@ -110,6 +110,36 @@ import TestSupport
         #expect(a.isPaused && b.isPaused)
     }
 
+    /// A binding that presses its own key, directly or round a loop, is
+    /// refused at a bounded depth with a line on the OSD; a binding that
+    /// presses another key still does what that key does.
+    @Test func keypressBindingsThatLoopAreRefusedAtABoundedDepth() throws {
+        let rig = try Rig([Self.files[0]])
+        let player = rig.players[0]
+        let conf = """
+            a keypress a
+            b keypress c
+            c keypress b
+            d keypress p
+            """
+        let (table, problems) = KeyBindings.applying(inputConf: conf, file: "input.conf", to: KeyBindings.defaults)
+        #expect(problems.isEmpty)
+        rig.controller.bindings = table
+
+        for key in ["a", "b"] {
+            #expect(throws: CommandError.commandFailed, "\(key) loops back to itself") {
+                try rig.controller.apply(.keypress(key), from: .socket)
+            }
+            #expect(rig.screen.messages.last?.text == "Key bindings nest too deep: \(key)")
+        }
+        #expect(throws: CommandError.commandFailed) { try rig.controller.handleKey("a") }
+
+        // Refusing a loop leaves the depth where it was: a short chain still works, as often as pressed.
+        #expect(player.isPaused)
+        for _ in 0..<(CommandController.keyNestingLimit + 1) { try rig.controller.apply(.keypress("d"), from: .socket) }
+        #expect(!player.isPaused, "d presses p, which cycles pause (an odd number of times)")
+    }
+
     @Test func propertiesAreSetAddedCycledAndRefusedAsMpvDoes() throws {
         let rig = try Rig(Array(Self.files.prefix(2)))
         let focused = rig.players[0], other = rig.players[1]
