@@ -165,6 +165,29 @@ struct CompositionTests {
         #expect(worst < 1e-5, "largest difference from ffmpeg's decode: \(worst)")
     }
 
+    /// The export's temporary file is exclusive: a symbolic link planted at
+    /// the name the export used to choose (`.NAME.partial-PID`) is neither
+    /// followed nor replaced, the file it points to keeps its bytes, and the
+    /// mix lands whole under the final name.
+    @Test func theExportNeverWritesThroughAPlantedTemporaryName() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let victim = dir.appendingPathComponent("victim.txt")
+        try Data("keep me".utf8).write(to: victim)
+        let out = dir.appendingPathComponent("mix.wav")
+        let planted = dir.appendingPathComponent(".mix.wav.partial-\(getpid())")
+        try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: victim)
+        var composition = Composition()
+        composition.tracks = [CompositionTrack(name: "t", segments: [
+            CompositionSegment(source: Fixtures.asset("tone.wav"), sourceStart: 0, duration: 1, at: 0)])]
+        try AudioExport(composition).write(to: out)
+        #expect(try Data(contentsOf: victim) == Data("keep me".utf8), "the planted link was not written through")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: planted.path)) == victim.path, "nor replaced")
+        #expect(try readFloatWAV(out).count == 48_000 * 2, "the mix is whole under its own name")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".partial-") }
+        #expect(left == [planted.lastPathComponent], "no temporary file of the export's own is left")
+    }
+
     @Test func badCompositionsAreRejectedWithTheirReason() throws {
         var c = Composition()
         c.tracks = [CompositionTrack(name: "t", segments: [CompositionSegment(source: "a", duration: 2, at: 0)])]
