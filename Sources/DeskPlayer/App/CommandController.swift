@@ -63,6 +63,11 @@ final class CommandController {
     /// Reference times marked for compare-export-frames (`compare-mark`), in order.
     var compareMarks: [Double] = []
     private(set) var quitRequested = false
+    /// Commands' file work (screenshot-to-file, compare-export-frames), off the main thread.
+    let fileWorker = FileWorker()
+    /// The ticket of the file job the command being applied started (the
+    /// socket replies once it has run); see `takeStartedFileJob`.
+    var startedFileJob: Int?
     /// How many keys deep the key being handled is: a binding that presses a
     /// key (`keypress`) nests one deeper.
     private var keyDepth = 0
