@@ -110,6 +110,61 @@ import TestSupport
         #expect(a.isPaused && b.isPaused)
     }
 
+    /// `--sync a b c`, one closed: the group's commands reach only the live
+    /// tiles, and when the closed one was the clock the others followed, they
+    /// follow a live one's. Two closed, the last tile is on its own.
+    @Test func aClosedTileLeavesItsSyncGroup() throws {
+        let rig = try Rig([Self.files[0], Self.files[1], Self.files[0]], synced: 3)
+        let (first, second, third) = (rig.tiles.tiles[0], rig.tiles.tiles[1], rig.tiles.tiles[2])
+        try rig.apply("tile-close 0")
+        #expect(rig.tiles.tiles.count == 2)
+        let live = rig.tiles.group(of: second).elementsEqual([second, third]) { $0 === $1 }
+        #expect(live, "the group is the two live tiles")
+        #expect(second.player.syncClock == nil && third.player.syncClock === second.player.clock,
+                "the group follows a live tile's clock, not the closed one's")
+
+        try rig.controller.apply(.set(property: "pause", value: .bool(false)), from: .socket)
+        #expect(!second.player.isPaused && !third.player.isPaused, "the live tiles play")
+        #expect(first.player.isPaused, "the closed tile is not part of the group any more")
+
+        try rig.apply("tile-close 1")
+        let alone = rig.tiles.group(of: second).elementsEqual([second]) { $0 === $1 }
+        #expect(rig.tiles.syncGroup.isEmpty && alone)
+        #expect(second.player.syncClock == nil)
+        try rig.controller.apply(.set(property: "pause", value: .bool(true)), from: .socket)
+        #expect(second.player.isPaused && !third.player.isPaused, "the closed tile is left alone")
+    }
+
+    /// A binding that presses its own key, directly or round a loop, is
+    /// refused at a bounded depth with a line on the OSD; a binding that
+    /// presses another key still does what that key does.
+    @Test func keypressBindingsThatLoopAreRefusedAtABoundedDepth() throws {
+        let rig = try Rig([Self.files[0]])
+        let player = rig.players[0]
+        let conf = """
+            a keypress a
+            b keypress c
+            c keypress b
+            d keypress p
+            """
+        let (table, problems) = KeyBindings.applying(inputConf: conf, file: "input.conf", to: KeyBindings.defaults)
+        #expect(problems.isEmpty)
+        rig.controller.bindings = table
+
+        for key in ["a", "b"] {
+            #expect(throws: CommandError.commandFailed, "\(key) loops back to itself") {
+                try rig.controller.apply(.keypress(key), from: .socket)
+            }
+            #expect(rig.screen.messages.last?.text == "Key bindings nest too deep: \(key)")
+        }
+        #expect(throws: CommandError.commandFailed) { try rig.controller.handleKey("a") }
+
+        // Refusing a loop leaves the depth where it was: a short chain still works, as often as pressed.
+        #expect(player.isPaused)
+        for _ in 0..<(CommandController.keyNestingLimit + 1) { try rig.controller.apply(.keypress("d"), from: .socket) }
+        #expect(!player.isPaused, "d presses p, which cycles pause (an odd number of times)")
+    }
+
     @Test func propertiesAreSetAddedCycledAndRefusedAsMpvDoes() throws {
         let rig = try Rig(Array(Self.files.prefix(2)))
         let focused = rig.players[0], other = rig.players[1]

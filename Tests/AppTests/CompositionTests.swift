@@ -165,6 +165,29 @@ struct CompositionTests {
         #expect(worst < 1e-5, "largest difference from ffmpeg's decode: \(worst)")
     }
 
+    /// The export's temporary file is exclusive: a symbolic link planted at
+    /// the name the export used to choose (`.NAME.partial-PID`) is neither
+    /// followed nor replaced, the file it points to keeps its bytes, and the
+    /// mix lands whole under the final name.
+    @Test func theExportNeverWritesThroughAPlantedTemporaryName() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let victim = dir.appendingPathComponent("victim.txt")
+        try Data("keep me".utf8).write(to: victim)
+        let out = dir.appendingPathComponent("mix.wav")
+        let planted = dir.appendingPathComponent(".mix.wav.partial-\(getpid())")
+        try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: victim)
+        var composition = Composition()
+        composition.tracks = [CompositionTrack(name: "t", segments: [
+            CompositionSegment(source: Fixtures.asset("tone.wav"), sourceStart: 0, duration: 1, at: 0)])]
+        try AudioExport(composition).write(to: out)
+        #expect(try Data(contentsOf: victim) == Data("keep me".utf8), "the planted link was not written through")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: planted.path)) == victim.path, "nor replaced")
+        #expect(try readFloatWAV(out).count == 48_000 * 2, "the mix is whole under its own name")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".partial-") }
+        #expect(left == [planted.lastPathComponent], "no temporary file of the export's own is left")
+    }
+
     @Test func badCompositionsAreRejectedWithTheirReason() throws {
         var c = Composition()
         c.tracks = [CompositionTrack(name: "t", segments: [CompositionSegment(source: "a", duration: 2, at: 0)])]
@@ -249,6 +272,37 @@ struct CompositionTests {
         #expect(try refusal(bomb).contains("more than 200000 values (YAML aliases expanded)"))
         let tracks = Array(repeating: "{\"segments\": []}", count: 65).joined(separator: ", ")
         #expect(try refusal("{\"tracks\": [\(tracks)]}").contains("65 tracks: a composition has at most 64"))
+    }
+
+    /// A segment without a duration runs to its source's end, which is what
+    /// the container claims: a source that claims 28 hours while holding 2 s
+    /// is refused with its line, not exported for 28 hours; the same source
+    /// with a duration given plays.
+    @Test func anOpenEndedSegmentIsBoundedByTheCompositionsLimit() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let liar = try LyingDuration.matroska("liar.mkv", in: dir, filter: "sine=frequency=440:sample_rate=48000:duration=2",
+                                              codec: ["-c:a", "flac"], claimed: 100_000)
+        #expect(try CompositionSource.duration(of: liar) == 100_000, "FFmpeg believes the header")
+        let path = dir.appendingPathComponent("c.json").path
+        func load(_ segment: String) throws -> Composition {
+            try "{\n  \"tracks\": [\n    {\"name\": \"a\", \"segments\": [\(segment)]}\n  ]\n}".write(toFile: path, atomically: true, encoding: .utf8)
+            return try CompositionFile.load(path, skipBad: false, duration: CompositionSource.duration(of:)).0
+        }
+        #expect {
+            _ = try load("{\"source\": \"\(liar)\", \"at\": 1}")
+        } throws: { error in
+            "\(error)" == "\(path):3: track 'a': segment of \(liar) ends at 100001.0 s, past the 86400 s (24 h) a composition may last"
+        }
+        #expect(try load("{\"source\": \"\(liar)\", \"duration\": 2, \"at\": 1}").duration == 3)
+
+        // From the command line: one line, exit 1, no file.
+        #expect(throws: MediaError.self) { try load("{\"source\": \"\(liar)\", \"at\": 1}") }
+        let out = dir.appendingPathComponent("o.wav")
+        let r = try runProcess(Fixtures.binary, ["--composition", path, "--export-audio", out.path],
+                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"], timeout: 30)
+        #expect(r.status == 1 && !r.timedOut && !FileManager.default.fileExists(atPath: out.path))
+        #expect(r.stderr.hasSuffix("a composition may last\n") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 
     /// From the command line: a source that cannot be opened is named and

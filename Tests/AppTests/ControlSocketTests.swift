@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Testing
+@testable import App
 @testable import Control
 @testable import Media
 import TestSupport
@@ -407,6 +408,53 @@ import TestSupport
             #expect(positions?.values.allSatisfy { $0 >= 0 && $0 <= 10 } == true)
         }
         #expect(written > 0, "the player wrote the file before it was killed")
+    }
+
+    /// screenshot-to-file is work for the file worker, not the main thread:
+    /// a burst of 40 sent at once gets the first ones written and the rest
+    /// refused at once (one line on stderr each), and a request sent after
+    /// the burst is answered while pictures are still being written.
+    @Test func aBurstOfScreenshotsIsBoundedAndLeavesTheMainThreadFree() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ipc.sock").path
+        let log = dir.appendingPathComponent("stderr.txt")
+        let player = try startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path, stderr: log)
+        defer { if player.isRunning { player.terminate() } }
+        let client = try Client(path: path)
+        #expect(client.waitFor("duration") == .number(10))
+
+        let burst = 40
+        let shots = (0..<burst).map { dir.appendingPathComponent("shot-\($0).png") }
+        var lines = shots.enumerated().map { i, url in
+            JSONValue.object([("command", .array([.string("screenshot-to-file"), .string(url.path)])),
+                              ("request_id", .number(Double(1000 + i)))]).text
+        }
+        lines.append(JSONValue.object([("command", .array([.string("get_property"), .string("pause")])),
+                                       ("request_id", .number(2000))]).text)
+        client.sendLine(lines.joined(separator: "\n"))
+        var order: [(id: Int, error: String)] = []
+        while order.count < burst + 1, let message = client.readMessage() {
+            guard let id = message["request_id"]?.number, let error = message["error"]?.string else { continue }
+            order.append((Int(id), error))
+        }
+        #expect(order.count == burst + 1, "every request answered: \(order)")
+        let written = order.filter { $0.id < 2000 && $0.error == "success" }.map(\.id)
+        let refused = order.filter { $0.id < 2000 && $0.error == "error running command" }.map(\.id)
+        #expect(written.count >= FileWorker.limit && written.count + refused.count == burst, "\(order)")
+        #expect(!refused.isEmpty, "a burst past the queue is refused, not queued whole")
+        let property = try #require(order.firstIndex { $0.id == 2000 })
+        let lastWritten = try #require(order.lastIndex { written.contains($0.id) })
+        #expect(property < lastWritten, "the main thread answered while pictures were still being written: \(order)")
+        for id in written {
+            let size = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                                               shots[id - 1000].path]).stdout
+            #expect(size.trimmingCharacters(in: .whitespacesAndNewlines) == "1280,720", "shot \(id - 1000)")
+        }
+        for id in refused { #expect(!FileManager.default.fileExists(atPath: shots[id - 1000].path)) }
+        let errors = try String(contentsOf: log, encoding: .utf8)
+        #expect(errors.components(separatedBy: "screenshot: \(FileWorker.limit) file jobs are waiting already; refused").count - 1 == refused.count,
+                "\(errors)")
     }
 
     /// screenshot-to-file: the video frame on screen at the file's own size

@@ -272,3 +272,26 @@ extension ScreenTests {
         #expect(scan.status == 1 && scan.stderr.contains(refusal), "\(scan.stderr)")
     }
 }
+
+extension ScreenTests {
+    /// A reference whose header claims ten hours while its frames end at
+    /// 2 s: the export ends at its last frame (50 frames at 25 fps), not
+    /// ten hours later.
+    @Test func theExportEndsAtTheReferencesLastFrameNotItsClaimedDuration() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let picture = "testsrc2=size=320x180:rate=25:duration=2"
+        let liar = try LyingDuration.matroska("liar.mkv", in: dir, filter: picture, codec: ["-c:v", "mpeg4", "-q:v", "5"],
+                                              claimed: 36_000)
+        let claimed = try runTool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", liar]).stdout
+        #expect(Double(claimed.trimmingCharacters(in: .whitespacesAndNewlines)) == 36_000, "ffprobe believes the header: \(claimed)")
+        let other = try LyingDuration.matroska("other.mkv", in: dir, filter: picture, codec: ["-c:v", "mpeg4", "-q:v", "20"],
+                                               claimed: 2)
+        let out = dir.appendingPathComponent("export.mkv").path
+        let r = try runProcess(Fixtures.binary, [liar, other, "--no-config", "--compare", "hstack", "--compare-export", out], timeout: 120)
+        #expect(r.status == 0 && !r.timedOut, "\(r.stderr)")
+        #expect(r.stderr.contains("Exported \(out): 50 frames (640x180, 25.000 fps"), "\(r.stderr)")
+        let probe = try ExportMedia.probe(out, "nb_read_frames")
+        #expect(probe["nb_read_frames"] == "50", "\(probe)")
+    }
+}

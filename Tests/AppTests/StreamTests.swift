@@ -229,6 +229,48 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 
+    /// The spill folder is made by mkdtemp under the base it is given
+    /// (`$XDG_RUNTIME_DIR` by default), marked as ours; at the first spill
+    /// only a stale folder that is ours (our marker, our user, its player
+    /// ended) is removed: one merely named like ours, or a link, stays.
+    @Test func onlyStaleSpillFoldersThatAreOursAreRemoved() throws {
+        let base = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: base) }
+        // A process id that has ended: a child's, reaped.
+        let ended = try runTool("/bin/sh", ["-c", "echo $$"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(kill(Int32(ended) ?? 0, 0) != 0 && errno == ESRCH)
+        let fm = FileManager.default
+        func folder(_ name: String, marked: Bool, named: Bool = true) throws -> URL {
+            let url = base.appendingPathComponent((named ? SegmentCache.folderPrefix + "\(ended)-" : "") + name)
+            try fm.createDirectory(at: url, withIntermediateDirectories: false)
+            try Data("someone's file".utf8).write(to: url.appendingPathComponent("keep.txt"))
+            if marked { try Data().write(to: url.appendingPathComponent(SegmentCache.markerName)) }
+            return url
+        }
+        let stale = try folder("ours", marked: true)
+        let lookalike = try folder("notours", marked: false)
+        let target = try folder("elsewhere", marked: true, named: false)
+        let link = base.appendingPathComponent(SegmentCache.folderPrefix + "\(ended)-link")
+        try fm.createSymbolicLink(at: link, withDestinationURL: target)
+
+        var cache: SegmentCache? = SegmentCache(limit: 1 << 20, memoryLimit: 0, spillBase: base)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.asset("demo.mp4"))).prefix(200_000)
+        cache?.store(bytes, for: "http://example.invalid/seg1.ts")
+        #expect(cache?.data(for: "http://example.invalid/seg1.ts") == bytes, "kept on disk, read back whole")
+        let spill = try #require(cache?.spillFolder)
+        #expect(spill.path.hasPrefix(base.path + "/") && !spill.path.dropFirst(base.path.count + 1).contains("/"), "\(spill.path)")
+        #expect(spill.lastPathComponent.hasPrefix(SegmentCache.folderPrefix + "\(getpid())-"))
+        #expect(try fm.attributesOfItem(atPath: spill.path)[.posixPermissions] as? Int == 0o700)
+        #expect(fm.fileExists(atPath: spill.appendingPathComponent(SegmentCache.markerName).path))
+
+        #expect(!fm.fileExists(atPath: stale.path), "our stale folder went")
+        #expect(fm.fileExists(atPath: lookalike.appendingPathComponent("keep.txt").path), "a folder without our marker stays")
+        #expect(fm.fileExists(atPath: target.appendingPathComponent("keep.txt").path), "a link is not followed")
+        #expect((try? fm.destinationOfSymbolicLink(atPath: link.path)) != nil, "nor removed")
+        cache = nil
+        #expect(!fm.fileExists(atPath: spill.path), "the cache's own folder goes with it")
+    }
+
     /// A variant whose audio is an alternate rendition plays with the one
     /// rendition chosen (--alang, else the default); no other variant or
     /// rendition is requested.

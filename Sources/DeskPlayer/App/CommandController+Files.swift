@@ -67,13 +67,18 @@ extension CommandController {
     }
 
     /// `s`/`S` take the picture in the background and say where it went;
-    /// `screenshot-to-file` writes it before replying.
+    /// `screenshot-to-file` is a file job (`FileWorker`), replied to once written.
     func screenshot(_ kind: Command.ScreenshotKind, _ target: CommandTarget, to url: URL? = nil) throws(CommandError) {
         if kind == .window {
             guard let screen else { throw .commandFailed }
             guard let url else { return screenshots.takeWindow(screen) }
-            do { try Screenshots.writeWindow(screen, to: url) } catch { return try failed("screenshot", error) }
-            return
+            // The window's pixels are read here (its renderer is this thread's); the PNG is made off it.
+            let picture: PictureBuffer
+            do { picture = try screen.capture() } catch { return try failed("screenshot", error) }
+            return try startFileJob("screenshot") { () throws(MediaError) in
+                try Screenshots.writePicture(picture, to: url)
+                return FileWorker.Outcome()
+            }
         }
         let player = try resolve(target)[0].player
         guard let item = player.currentItem, item.info?.hasVideo == true else {
@@ -85,7 +90,11 @@ extension CommandController {
         var settings = item.preferences.video
         settings.deinterlace = player.deinterlace
         guard let url else { return screenshots.takeVideo(item.name, at: time, settings: settings) }
-        do { try Screenshots.writeVideo(item.name, at: time, settings: settings, to: url) } catch { try failed("screenshot", error) }
+        let (name, filters) = (item.name, settings)
+        try startFileJob("screenshot") { () throws(MediaError) in
+            try Screenshots.writeVideo(name, at: time, settings: filters, to: url)
+            return FileWorker.Outcome()
+        }
     }
 
     /// A command that could not be carried out: one line on stderr, mpv's error to the caller.

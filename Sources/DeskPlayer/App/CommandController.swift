@@ -63,6 +63,17 @@ final class CommandController {
     /// Reference times marked for compare-export-frames (`compare-mark`), in order.
     var compareMarks: [Double] = []
     private(set) var quitRequested = false
+    /// Commands' file work (screenshot-to-file, compare-export-frames), off the main thread.
+    let fileWorker = FileWorker()
+    /// The ticket of the file job the command being applied started (the
+    /// socket replies once it has run); see `takeStartedFileJob`.
+    var startedFileJob: Int?
+    /// How many keys deep the key being handled is: a binding that presses a
+    /// key (`keypress`) nests one deeper.
+    private var keyDepth = 0
+    /// How deep key presses may nest (mpv bounds its nesting too): far more
+    /// than any real chain of bindings, far less than the stack holds.
+    static let keyNestingLimit = 10
 
     init(tiles: TileSet, factory: TileFactory, screenshots: Screenshots) {
         self.tiles = tiles
@@ -82,6 +93,15 @@ final class CommandController {
     /// or the focused one. Ctrl with a tile's key does it for every tile.
     func handleKey(_ key: String, section: KeyBinding.Section = .main, tile: Tile? = nil,
                    from source: CommandSource = .key) throws(CommandError) {
+        // A binding may press a key (`a keypress b`); one that presses itself,
+        // directly or round a loop, would recurse until the stack ends.
+        guard keyDepth < Self.keyNestingLimit else {
+            PlayerApp.printError("keypress \(key): key bindings nest deeper than \(Self.keyNestingLimit) keys; refused")
+            osd("Key bindings nest too deep: \(key)", seconds: 2)
+            throw .commandFailed
+        }
+        keyDepth += 1
+        defer { keyDepth -= 1 }
         if key.contains("Shift+"), KeyBindings.command(forKey: key, in: bindings, section: section) == nil {
             // Shift on a key bound only without it does what the key does.
             return try handleKey(key.replacingOccurrences(of: "Shift+", with: ""), section: section, tile: tile, from: source)

@@ -11,8 +11,8 @@ import UI
 /// the frame on screen: A's and B's frames at their own full size (decoded
 /// again, filtered as they play) and the view as the window draws it, as
 /// PNG: `frame-NNNNN-A.png`, `…-B.png`, `…-view.png` (NNNNN: the
-/// reference's frame number). Written before it returns; the reply lists
-/// the paths.
+/// reference's frame number). Decoded, drawn and written by the file worker
+/// (`FileWorker`), off the main thread; the reply, once written, lists the paths.
 enum CompareExportFrames {
     static func write(to directory: URL, worst: Int?, controller: CommandController) throws(CommandError) -> JSONValue {
         guard let state = controller.compare else { throw .propertyUnavailable }
@@ -32,16 +32,32 @@ enum CompareExportFrames {
         } else {
             times = [reference.currentTime.seconds]
         }
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-            return try failed("cannot make \(directory.path): \(error.localizedDescription)", controller)
-        }
-        let paths = group.map { $0.player.currentItem?.location.url }
-        let size = controller.screen?.compareSize ?? CompareExportPlan.size(of: info, mode: state.mode)
-        var settings = item.preferences.video
-        settings.deinterlace = .no
-        let fps = info.frameRate ?? 25
-        var written: [String] = []
-        do throws(MediaError) {
+        let job = Job(directory: directory, times: times, paths: group.map { $0.player.currentItem?.location.url },
+                      state: CompareExportPlan.copy(state),
+                      size: controller.screen?.compareSize ?? CompareExportPlan.size(of: info, mode: state.mode),
+                      settings: { var settings = item.preferences.video; settings.deinterlace = .no; return settings }(),
+                      fps: info.frameRate ?? 25)
+        try controller.startFileJob("compare-export-frames") { () throws(MediaError) in try job.run() }
+        return .null
+    }
+
+    /// What the pictures are made from, copied on the main thread and handed
+    /// to the file worker: the comparison's state is a copy of its own.
+    private struct Job: @unchecked Sendable {  // `state` is a copy no other thread holds
+        let directory: URL
+        let times: [Double]
+        let paths: [String?]
+        let state: CompareState
+        let size: (width: Int, height: Int)
+        let settings: VideoFilterSettings
+        let fps: Double
+
+        /// Decodes, draws and writes every picture (on the file worker).
+        func run() throws(MediaError) -> FileWorker.Outcome {
+            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                throw MediaError("cannot make \(directory.path): \(error.localizedDescription)")
+            }
+            var written: [String] = []
             for t in times {
                 let base = String(format: "frame-%05d", Int(saturating: (t * fps).rounded()))
                 let shown = [0, state.other]
@@ -62,7 +78,7 @@ enum CompareExportFrames {
                     let picture = PictureBuffer(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
                     try Scaler().scale(frame, into: picture)
                     let url = directory.appendingPathComponent("\(base)-\(CompareView.letter(index)).png")
-                    try writePNG(picture.pixels, pitch: picture.pitch, width: picture.width, height: picture.height, to: url)
+                    try CompareExportFrames.writePNG(picture.pixels, pitch: picture.pitch, width: picture.width, height: picture.height, to: url)
                     written.append(url.path)
                 }
                 let renderer = try CompareExportRenderer(
@@ -71,15 +87,12 @@ enum CompareExportFrames {
                     width: size.width, height: size.height)
                 guard let view = renderer.render(due, at: t) else { throw MediaError("cannot draw the view") }
                 let url = directory.appendingPathComponent("\(base)-view.png")
-                try writePNG(view.pixels, pitch: view.pitch, width: renderer.width, height: renderer.height, to: url)
+                try CompareExportFrames.writePNG(view.pixels, pitch: view.pitch, width: renderer.width, height: renderer.height, to: url)
                 written.append(url.path)
             }
-        } catch {
-            return try failed("compare-export-frames: \(error)", controller)
+            return FileWorker.Outcome(reply: .array(written.map { .string($0) }), saved: written,
+                                      osd: "Saved \(written.count) pictures of \(times.count) frames to \(directory.path)")
         }
-        for path in written { print("Saved: \(path)") }
-        controller.osd("Saved \(written.count) pictures of \(times.count) frames to \(directory.path)", seconds: 3)
-        return .array(written.map { .string($0) })
     }
 
     private static func writePNG(_ pixels: UnsafePointer<UInt8>, pitch: Int, width: Int, height: Int,

@@ -9,7 +9,7 @@ import UI
 
 /// Renders a comparison to a movie file (`--compare-export`,
 /// `compare-export`): at the reference's frame rate, from its start to its
-/// end, each side's frame due at that time (its shift added) is decoded
+/// last frame (not to the duration its header claims), each side's frame due at that time (its shift added) is decoded
 /// again, drawn by `CompareExportRenderer` (the window's compositing code:
 /// wipe, stacks, difference, labels), encoded by `MovieEncoder` (H.264)
 /// with the side heard's sound. Written under a temporary name and put in
@@ -129,7 +129,11 @@ enum CompareExporter {
                     }
                 }
             }
-            if total == nil, let last = due.first??.time, reference.isAtEnd, t > last + 1.5 / fps { break }
+            // The reference's frames end the export, whatever its header claims
+            // (`total` comes from the claim): a file that says ten hours and
+            // holds two seconds exports two seconds; one that gave none, none.
+            // Its last frame is shown for one frame's time (to the nearest frame).
+            if reference.isAtEnd, (due.first??.time).map({ t > $0 + 0.5 / fps }) ?? true { break }
             guard let picture = renderer.render(due, at: t) else { throw MediaError("cannot draw the export's frame") }
             try encoder.writeVideo(bgra: picture.pixels, pitch: picture.pitch)
             if let audio { try encoder.writeAudio(try CompareExporter.sound(audio, until: Double(frames + 1) / fps, split: plan.audioBoth)) }

@@ -25,6 +25,8 @@ final class ControlSocket {
     private var observationsOf: [Int: Int] = [:]
     /// How many properties are observed, by every client together.
     var observationCount: Int { observations.count }
+    /// Requests whose command handed its work to the file worker, by ticket: replied to when it has run.
+    private var awaitingFileJobs: [Int: IPCRequest] = [:]
     private var lastReportedPause: Bool?
 
     init(path: String, arrived: @escaping @Sendable () -> Void) throws {
@@ -46,7 +48,20 @@ final class ControlSocket {
         }
         for request in server.takeRequests() {
             let result: Result<JSONValue, CommandError>
+            _ = controller.takeStartedFileJob()
             do { result = .success(try answer(request, controller)) } catch { result = .failure(error) }
+            if case .success = result, let ticket = controller.takeStartedFileJob() {
+                awaitingFileJobs[ticket] = request
+                continue
+            }
+            server.reply(request.reply(result), to: request)
+        }
+    }
+
+    /// Replies to the requests whose file jobs have run.
+    func replyToFileJobs(_ finished: [(ticket: Int, result: Result<JSONValue, CommandError>)]) {
+        for (ticket, result) in finished {
+            guard let request = awaitingFileJobs.removeValue(forKey: ticket) else { continue }
             server.reply(request.reply(result), to: request)
         }
     }

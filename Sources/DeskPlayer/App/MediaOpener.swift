@@ -54,9 +54,15 @@ final class MediaOpener {
 
     /// Plays what the desktop's dialog returned, once it closed.
     func collectDialog() {
-        guard let chosen = dialog?.takeResult() else { return }
+        guard let outcome = dialog?.takeResult() else { return }
         dialog = nil
-        dialogForSubtitles ? loadSubtitles(chosen) : open(chosen)
+        switch outcome {
+        case .success(let chosen):
+            dialogForSubtitles ? loadSubtitles(chosen) : open(chosen)
+        case .failure(let error):
+            PlayerApp.printError("\(error)")
+            controller.osd("\(error)", seconds: 4)
+        }
     }
 
     func listAction(_ action: ListOverlay.Action) {

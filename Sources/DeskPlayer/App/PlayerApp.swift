@@ -314,6 +314,8 @@ final class PlayerApp {
             window.refresh(at: tick)
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)
+            let fileJobs = controller.finishFileJobs()
+            socket?.replyToFileJobs(fileJobs)
             mpris?.serve(at: tick)
             controller.opener?.collectDialog()
             for problem in FFmpegLog.takeStreamProblems() {
@@ -364,6 +366,8 @@ final class PlayerApp {
     }
 
     private func shutDown() {
+        // A picture asked for before quitting is written whole, not cut off.
+        controller.fileWorker.waitUntilIdle(seconds: 5)
         controller.pips?.removeAll()
         // The views own textures of this window's renderer: free them while it
         // and SDL still exist.

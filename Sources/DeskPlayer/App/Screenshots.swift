@@ -10,7 +10,8 @@ import UI
 /// `s` saves the focused tile's video frame at the file's own size, `S` the
 /// whole window, as PNG, to `--screenshot-dir` or the XDG pictures folder.
 /// Keys work in the background and report when done; the control socket's
-/// `screenshot-to-file` waits for the file.
+/// `screenshot-to-file` is done by the `FileWorker` and replied to once the
+/// file is written.
 final class Screenshots: Sendable {
     let directory: URL
     private let finished = Mutex<[Result<URL, MediaError>]>([])
@@ -52,7 +53,12 @@ final class Screenshots: Sendable {
 
     /// What the window shows now.
     static func writeWindow(_ screen: any PlayerScreen, to url: URL) throws(MediaError) {
-        let picture = try screen.capture()
+        try writePicture(try screen.capture(), to: url)
+    }
+
+    /// A picture taken (of the window, on the main thread), encoded and
+    /// written on any thread.
+    static func writePicture(_ picture: PictureBuffer, to url: URL) throws(MediaError) {
         let png = try PNGEncoder(width: picture.width, height: picture.height).encode(bgra: picture.pixels, pitch: picture.pitch)
         try write(png, to: url)
     }

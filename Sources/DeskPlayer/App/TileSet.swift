@@ -65,8 +65,23 @@ final class TileSet {
     func synchronize(_ members: [Tile]) {
         syncGroup = members
         guard let master = members.first?.player else { return }
+        master.syncClock = nil
         for tile in members.dropFirst() { tile.player.syncClock = master.clock }
         for tile in members { tile.player.catchesUpWhenPaused = true }
+    }
+
+    /// A closed tile leaves its sync group, so the group's commands reach
+    /// only live tiles; the first tile left leads (the closed one may have
+    /// been the clock the others followed), and one tile alone is no group.
+    private func leaveSyncGroup(_ tile: Tile) {
+        guard syncGroup.contains(where: { $0 === tile }) else { return }
+        let rest = syncGroup.filter { $0 !== tile }
+        if rest.count > 1 { return synchronize(rest) }
+        syncGroup = []
+        for member in rest {
+            member.player.syncClock = nil
+            member.player.catchesUpWhenPaused = false
+        }
     }
 
     /// The tiles a transport command on `tile` moves: its sync group, or itself.
@@ -91,6 +106,7 @@ final class TileSet {
         guard let index = index(of: tile) else { return }
         tiles.remove(at: index)
         if focusedIndex > index || focusedIndex >= tiles.count { focusedIndex = max(0, focusedIndex - 1) }
+        leaveSyncGroup(tile)
         tearDown(tile)
         showTiles()
         updateAudibility()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import Media
 
 /// The built-in file browser's model (used when the desktop has no file
 /// dialog: no zenity or kdialog): one folder's entries, folders first, then

@@ -6,7 +6,8 @@ import Synchronization
 /// Keeps the segments of a network stream (HLS), up to `limit` bytes, so
 /// the later passes of a loop are served without downloading again. A
 /// quarter of it (at most 32 MB) is memory; the rest spills to files in a
-/// private (0700) temporary folder, removed when the cache goes. When full it
+/// private folder (made by mkdtemp, 0700, marked as ours) under
+/// `$XDG_RUNTIME_DIR` (else the temporary folder), removed when the cache goes. When full it
 /// keeps what it has rather than evicting: a loop reads the segments in a
 /// cycle, where evicting the oldest would miss every time; kept, the first
 /// segments hit on every pass and only the rest download. It sits under
@@ -31,32 +32,45 @@ package final class SegmentCache: Sendable {
         /// tell them from FFmpeg's own at close.
         var readers: Set<UInt> = []
 
-        /// The private folder, made at the first spill; stale ones left by a
-        /// player that was killed are removed then.
-        mutating func spillFolderCreated() -> URL? {
+        /// The private folder, made at the first spill in `base`; stale ones
+        /// left by a player that was killed are removed then.
+        mutating func spillFolderCreated(in base: URL) -> URL? {
             if let folder { return folder }
             if spillFailed { return nil }
-            let temp = FileManager.default.temporaryDirectory
-            SegmentCache.removeStaleFolders(in: temp)
-            let url = temp.appendingPathComponent("deskplayer-segments-\(getpid())-\(UUID().uuidString.prefix(8))")
-            do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false,
-                                                        attributes: [.posixPermissions: 0o700])
-                folder = url
-            } catch {
-                spillFailed = true  // memory only, then
-            }
+            SegmentCache.removeStaleFolders(in: base)
+            folder = SegmentCache.makeFolder(in: base)
+            spillFailed = folder == nil  // memory only, then
             return folder
         }
     }
 
+    /// What a spill folder's name starts with; the process id follows.
+    static let folderPrefix = "deskplayer-segments-"
+    /// The file that marks a spill folder as one this program made.
+    static let markerName = ".deskplayer-segment-cache"
+
     let limit: Int
     let memoryLimit: Int
+    /// Where spill folders are made (and stale ones of ours looked for).
+    let spillBase: URL
     private let state = Mutex(State())
 
-    package init(limit: Int, memoryLimit: Int? = nil) {
+    package init(limit: Int, memoryLimit: Int? = nil, spillBase: URL = SegmentCache.defaultSpillBase()) {
         self.limit = limit
         self.memoryLimit = memoryLimit ?? min(limit / 4, 32 << 20)
+        self.spillBase = spillBase
+    }
+
+    /// `$XDG_RUNTIME_DIR` when it is what the base directory spec says it
+    /// is (a folder of ours that no one else may enter), else the temporary folder.
+    package static func defaultSpillBase() -> URL {
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            var info = stat()
+            if lstat(runtime, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 {
+                return URL(fileURLWithPath: runtime, isDirectory: true)
+            }
+        }
+        return FileManager.default.temporaryDirectory
     }
 
     deinit {
@@ -101,7 +115,7 @@ package final class SegmentCache: Sendable {
                 s.inMemory += data.count
                 return
             }
-            guard let folder = s.spillFolderCreated() else { return }
+            guard let folder = s.spillFolderCreated(in: spillBase) else { return }
             let file = folder.appendingPathComponent("\(s.spilled.count).seg")
             guard FileManager.default.createFile(atPath: file.path, contents: data,
                                                  attributes: [.posixPermissions: 0o600]) else { return }
@@ -110,15 +124,41 @@ package final class SegmentCache: Sendable {
         }
     }
 
-    /// Folders of players no longer running.
-    private static func removeStaleFolders(in temp: URL) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temp.path) else { return }
-        for name in names where name.hasPrefix("deskplayer-segments-") {
-            let pid = name.dropFirst("deskplayer-segments-".count).split(separator: "-").first.flatMap { Int32($0) }
-            if let pid, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
-                try? FileManager.default.removeItem(at: temp.appendingPathComponent(name))
-            }
+    /// A new folder in `base`: made by mkdtemp (a name no one could have
+    /// taken first, mode 0700), with the marker that says it is ours.
+    private static func makeFolder(in base: URL) -> URL? {
+        var template = Array((base.path + "/" + folderPrefix + "\(getpid())-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        let marker = open(folder.appendingPathComponent(markerName).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard marker >= 0 else {
+            rmdir(folder.path)
+            return nil
         }
+        close(marker)
+        return folder
+    }
+
+    /// Folders of ours whose player is no longer running. A folder in a
+    /// shared temporary folder may be anyone's: only one that is a real
+    /// folder (not a link), owned by us, holding our marker (a file owned
+    /// by us), under our name with the id of a process that has ended, is removed.
+    private static func removeStaleFolders(in base: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base.path) else { return }
+        for name in names where name.hasPrefix(folderPrefix) {
+            let pid = name.dropFirst(folderPrefix.count).split(separator: "-").first.flatMap { Int32($0) }
+            guard let pid, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let folder = base.appendingPathComponent(name)
+            guard isOurs(folder.path, kind: S_IFDIR), isOurs(folder.appendingPathComponent(markerName).path, kind: S_IFREG)
+            else { continue }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// `path` itself (not what a link points to) is a `kind` owned by this user.
+    private static func isOurs(_ path: String, kind: mode_t) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == kind && info.st_uid == getuid()
     }
 
     fileprivate func missed() { state.withLock { $0.misses += 1 } }

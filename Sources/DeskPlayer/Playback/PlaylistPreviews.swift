@@ -21,6 +21,10 @@ package final class PlaylistPreviews: Sendable {
     package static let maxWidth = 192, maxHeight = 108
     /// Names kept; past them the oldest are forgotten (made again if shown again).
     static let limit = 512
+    /// Names waiting to be made; past them the oldest not yet started are
+    /// dropped: the panel asks again for what it still shows, so only rows
+    /// scrolled past are lost, and a list of thousands queues no more.
+    static let queueLimit = 64
 
     private struct State {
         var made: [String: Preview] = [:]
@@ -46,6 +50,9 @@ package final class PlaylistPreviews: Sendable {
     /// Previews are asked for or being made.
     package var isMaking: Bool { shared.state.withLock { $0.running || !$0.wanted.isEmpty } }
 
+    /// The names waiting to be made, oldest first.
+    var waiting: [String] { shared.state.withLock { $0.wanted } }
+
     /// Bumps whenever a preview is made (the panel redraws).
     package var version: Int { shared.state.withLock { $0.version } }
 
@@ -56,6 +63,7 @@ package final class PlaylistPreviews: Sendable {
             if let made = s.made[name] { return (made, false) }
             guard !s.closed else { return (nil, false) }
             if !s.wanted.contains(name) { s.wanted.append(name) }
+            if s.wanted.count > Self.queueLimit { s.wanted.removeFirst(s.wanted.count - Self.queueLimit) }
             if s.running { return (nil, false) }
             s.running = true
             return (nil, true)

@@ -75,7 +75,7 @@ extension MainWindow {
         // Messages sit above a control bar.
         let bottom = content.height - scale(24) - (drawnBar == nil ? 0 : ControlBar.height(scale))
             - (metricsGraph == nil ? 0 : MetricsGraph.height + 24)
-        for (i, m) in messages.suffix(3).reversed().enumerated() {
+        for (i, m) in messages.lines.suffix(3).reversed().enumerated() {
             text.drawCentered(m.text, renderer: r, cx: content.x + content.width / 2, cy: bottom - i * (text.lineHeight + scale(4)),
                               maxWidth: content.width - scale(40),
                               color: SDL_Color(r: 255, g: 220, b: 120, a: 255))

@@ -53,7 +53,7 @@ package final class MainWindow: PlayerScreen {
     package var helpLines: [(keys: String, help: String)] = []
     /// Events of other windows (Picture in Picture), by window id.
     package var onOtherWindowEvent: (OtherWindowEvent) -> Void = { _ in }
-    var messages: [(text: String, topic: String?, until: UInt64)] = []
+    var messages = OSDLines()
     var needsRedraw = true
     /// The tile under the mouse shows its Picture in Picture button until
     /// the mouse rests for this long.
@@ -201,8 +201,7 @@ package final class MainWindow: PlayerScreen {
     /// A line with a `topic` (a setting: "volume", "sub-delay") replaces
     /// the one before on it.
     package func showMessage(_ message: String, seconds: Double, topic: String?) {
-        if let topic { messages.removeAll { $0.topic == topic } }
-        messages.append((DisplayText.bounded(message), topic, HostTime.after(seconds: seconds)))
+        messages.add(message, topic: topic, until: HostTime.after(seconds: seconds))
         needsRedraw = true
     }
 
@@ -434,9 +433,7 @@ package final class MainWindow: PlayerScreen {
         updateThumbnails(areas, at: now)
         pointerIsOverVideo = pointerOverVideo(areas)
         pointerAutohide.update(at: now, overVideo: pointerIsOverVideo)
-        let before = messages.count
-        messages.removeAll { $0.until <= now }
-        if messages.count != before { needsRedraw = true }
+        if messages.expire(at: now) { needsRedraw = true }
         if needsRedraw || (!changed.isEmpty && !drawsTilesAlone) {
             render()
         } else if !changed.isEmpty {

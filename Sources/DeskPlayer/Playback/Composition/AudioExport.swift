@@ -4,8 +4,9 @@ import Media
 
 /// Renders a composition offline, as fast as the machine allows, to a 32-bit
 /// float WAV file in the device format (AVAssetExportSession). The file is
-/// written under a temporary name in the same folder and renamed at the end,
-/// so a failure never leaves a half file under the final name.
+/// written under an exclusive temporary name in the same folder
+/// (`AtomicFile`: unpredictable, `O_EXCL`, never through a link) and renamed
+/// at the end, so a failure never leaves a half file under the final name.
 package struct AudioExport {
     let composition: Composition
     let format: AudioFormat
@@ -20,15 +21,11 @@ package struct AudioExport {
     @discardableResult
     package func write(to url: URL, progress: (Double) -> Void = { _ in }) throws(MediaError) -> [String] {
         let renderer = CompositionRenderer(composition, format: format)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
         let bytesPerFrame = 4 * format.channels
         let dataBytes = Int(renderer.totalSamples) * bytesPerFrame
         guard dataBytes < Int(UInt32.max) - 64 else { throw MediaError("the composition is too long for a WAV file") }
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let file = try? FileHandle(forWritingTo: temporary) else {
-            throw MediaError("cannot write \(url.path): \(String(cString: strerror(errno)))")
-        }
+        let (descriptor, temporary) = try AtomicFile.createTemporary(beside: url)
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         var warnings: [String] = []
         do {
             defer { try? file.close() }
@@ -52,11 +49,7 @@ package struct AudioExport {
             try? FileManager.default.removeItem(at: temporary)
             throw MediaError("cannot write \(url.path): \(error.localizedDescription)")
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw MediaError("cannot write \(url.path): \(reason)")
-        }
+        try AtomicFile.commit(temporary, to: url)
         return warnings
     }
 

@@ -98,6 +98,12 @@ package struct Composition: Sendable, Equatable {
     /// Where the last segment ends.
     package var duration: Double { tracks.flatMap(\.segments).map(\.end).max() ?? 0 }
 
+    /// The longest a composition may last, in seconds (24 h): a segment
+    /// without a duration takes its source's, which is what the container
+    /// claims, and a file may claim years. Past this it is refused, not
+    /// played or exported for as long as the claim.
+    package static let maxDuration = 86_400.0
+
     var sources: [String] {
         var seen = Set<String>()
         return tracks.flatMap(\.segments).map(\.source).filter { seen.insert($0).inserted }
@@ -125,6 +131,9 @@ package struct Composition: Sendable, Equatable {
                 if !(s.duration > 0) || !s.duration.isFinite { report(.segment(i), "segment of \(s.source) has a duration of \(s.duration) s (must be positive)") }
                 if !(s.sourceStart >= 0) { report(.segment(i), "segment of \(s.source) starts at \(s.sourceStart) s in the source (negative)") }
                 if !(s.at >= 0) { report(.segment(i), "segment of \(s.source) is placed at \(s.at) s (negative)") }
+                if s.duration.isFinite, s.at.isFinite, s.end > Self.maxDuration {
+                    report(.segment(i), "segment of \(s.source) ends at \(s.end) s, past the \(Int(Self.maxDuration)) s (24 h) a composition may last")
+                }
             }
             let segments = track.segments.enumerated().sorted { $0.element.at < $1.element.at }
             for (a, b) in zip(segments, segments.dropFirst()) where b.element.at < a.element.end - 1e-9 {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-import Media
 
 /// Writes a whole file or nothing: a temporary file beside the target,
-/// fsync, rename over the target, fsync the folder.
+/// fsync, rename over the target, fsync the folder. In Media so that every
+/// layer that writes a file (Playback's audio export, Control's state, App's
+/// pictures and movies) makes its temporary file the one exclusive way.
 package enum AtomicFile {
     /// A new, empty file beside `url` that no other process can have made or
     /// pointed elsewhere: an unpredictable name, `O_EXCL` (never an existing
