@@ -13,6 +13,9 @@ import UI
 package enum Main {
     package static func main() {
         FreedMemory.limitArenas()
+        if ThumbnailerCommand.isCalled(CommandLine.arguments.first) {
+            Foundation.exit(ThumbnailerCommand.run(Array(CommandLine.arguments.dropFirst())))
+        }
         // A parent may hand us a blocked signal mask (Foundation's Process
         // does): unblock the signals SDL turns into a clean quit.
         var signals = sigset_t()
