@@ -17,9 +17,12 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # PulseAudio and its clients (pactl, parec): a real audio server to kill and
 # restart under the player; desktop-file-validate and appstreamcli for
 # the desktop entry and the AppStream metainfo, zsh and fish to load the
-# completion scripts (PackagingTests).
+# completion scripts (PackagingTests); Pillow (Debian's, for /usr/bin/python3)
+# and GLib's g_filename_to_uri (through ctypes): the standard readers the
+# thumbnail cache's entries are checked with (DesktopThumbnailTests).
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
-	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish
+	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish \
+	python3-pil libglib2.0-0
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What `make install` rasterises the icon with (FFmpeg's librsvg decoder).
@@ -285,7 +288,9 @@ dist-files: build
 
 # The binary, the desktop entry, the AppStream metainfo (with <releases> from
 # the changelog: packaging/metainfo.sh), the icons, the man page, the
-# completions and the documentation (README.md, docs/*.md) under PREFIX
+# completions and the documentation (README.md, docs/*.md) under PREFIX;
+# deskplayer-thumbnailer, a link to the binary (which acts on the name it is
+# run by), with its thumbnailer entry and man page
 # (DESTDIR for packaging). zsh looks in site-functions under /usr/local,
 # Debian's packages use vendor-completions.
 PREFIX ?= /usr/local
@@ -294,6 +299,9 @@ METAINFO := org.deskplayer.DeskPlayer.metainfo.xml
 DOCDIR = $(PREFIX)/share/doc/deskplayer
 install: build dist-files
 	install -Dm755 .build/release/deskplayer $(DESTDIR)$(PREFIX)/bin/deskplayer
+	ln -sfn deskplayer $(DESTDIR)$(PREFIX)/bin/deskplayer-thumbnailer
+	install -Dm644 assets/deskplayer.thumbnailer $(DESTDIR)$(PREFIX)/share/thumbnailers/deskplayer.thumbnailer
+	install -Dm644 packaging/deskplayer-thumbnailer.1 $(DESTDIR)$(PREFIX)/share/man/man1/deskplayer-thumbnailer.1
 	install -Dm644 assets/deskplayer.desktop $(DESTDIR)$(PREFIX)/share/applications/deskplayer.desktop
 	install -Dm644 $(DIST)/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
 	install -Dm644 README.md $(DESTDIR)$(DOCDIR)/README.md

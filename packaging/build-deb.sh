@@ -44,7 +44,7 @@ fi
 version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
 debugedit --build-id --build-id-seed="deskplayer-$version" "$bin" >/dev/null
 readelf -lW "$bin" | grep -q GNU_RELRO || { echo "build-deb.sh: the binary lost its GNU_RELRO header" >&2; exit 1; }
-gzip -9n "$root/usr/share/man/man1/deskplayer.1"
+gzip -9n "$root/usr/share/man/man1/deskplayer.1" "$root/usr/share/man/man1/deskplayer-thumbnailer.1"
 install -Dm644 packaging/debian/copyright "$doc/copyright"
 gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
 chmod 644 "$doc/changelog.gz"

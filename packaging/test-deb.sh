@@ -23,7 +23,8 @@ for f in /usr/bin/deskplayer /usr/share/man/man1/deskplayer.1.gz /usr/share/doc/
         /usr/share/metainfo/org.deskplayer.DeskPlayer.metainfo.xml \
         /usr/share/icons/hicolor/48x48/apps/deskplayer.png /usr/share/icons/hicolor/scalable/apps/deskplayer.svg \
         /usr/share/bash-completion/completions/deskplayer /usr/share/zsh/vendor-completions/_deskplayer \
-        /usr/share/fish/vendor_completions.d/deskplayer.fish; do
+        /usr/share/fish/vendor_completions.d/deskplayer.fish /usr/share/thumbnailers/deskplayer.thumbnailer \
+        /usr/share/man/man1/deskplayer-thumbnailer.1.gz /usr/bin/deskplayer-thumbnailer; do
     [ -f "$f" ] || fail "$f was not installed"
 done
 [ "$(man -w deskplayer)" = /usr/share/man/man1/deskplayer.1.gz ] || fail "man does not find deskplayer(1)"
@@ -47,6 +48,12 @@ if readelf -d /usr/bin/deskplayer | grep -E 'NEEDED' | grep -q -i swift; then fa
 version=$(unshare --mount sh -c 'mount -t tmpfs none /opt/swift && env -i /usr/bin/deskplayer --version') \
     || fail "deskplayer --version failed with /opt/swift hidden"
 echo "installed: deskplayer $version"
+# The thumbnailer the desktop runs (by the name of its link, with a file URI).
+scratch=$(mktemp -d)
+ffmpeg -nostdin -v error -f lavfi -i testsrc=size=320x180:rate=25:duration=1 -c:v mpeg4 "$scratch/clip.mp4"
+unshare --mount sh -c "mount -t tmpfs none /opt/swift && env -i /usr/bin/deskplayer-thumbnailer -s 128 file://$scratch/clip.mp4 $scratch/clip.png" \
+    && [ -s "$scratch/clip.png" ] || fail "deskplayer-thumbnailer wrote no picture"
+rm -rf "$scratch"
 
 dpkg --purge deskplayer
 trap - EXIT
