@@ -95,6 +95,25 @@ import TestSupport
         #expect(entry.size == [256, 144])
     }
 
+    /// A FIFO where the entry would be is refused without waiting for a
+    /// writer (the caller would hang), and the made entry takes its place.
+    @Test func aFIFOInTheCacheIsNotWaitedOn() throws {
+        let folder = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let media = try clip(in: folder)
+        let root = folder.appendingPathComponent("thumbnails")
+        let store = ThumbnailStore(root: root, version: "test")
+        let source = try ThumbnailStore.Source(path: media)
+        let entry = store.url(of: source, size: .normal)
+        try FileManager.default.createDirectory(at: entry.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(mkfifo(entry.path, 0o600) == 0)
+        guard case .made = store.thumbnail(of: media, size: .normal) else {
+            Issue.record("no thumbnail made")
+            return
+        }
+        #expect(ThumbnailStore.readEntry(entry).map { ThumbnailStore.matches($0.text, source) } == true)
+    }
+
     /// A file that cannot be decoded gets an empty entry with its URI and
     /// MTime in fail/deskplayer-VERSION, none in the size folder, and is
     /// then not tried again.

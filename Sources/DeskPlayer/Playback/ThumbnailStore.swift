@@ -138,11 +138,14 @@ package struct ThumbnailStore: Sendable {
     }
 
     /// An entry's bytes and text chunks; nil when there is none, it is
-    /// too large, a link, or not a PNG.
+    /// too large, a link or anything but a plain file (a FIFO would hold
+    /// the caller: it is opened without waiting, then refused), or not a PNG.
     static func readEntry(_ url: URL) -> (bytes: [UInt8], text: [String: String])? {
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         guard let data = try? handle.read(upToCount: largestEntry + 1), data.count <= largestEntry else { return nil }
         let bytes = [UInt8](data)
         guard let text = PNGText.read(bytes) else { return nil }
