@@ -24,13 +24,21 @@ package struct FileThumbnail {
         let full: PictureBuffer
         if let index = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(index),
            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
-            full = try FrameGrabber.picture(of: path, at: MediaTime(seconds: min((duration ?? 0) / 10, 30)))
+            full = try FrameGrabber.picture(of: path, at: pictureTime(duration: duration))
         } else if let cover = input.coverArt ?? CoverArt.beside(path) {
             full = try StillImage.decode(cover.bytes, format: cover.format, maxSide: maxSide)
         } else {
             throw MediaError("no video and no cover picture to make a thumbnail of")
         }
         return FileThumbnail(picture: try fitted(full, maxSide: maxSide), duration: duration)
+    }
+
+    /// Where a file's picture is taken: a tenth of the way in, past any
+    /// title card or fade from black, but at most 30 s in, so a long film
+    /// is not sought far (its start without a known duration). The playlist
+    /// panel's rows take theirs here too.
+    package static func pictureTime(duration: Double?) -> MediaTime {
+        MediaTime(seconds: min((duration ?? 0) / 10, 30))
     }
 
     /// `picture` scaled down to fit `maxSide` on its longer side (aspect kept); as it is when it fits.

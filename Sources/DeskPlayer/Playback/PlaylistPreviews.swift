@@ -107,8 +107,7 @@ package final class PlaylistPreviews: Sendable {
         let title = input.tags["title"].flatMap { $0.isEmpty ? nil : DisplayText.bounded($0) }
         var picture: PictureBuffer?
         if input.bestStream(AVMEDIA_TYPE_VIDEO) != nil {
-            let at = min((duration ?? 0) / 10, 30)
-            picture = (try? FrameGrabber.picture(of: name, at: MediaTime(seconds: at))).map(shrink)
+            picture = (try? FrameGrabber.picture(of: name, at: FileThumbnail.pictureTime(duration: duration))).map(shrink)
         }
         return Preview(duration: duration, title: title, picture: picture)
     }
