@@ -51,16 +51,22 @@ extension ScreenTests {
 
         // Where the panel draws the first row's title (PlaylistPanel.drawRow, at scale 1).
         let g = PlaylistPanel().geometry(Rect(x: 0, y: 0, width: 960, height: 540), scale: Self.oneX)
-        let text = TextRenderer()
+        let text = TextRenderer()  // for its line height
         let textX = g.panel.x + 12 + g.thumb.width + 10
         let top = g.firstRowY + (g.rowHeight - (text.lineHeight * 2 + 2)) / 2
         let span = try #require(Self.inkSpan(shot, x: textX..<(g.panel.x + g.panel.width - 42), y: top..<(top + text.lineHeight)),
                                 "no title drawn: \(app.errors)")
         let drawn = span.last - span.first + 1
-        let glyphs = text.width(of: name)
+        // What the two fonts make of it, measured apart from the app: the ideographs in the
+        // first font fontconfig lists with them, ".mp4" in DejaVu; and DejaVu alone (boxes).
+        let size = Int32(TextRenderer.designPointSize)
         let path = try #require(TextRenderer.fontCandidates.first { FileManager.default.fileExists(atPath: $0) })
-        let main = try #require(TTFFont(path: path, pointSize: Int32(TextRenderer.designPointSize)))
-        let boxes = main.width(of: TextRun(text: name, rightToLeft: false, script: "Zzzz", font: 0))
+        let main = try #require(TTFFont(path: path, pointSize: size))
+        let face = try #require(FontFallbacks()?.faces(covering: [0x65E5]).first, "no font with 日 installed (fonts-droid-fallback)")
+        let fallback = try #require(TTFFont(path: face.path, index: face.index, pointSize: size))
+        func ltr(_ s: String) -> TextRun { TextRun(text: s, rightToLeft: false, script: "Zzzz", font: 0) }
+        let glyphs = fallback.width(of: ltr("日本語の動画")) + main.width(of: ltr(".mp4"))
+        let boxes = main.width(of: ltr(name))
         #expect(glyphs - boxes > 25, "the fallback font's ideographs are wider than the boxes (\(glyphs) against \(boxes))")
         #expect(abs(drawn - glyphs) <= 6, "the title's ink is \(drawn) px wide; the glyphs take \(glyphs), boxes would \(boxes)")
         #expect(span.first - textX <= 3, "drawn from the text's left edge: \(span.first) against \(textX)")

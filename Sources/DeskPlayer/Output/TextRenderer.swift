@@ -127,11 +127,12 @@ package final class TextRenderer {
         guard let main = fonts.first, !text.isEmpty else { return }
         let wrap = max(maxWidth, 50)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrapped(String($0), to: wrap) }
+        // Lines a font's height apart, as SDL_ttf stacks them.
         let height = Int(TTF_FontHeight(main.handle))
-        var y = cy - (height + lineHeight * (lines.count - 1)) / 2
+        var y = cy - height * lines.count / 2
         for line in lines {
             drawLine(line, renderer: renderer, x: cx - width(of: line) / 2, y: y, color: color)
-            y += lineHeight
+            y += height
         }
     }
 
