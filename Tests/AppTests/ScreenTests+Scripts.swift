@@ -31,7 +31,8 @@ extension ScreenTests {
     /// `日本語の動画.mp4` in the playlist panel: its title line is as wide
     /// as the ideographs from the fallback font make it, not as wide as
     /// DejaVu's boxes would (about 40 px less), and the window's title
-    /// carries the name whole.
+    /// carries the name whole; `show-text '${filename}'` over the socket
+    /// puts the name, expanded and in the same glyphs, on the OSD.
     @Test func aJapaneseFileNameIsDrawnInGlyphsNotBoxes() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -70,6 +71,22 @@ extension ScreenTests {
         #expect(glyphs - boxes > 25, "the fallback font's ideographs are wider than the boxes (\(glyphs) against \(boxes))")
         #expect(abs(drawn - glyphs) <= 6, "the title's ink is \(drawn) px wide; the glyphs take \(glyphs), boxes would \(boxes)")
         #expect(span.first - textX <= 3, "drawn from the text's left edge: \(span.first) against \(textX)")
+
+        // show-text over the socket, expanded ('${filename}') and drawn in the same fonts: the
+        // OSD's line, centred under the picture (the letterbox is black there), is the name's width.
+        #expect(client.error([.string("show-text"), .string("${filename}"), .number(60000)]) == "success")
+        let osdY = 540 - 24  // MainWindow's bottom line: the window less 24 px, no control bar
+        let band = (osdY - text.lineHeight / 2)..<(osdY + text.lineHeight / 2)
+        var osd: (first: Int, last: Int)?
+        #expect(try eventually {
+            osd = try Self.inkSpan(grab(960, 540, to: dir.appendingPathComponent("osd.ppm").path), x: 0..<g.panel.x, y: band)
+            return osd != nil
+        }, "no OSD line drawn: \(app.errors)")
+        if let osd {
+            let wide = osd.last - osd.first + 1
+            #expect(abs(wide - glyphs) <= 6, "the OSD line is \(wide) px wide; the name's glyphs take \(glyphs), the unexpanded text \(text.width(of: "${filename}"))")
+            #expect(abs((osd.first + osd.last) / 2 - g.panel.x / 2) <= 4, "centred under the picture: \(osd)")
+        }
 
         let window = try runTool("xdotool", ["search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)"]).stdout
             .split(separator: "\n").first.map(String.init)
