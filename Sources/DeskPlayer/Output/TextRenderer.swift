@@ -42,8 +42,10 @@ package final class TextRenderer {
 
     // MARK: Choosing fonts
 
-    /// The font that draws `c`: the main one when it has it, else the first
-    /// fallback that does, else the main one (which shows its missing-glyph box).
+    /// The font that draws `c`: the main one when it has it, else a fallback
+    /// already open that has it (a name stays in as few fonts as it can,
+    /// and no list is read again), else the first one fontconfig lists with
+    /// it, else the main one (which shows its missing-glyph box).
     private func font(for c: Character) -> Int {
         if c.unicodeScalars.allSatisfy({ $0.isASCII }) { return 0 }
         if let known = chosen[c] { return known }
