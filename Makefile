@@ -4,9 +4,11 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Build and run-time libraries, and a font for on-screen text.
+# Build and run-time libraries, and a font for on-screen text; fontconfig
+# finds the fonts text in other scripts falls back to.
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-dev libavcodec-dev \
-	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libass-dev libdbus-1-dev fonts-dejavu-core
+	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libass-dev libdbus-1-dev libfontconfig-dev \
+	fonts-dejavu-core
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, xdotool to drive the window, and openbox: a window
 # manager for the Picture in Picture stacking test; dbus-daemon (a private
@@ -19,10 +21,12 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # the desktop entry and the AppStream metainfo, zsh and fish to load the
 # completion scripts (PackagingTests); Pillow (Debian's, for /usr/bin/python3)
 # and GLib's g_filename_to_uri (through ctypes): the standard readers the
-# thumbnail cache's entries are checked with (DesktopThumbnailTests).
+# thumbnail cache's entries are checked with (DesktopThumbnailTests);
+# fonts-droid-fallback: the CJK font the text tests fall back to (DejaVu has
+# the Hebrew and Arabic).
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
 	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish \
-	python3-pil libglib2.0-0
+	python3-pil libglib2.0-0 fonts-droid-fallback
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What `make install` rasterises the icon with (FFmpeg's librsvg decoder).

@@ -36,6 +36,13 @@ let package = Package(
             pkgConfig: "libass",
             providers: [.apt(["libass-dev"])]
         ),
+        // fontconfig: the installed fonts, in the desktop's order, that
+        // on-screen text falls back to for a character its font lacks.
+        .systemLibrary(
+            name: "CFontconfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]
+        ),
         // libdbus-1, D-Bus's reference library: MPRIS on the session bus.
         .systemLibrary(
             name: "CDBus",
@@ -63,7 +70,7 @@ let package = Package(
         // nothing of Playback: the device pulls from a source it defines.
         .target(
             name: "Output",
-            dependencies: ["Media", "CSDL2"],
+            dependencies: ["Media", "CSDL2", "CFontconfig"],
             path: "Sources/DeskPlayer/Output"
         ),
         // UI: the main and PiP windows' views, layout and input.

@@ -13,7 +13,8 @@ runs for SECONDS / modes under Xvfb with a private D-Bus session bus, while:
 - MPRIS is called through dbus-send (PlayPause, Seek, Volume, Metadata);
 - xdotool presses keys and clicks and moves in the window.
 Commands that end a run (quit, stop, tile-close, loadfile, playlist-clear)
-are left out: the soak measures what stays after everything else.
+are left out, and a context menu opened by a right click is closed with Esc
+(its last entry is Quit): the soak measures what stays after everything else.
 
 Per mode: no crash; RSS at the end within 10 % of its figure after the
 first minute; open file descriptors and threads back to that minute's
@@ -29,7 +30,47 @@ WARMUP_S = 60
 RSS_TOLERANCE = 0.10
 CLIENTS = 50
 SKIPPED = {"quit", "quit-watch-later", "stop", "tile-close", "loadfile", "loadlist", "playlist-clear", "playlist-remove",
-           "run", "subprocess", "screenshot", "screenshot-to-file", "compare-save", "compare-export-frames", "write-watch-later-config"}
+           "run", "subprocess", "screenshot", "screenshot-to-file", "compare-save", "compare-export-frames", "write-watch-later-config",
+           # A menu a client opens stays open for the next random click, whose last entry is Quit (the
+           # desktop thread's right clicks open menus and close them with Esc).
+           "context-menu",
+           # Closing a tile's PiP window closes the tile: in a minute a comparison would have none left.
+           "pip-close"}
+# What the player is set back to before each measurement, so the first minute's
+# figures and the end's compare like for like (live metrics decode every
+# rendition again, the playlist panel decodes previews: features, not leaks).
+BASELINE = [["set_property", "compare-metrics", "no"], ["set_property", "scope", "none"],
+            ["set_property", "playlist-panel", False], ["set_property", "compare-loupe", False],
+            ["set_property", "thumbnails", True], ["set_property", "pause", False], ["set_property", "speed", 1],
+            ["set_property", "video-zoom", 0]]
+
+
+def settle(path, pid, before=None, seconds=60):
+    """Sets the baseline, then waits (up to `seconds`) for the thread and fd
+    counts to stand still for 6 s, or to come back to `before`'s: the
+    figures then."""
+    try:
+        sock = connect(path, 10)
+        buffer = [b""]
+        for rid, command in enumerate(BASELINE, 1):
+            request(sock, buffer, command, rid)
+        for tile in range(8):
+            request(sock, buffer, ["pip-restore", tile], 100 + tile)
+        sock.close()
+    except (OSError, ConnectionError, json.JSONDecodeError):
+        pass
+    deadline = time.time() + seconds
+    last, still = None, 0
+    while True:
+        time.sleep(2)
+        f = figures(pid)
+        counts = (f["threads"], f["fds"])
+        still = still + 1 if counts == last else 0
+        last = counts
+        if before and f["threads"] <= before["threads"] and f["fds"] <= before["fds"]:
+            return f
+        if still >= 3 or time.time() > deadline:
+            return f
 EXTREMES = [1e13, -1e19, 1e300, 9223372036854775807, "nan", "", "x" * 5000, [], {}, None, True, "99999999999:00:00"]
 KEYS = ["space", "Right", "Left", "Up", "Down", "m", "f", "f", "x", "o", "Tab", "F1", "F1", "i", "l", "bracketleft",
         "bracketright", "period", "comma", "A", "ctrl+p", "Escape", "9", "0", "d", "s"]
@@ -139,7 +180,7 @@ def desktop(env, stop, rng, count):
         else:
             x, y = rng.randint(0, 1279), rng.randint(0, 719)
             action = rng.choice([["key", rng.choice(KEYS)], ["mousemove", str(x), str(y)],
-                                 ["mousemove", str(x), str(y), "click", "1"], ["mousemove", str(x), str(y), "click", "3"],
+                                 ["mousemove", str(x), str(y), "click", "1"], ["mousemove", str(x), str(y), "click", "3", "key", "Down", "key", "Escape"],
                                  ["mousemove", "640", "700", "click", "1"], ["key", "Escape"]])
             subprocess.run(["xdotool"] + action, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20)
         count[0] += 1
@@ -156,7 +197,10 @@ def soak_mode(mode, arguments, seconds, seed, folder, warmup):
     env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=f"unix:path={tmp}/bus", SDL_AUDIODRIVER="disk",
                SDL_DISKAUDIOFILE="/dev/null", HOME=tmp, XDG_STATE_HOME=tmp, XDG_CONFIG_HOME=tmp)
     err = open(os.path.join(tmp, "stderr"), "w+")
-    player = subprocess.Popen([BIN, *arguments, "--geometry", "1280x720+0+0", "--no-config", "--input-ipc-server", sock_path],
+    # --keep-open and --idle: a client that turns the loop off, seeks to the end or skips past the last
+    # item leaves the player paused or idle, as a person would find it, not ended.
+    player = subprocess.Popen([BIN, *arguments, "--keep-open=yes", "--idle=yes", "--geometry", "1280x720+0+0", "--no-config",
+                               "--input-ipc-server", sock_path],
                               env=env, stdout=subprocess.DEVNULL, stderr=err, cwd=tmp)
     control = connect(sock_path)
     buffer = [b""]
@@ -185,9 +229,8 @@ def soak_mode(mode, arguments, seconds, seed, folder, warmup):
             stop.set()
             for t in threads + [doer]:
                 t.join(30)
-            time.sleep(2)
             try:
-                first = figures(player.pid)
+                first = settle(sock_path, player.pid)
             except (KeyError, OSError):
                 break
             stop.clear()
@@ -200,20 +243,21 @@ def soak_mode(mode, arguments, seconds, seed, folder, warmup):
     crashed = player.poll() is not None
     end = None
     if not crashed:
-        time.sleep(2)
+        # Back to where they were: jobs the clients started (an alignment, an export) finish on their
+        # own threads; the counts are waited for, up to a minute.
         try:
-            end = figures(player.pid)
+            end = settle(sock_path, player.pid, first)
         except (KeyError, OSError):
             crashed = True
         player.kill()
-    player.wait()
+    code = player.wait()
     bus.kill()
     bus.wait()
     err.seek(0)
     stderr_tail = err.read()[-1500:]
     result = {"mode": mode, "seconds": round(time.time() - start, 1), "client_visits": client_visits[0],
               "desktop_actions": desktop_actions[0], "client_errors": len(errors), "client_error_examples": errors[:5],
-              "crashed": crashed, "first_minute": first, "end": end,
+              "crashed": crashed, "exit_code": code if crashed else None, "first_minute": first, "end": end,
               "rss_mb_max": round(max(s["rss_kb"] for s in samples) / 1024, 1) if samples else None}
     checks = {"ran_to_the_end": not crashed}
     if first and end:
@@ -266,7 +310,7 @@ def main():
                      f", fds {f['fds']} -> {e['fds']}, threads {f['threads']} -> {e['threads']}")
         print(line + ("  ok" if r["passed"] else f"  FAIL {r['checks']}"), flush=True)
         if r["crashed"]:
-            print(r.get("stderr_tail", ""))
+            print(f"exit code {r['exit_code']}; stderr:\n" + r.get("stderr_tail", ""))
     shutil.rmtree(folder, ignore_errors=True)
     passed = all(r["passed"] for r in results)
     os.makedirs(os.path.dirname(args.json), exist_ok=True)

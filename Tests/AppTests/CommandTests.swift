@@ -231,6 +231,31 @@ import TestSupport
         #expect(rig.tiles.tiles.count == 1, "loadfile with no tile left opens one")
     }
 
+    /// `show-text` expands properties as mpv does (scripts send
+    /// `show-text '${filename}'`): the OSD shows the values, in both the
+    /// input.conf form and the socket's JSON array form, with the nesting
+    /// bound `expand-text` has.
+    @Test func showTextExpandsPropertiesOnTheOSD() throws {
+        let rig = try Rig([Self.files[0]])
+        try rig.apply("show-text '${filename}'")
+        #expect(rig.screen.messages.last?.text == "demo.mp4")
+        try rig.controller.apply(try CommandSpec.parse([.string("show-text"), .string("${?pause==yes:paused}${!pause==yes:playing} ${=volume} $$5 ${nothing}"), .number(500)]), from: .socket)
+        #expect(rig.screen.messages.last?.text == "paused 100.000000 $5 (error)")
+        try rig.apply("set pause no")
+        try rig.apply("show-text '${?pause==yes:paused}${!pause==yes:playing}'")
+        #expect(rig.screen.messages.last?.text == "playing")
+        // A field nested past the bound expands to nothing rather than recursing on.
+        let deep = String(repeating: "${?pause==no:", count: WindowTitle.nestingLimit + 4) + "x" + String(repeating: "}", count: WindowTitle.nestingLimit + 4)
+        try rig.controller.apply(try CommandSpec.parse([.string("show-text"), .string(deep)]), from: .socket)
+        #expect(rig.screen.messages.last?.text == "")
+        #expect(try rig.controller.apply(.expandText(deep), from: .socket) == .string(""), "the same as expand-text")
+        // input.conf's single quotes, as mpv's: they open a word, nothing is escaped inside; an apostrophe in a word is a letter.
+        #expect(try Command(parsing: #"show-text 'a "b" \c' 500"#) == .showText(#"a "b" \c"#, seconds: 0.5))
+        #expect(try Command(parsing: "show-text don't") == .showText("don't", seconds: nil))
+        let leading = Command.showText("'quoted", seconds: nil)
+        #expect(try Command(parsing: leading.text) == leading, "a leading apostrophe survives the round trip")
+    }
+
     /// Strings as socket clients send them, read by each property's type;
     /// values printed back in mpv's forms; playlist verbs on a real queue.
     @Test func stringsAndMpvFormsFollowThePropertysType() throws {

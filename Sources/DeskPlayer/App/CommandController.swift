@@ -218,7 +218,8 @@ final class CommandController {
         case .compareStep(let side, let frames):
             try CompareStep.step(side: side, frames: frames, controller: self)
         case .showText(let text, let seconds):
-            osd(text, seconds: seconds ?? 3)
+            // mpv expands properties in show-text; scripts send `${filename}` and the like.
+            osd(expand(text), seconds: seconds ?? 3)
         case .keypress(let key):
             try handleKey(key, tile: { if case .tile(let t) = target { return t } else { return nil } }(), from: source)
         case .tileFocus(.next):
@@ -308,7 +309,7 @@ final class CommandController {
         return (parts.first ?? path, Array(parts.dropFirst()))
     }
 
-    /// mpv's property expansion (`expand-text`, `--title`): `${NAME}` as the
+    /// mpv's property expansion (`expand-text`, `show-text`, `--title`): `${NAME}` as the
     /// OSD shows it, `${=NAME}` as get_property_string gives it; "(error)"
     /// for a name there is no such property, "(unavailable)" for one without a value now.
     func expand(_ template: String) -> String {

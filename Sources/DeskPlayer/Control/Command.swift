@@ -157,7 +157,7 @@ extension Command {
     /// back with `Command(parsing:)`.
     package var text: String {
         func quoted(_ s: String) -> String {
-            s.isEmpty || s.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : s
+            s.isEmpty || s.hasPrefix("'") || s.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : s
         }
         func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
         func index(_ i: Int?) -> String { i.map { " \($0)" } ?? "" }

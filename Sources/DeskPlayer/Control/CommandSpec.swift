@@ -330,19 +330,26 @@ package struct CommandSpec: Sendable {
     }
 
     /// Splits an input.conf command into words: blanks separate, double
-    /// quotes group (with \" and \\ inside), as mpv reads them.
+    /// quotes group (with \" and \\ inside), and, as mpv reads them, single
+    /// quotes opening a word group it with nothing escaped inside
+    /// (`show-text '${filename}'`); an apostrophe inside a word is a letter.
     static func tokenize(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
-        var inWord = false, quoted = false, escaped = false
+        var inWord = false, quoted = false, singleQuoted = false, escaped = false
         for c in text {
             if escaped {
                 current.append(c)
                 escaped = false
+            } else if singleQuoted {
+                if c == "'" { singleQuoted = false } else { current.append(c) }
             } else if quoted {
                 if c == "\\" { escaped = true } else if c == "\"" { quoted = false } else { current.append(c) }
             } else if c == "\"" {
                 quoted = true
+                inWord = true
+            } else if c == "'" && !inWord {
+                singleQuoted = true
                 inWord = true
             } else if c == " " || c == "\t" {
                 if inWord { words.append(current) }
