@@ -112,7 +112,8 @@ test: test-deps
 # The edit-build-test loop: the suites that need no window, no X server and
 # no audio server (the layers below App, and App's pure ones).
 QUICK_SUITES := MediaTests PlaybackTests ControlTests UITests \
-	AppTests.KeyBindingTests AppTests.CommandTests AppTests.ContextMenuTests AppTests.DoorFuzzTests AppTests.ControlSocketTests
+	AppTests.KeyBindingTests AppTests.CommandTests AppTests.ContextMenuTests AppTests.DoorFuzzTests AppTests.ModeDoorFuzzTests \
+	AppTests.ControlSocketTests AppTests.ControlSocketBoundsTests
 test-quick: deps
 	$(SWIFT) build --build-tests
 	SDL_AUDIODRIVER=dummy SDL_VIDEODRIVER=dummy $(SWIFT) test --skip-build $(QUICK_SUITES:%=--filter %)
