@@ -24,6 +24,8 @@ Usage: bench/soak_doors.py [--seconds 1800] [--json PATH]   (from the repository
 """
 import argparse, json, os, random, shutil, socket, subprocess, sys, tempfile, threading, time
 
+from soak import proc_figures as figures  # RSS, threads and fds from /proc, as the loop soak reads them
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("DESKPLAYER_BIN", os.path.join(ROOT, ".build/release/deskplayer"))
 WARMUP_S = 60
@@ -74,16 +76,6 @@ def settle(path, pid, before=None, seconds=60):
 EXTREMES = [1e13, -1e19, 1e300, 9223372036854775807, "nan", "", "x" * 5000, [], {}, None, True, "99999999999:00:00"]
 KEYS = ["space", "Right", "Left", "Up", "Down", "m", "f", "f", "x", "o", "Tab", "F1", "F1", "i", "l", "bracketleft",
         "bracketright", "period", "comma", "A", "ctrl+p", "Escape", "9", "0", "d", "s"]
-
-
-def figures(pid):
-    status = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            status[key] = value.strip()
-    return {"rss_kb": int(status["VmRSS"].split()[0]), "threads": int(status["Threads"]),
-            "fds": len(os.listdir(f"/proc/{pid}/fd"))}
 
 
 def connect(path, timeout=30):

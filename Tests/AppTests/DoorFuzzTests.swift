@@ -25,6 +25,19 @@ import TestSupport
     /// Commands that end the player, its playlist or its only tile on purpose.
     static let ending: Set<String> = ["quit", "quit-watch-later", "stop", "tile-close"]
 
+    /// The player's own lists: every property, and every command but those that end it on purpose.
+    static func doors(_ client: Client) throws -> (properties: [String], commands: [String]) {
+        let properties = try #require(client.get("property-list").flatMap { value -> [String]? in
+            guard case .array(let names) = value else { return nil }
+            return names.compactMap(\.string)
+        })
+        let commands = try #require(client.get("command-list").flatMap { value -> [String]? in
+            guard case .array(let entries) = value else { return nil }
+            return entries.compactMap { $0["name"]?.string }
+        }).filter { !ending.contains($0) }
+        return (properties, commands)
+    }
+
     /// Sends every request at once (the player reads them in one go) and
     /// reads a reply to each: its id, or id 0 for a line that is not JSON the
     /// player can read (`1e400`), as mpv answers one. When replies stop
@@ -69,14 +82,7 @@ import TestSupport
         defer { if player.isRunning { player.terminate() } }
         let client = try Client(path: path)
         #expect(client.waitFor("duration") != nil)
-        let properties = try #require(client.get("property-list").flatMap { value -> [String]? in
-            guard case .array(let names) = value else { return nil }
-            return names.compactMap(\.string)
-        })
-        let commands = try #require(client.get("command-list").flatMap { value -> [String]? in
-            guard case .array(let entries) = value else { return nil }
-            return entries.compactMap { $0["name"]?.string }
-        }).filter { !Self.ending.contains($0) }
+        let (properties, commands) = try Self.doors(client)
         #expect(properties.count > 50 && commands.count > 20, "\(properties.count) properties, \(commands.count) commands")
 
         var id = 1
@@ -226,14 +232,7 @@ import TestSupport
         let client = try Client(path: path)
         // Up: a file's duration known, or the idle window idle.
         #expect(client.waitFor(mode == .idle ? "idle-active" : (mode == .live ? "width" : "duration")) != nil, "\(mode) never came up")
-        let properties = try #require(client.get("property-list").flatMap { value -> [String]? in
-            guard case .array(let names) = value else { return nil }
-            return names.compactMap(\.string)
-        })
-        let commands = try #require(client.get("command-list").flatMap { value -> [String]? in
-            guard case .array(let entries) = value else { return nil }
-            return entries.compactMap { $0["name"]?.string }
-        }).filter { !DoorFuzzTests.ending.contains($0) }
+        let (properties, commands) = try DoorFuzzTests.doors(client)
 
         let seed = ProcessInfo.processInfo.environment["DESKPLAYER_FUZZ_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var rng = Seeded(state: seed)
