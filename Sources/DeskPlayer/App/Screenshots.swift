@@ -16,6 +16,10 @@ final class Screenshots: Sendable {
     let directory: URL
     private let finished = Mutex<[Result<URL, MediaError>]>([])
     private let queue = DispatchQueue(label: "screenshots")
+    /// Video screenshots waiting or being written: a held `s` key (auto-repeat)
+    /// decodes a frame per press, so past `limit` a press is refused, not queued.
+    private let pending = Mutex(0)
+    static let limit = 4
 
     init(directory: String?) {
         if let directory {
@@ -71,8 +75,18 @@ final class Screenshots: Sendable {
 
     /// Takes the video screenshot on a background queue.
     func takeVideo(_ item: String, at time: MediaTime, settings: VideoFilterSettings) {
+        let accepted = pending.withLock { n in
+            guard n < Self.limit else { return false }
+            n += 1
+            return true
+        }
+        guard accepted else {
+            finished.withLock { $0.append(.failure(MediaError("\(Self.limit) screenshots are being written already; refused"))) }
+            return
+        }
         let url = nextURL(for: (item as NSString).lastPathComponent)
         queue.async { [self] in
+            defer { pending.withLock { $0 -= 1 } }
             let result: Result<URL, MediaError>
             do throws(MediaError) {
                 try Screenshots.writeVideo(item, at: time, settings: settings, to: url)
