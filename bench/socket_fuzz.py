@@ -75,7 +75,8 @@ class Player:
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", XDG_STATE_HOME=self.dir,
                    HOME=self.dir)
         self.log = open(log, "wb")
-        self.process = subprocess.Popen([binary, *arguments, "--input-ipc-server", self.path],
+        # --idle: a request that closes every tile (pip-close) leaves it idle, as mpv's --idle does, not ended.
+        self.process = subprocess.Popen([binary, *arguments, "--idle=yes", "--input-ipc-server", self.path],
                                         env=env, stdout=subprocess.DEVNULL, stderr=self.log, cwd=os.getcwd())
         deadline = time.monotonic() + 20
         while True:
@@ -154,7 +155,10 @@ def run_round(binary, mode, arguments, rng, seconds, log):
         try:
             player.request(command)
             answer = player.request(["get_property", "volume"])
-            if answer.get("error") != "success" or not 0 <= answer.get("data", -1) <= 100:
+            # No volume without a tile: fine once every tile has been closed (pip-close) and the player is idle.
+            idle = answer.get("error") == "property unavailable" and \
+                player.request(["get_property", "idle-active"]).get("data") is True
+            if not idle and (answer.get("error") != "success" or not 0 <= answer.get("data", -1) <= 100):
                 raise ConnectionError(f"volume unreadable or out of range: {answer}")
             for name, (low, high) in BOUNDS.get(mode, {}).items():
                 value = player.request(["get_property", name]).get("data")
