@@ -46,7 +46,10 @@ BASELINE = [["set_property", "compare-metrics", "no"], ["set_property", "scope",
             ["set_property", "playlist-panel", False], ["set_property", "compare-loupe", False],
             ["set_property", "thumbnails", True], ["set_property", "pause", False], ["set_property", "speed", 1],
             ["set_property", "video-zoom", 0], ["set_property", "fullscreen", False], ["set_property", "content-mode", "fit"],
-            ["set_property", "video-rotate", 0], ["set_property", "deinterlace", "auto"]]
+            ["set_property", "video-rotate", 0], ["set_property", "deinterlace", "auto"],
+            # Every tile playing on a loop: a tile a client left at its end (loop-file no, --keep-open)
+            # has let its decoding threads go, and one playing has them.
+            ["set_property", "loop-file", "inf"]]
 
 
 def settle(path, pid, before=None, seconds=60):
@@ -60,6 +63,9 @@ def settle(path, pid, before=None, seconds=60):
             request(sock, buffer, command, rid)
         for tile in range(8):
             request(sock, buffer, ["pip-restore", tile], 100 + tile)
+            request(sock, buffer, ["tile-focus", str(tile)], 200 + tile)
+            request(sock, buffer, ["set_property", "loop-file", "inf"], 300 + tile)
+            request(sock, buffer, ["set_property", "pause", False], 400 + tile)
         sock.close()
     except (OSError, ConnectionError, json.JSONDecodeError):
         pass

@@ -60,6 +60,10 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         package var unfillable: Set<Int> = []
         /// The frame the running scan was started for, when it fills a gap.
         package var gap: Int?
+        /// The worker's kernel thread id, once it runs (what `stop` lifts out of SCHED_IDLE).
+        package var workerThread: pid_t?
+        /// Whether the worker has ended (its scan and decoders let go).
+        package var ended = false
     }
 
     package static let columnCount = 1000
@@ -69,7 +73,6 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
     private let state = Mutex(State())
     /// Wakes the worker waiting for something to measure; signalling never blocks the main thread.
     private let wake = DispatchSemaphore(value: 0)
-    private var thread: Thread?
 
     package init(reference: String, other: String, metrics: Set<VideoMetric>) {
         self.reference = reference
@@ -82,14 +85,36 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
     package func start() {
         let worker = Thread { [self] in work() }
         worker.name = "live-metrics"
-        thread = worker
         worker.start()
     }
 
-    /// Ends the scan (it stops within a frame) and the thread.
+    /// Ends the scan (it stops within a frame) and the thread. The worker
+    /// runs under SCHED_IDLE, which on a busy machine (three videos playing
+    /// on two cores) gives it almost no time: a stopped scan would hold its
+    /// decoders and pictures (some 100 MB) for minutes, and turning the
+    /// metrics off and on again piled one starving scan on another (the door
+    /// soak, issue 50: 2,500 threads and 4 GB). So a stopped worker is put
+    /// back to the normal policy at the lowest priority, enough to wind down.
     package func stop() {
-        state.withLock { $0.stopped = true }
+        let worker = state.withLock { s -> pid_t? in
+            s.stopped = true
+            return s.ended ? nil : s.workerThread
+        }
         wake.signal()
+        if let worker { LiveMetrics.leaveIdlePolicy(worker) }
+    }
+
+    /// Whether the worker has ended (tests).
+    package var hasEnded: Bool { state.withLock { $0.ended } }
+
+    /// The worker's kernel thread id while it runs (tests).
+    package var workerThread: pid_t? { state.withLock { $0.ended ? nil : $0.workerThread } }
+
+    /// SCHED_OTHER at nice 19 for thread `tid` (policy 0 in Linux's sched.h).
+    static func leaveIdlePolicy(_ tid: pid_t) {
+        var parameter = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(tid, 0, &parameter)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), 19)
     }
 
     /// What the window needs each refresh, taken in one go.
@@ -159,6 +184,16 @@ package final class LiveMetrics: @unchecked Sendable {  // shared state in `stat
         // when a core would be idle; threads made from here inherit it.
         var parameter = sched_param(sched_priority: 0)
         if sched_setscheduler(0, 5, &parameter) != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
+        // The kernel's id of this thread (glibc's gettid is not exported to Swift): /proc/thread-self is PID/task/TID.
+        let thread = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+            .flatMap { $0.split(separator: "/").last }.flatMap { pid_t($0) }
+        let stoppedAlready = state.withLock { s -> Bool in
+            s.workerThread = thread
+            return s.stopped
+        }
+        defer { state.withLock { $0.ended = true } }
+        // Stopped before it ran: stop() had no thread to lift.
+        if stoppedAlready { return }
         var from = 0.0
         var said = Set<String>()
         while !isStopped {

@@ -25,7 +25,6 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
 
     package let path: String
     private let state: Mutex<State>
-    private var thread: Thread?
     /// Moves when the playhead, the kind or `stopped` change: the worker
     /// waits on it between pictures instead of polling.
     private let changed = WakeSignal()
@@ -41,7 +40,6 @@ package final class LiveScope: @unchecked Sendable {  // shared state in `state`
     package func start() {
         let worker = Thread { [self] in work() }
         worker.name = "scope"
-        thread = worker
         worker.start()
     }
 

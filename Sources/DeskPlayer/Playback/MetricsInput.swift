@@ -39,7 +39,6 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
     private var entries = Deque<Entry>()
     private let capacity: Int
     private var stopped = false
-    private var thread: Thread?
 
     /// Opens `path` and its best video stream; the error says what is wrong
     /// with the file. `capacity`: frames decoded ahead.
@@ -84,7 +83,6 @@ package final class MetricsInput: @unchecked Sendable {  // queue guarded by `co
     package func start(at seconds: Double? = nil) {
         let reader = Thread { [self] in read(from: seconds) }
         reader.name = "metrics-read"
-        thread = reader
         reader.start()
     }
 
