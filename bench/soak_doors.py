@@ -279,6 +279,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=1800)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--warmup", type=float, default=WARMUP_S, help="seconds before the first figures (a short trial run)")
+    parser.add_argument("--modes", help="comma-separated modes to soak (default: all)")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/soak_doors.json"))
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="deskplayer-soak-media-")
@@ -296,6 +297,8 @@ def main():
         "picture in picture": ["--pip", demo, "--loop", "inf"],
         "idle window": ["--idle"],
     }
+    if args.modes:
+        modes = {name: modes[name] for name in args.modes.split(",") if name in modes}
     each = max(args.seconds / len(modes), args.warmup + 30)
     print(f"Door soak: {len(modes)} modes, {each / 60:.1f} min each, {CLIENTS} socket clients coming and going, "
           "MPRIS calls, keys and clicks", flush=True)
