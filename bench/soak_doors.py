@@ -64,6 +64,8 @@ def settle(path, pid, before=None, seconds=60):
         for tile in range(8):
             request(sock, buffer, ["pip-restore", tile], 100 + tile)
             request(sock, buffer, ["tile-focus", str(tile)], 200 + tile)
+            # A client's playlist-next leaves a tile idle (no pipeline): each tile plays its item again.
+            request(sock, buffer, ["playlist-play-index", 0], 500 + tile)
             request(sock, buffer, ["set_property", "loop-file", "inf"], 300 + tile)
             request(sock, buffer, ["set_property", "pause", False], 400 + tile)
         sock.close()
