@@ -53,13 +53,14 @@ def make_media(folder):
     server = subprocess.Popen([sys.executable, "Tests/TestSupport/hls_server.py", hls, os.path.join(folder, "requests.log"), ""],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     port = int(server.stdout.readline())
-    demo, other = "assets/demo.mp4", "assets/compare.mp4"
+    # Absolute: the players run in folders of their own (a fuzzed `compare-save 1e19` writes there).
+    demo, other = os.path.abspath("assets/demo.mp4"), os.path.abspath("assets/compare.mp4")
     modes = {
         "one file": [demo, "--loop", "inf"],
         "tiles": ["--layout", "grid", demo, other],
         "sync group": ["--layout", "grid", "--sync", demo, other],
         "comparison": ["--compare", "wipe", demo, other, third],
-        "composition": ["--crossfade", "1", "assets/tone.mp3", "assets/tone.flac"],
+        "composition": ["--crossfade", "1", os.path.abspath("assets/tone.mp3"), os.path.abspath("assets/tone.flac")],
         "picture in picture": ["--pip", demo],
         "idle window": ["--idle"],
         "live stream": [f"http://127.0.0.1:{port}/live.m3u8"],
@@ -77,7 +78,7 @@ class Player:
         self.log = open(log, "wb")
         # --idle: a request that closes every tile (pip-close) leaves it idle, as mpv's --idle does, not ended.
         self.process = subprocess.Popen([binary, *arguments, "--idle=yes", "--input-ipc-server", self.path],
-                                        env=env, stdout=subprocess.DEVNULL, stderr=self.log, cwd=os.getcwd())
+                                        env=env, stdout=subprocess.DEVNULL, stderr=self.log, cwd=self.dir)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -141,7 +142,7 @@ def requests(properties, commands, rng):
 def run_round(binary, mode, arguments, rng, seconds, log):
     """One player in one mode for `seconds`: the number of requests it
     answered, or exits after printing the one that broke it."""
-    player = Player(binary, arguments, log)
+    player = Player(os.path.abspath(binary), arguments, log)
     properties = [p for p in player.request(["get_property", "property-list"])["data"]]
     commands = [c["name"] for c in player.request(["get_property", "command-list"])["data"]]
     # Commands that end or block the run on purpose, not by failing.
