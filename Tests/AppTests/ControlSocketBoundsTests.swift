@@ -13,14 +13,29 @@ import TestSupport
 @Suite struct ControlSocketBoundsTests {
     typealias Client = ControlSocketTests.Client
 
-    @Test func aClientHoldsABoundedShare() throws {
+    /// The demo, paused, behind a control socket in a folder of its own
+    /// (its stderr there too): ended and removed with this.
+    final class PausedDemo {
         let dir = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("ipc.sock").path
-        let log = dir.appendingPathComponent("stderr.txt")
-        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path, stderr: log)
-        defer { if player.isRunning { player.terminate() } }
-        let client = try Client(path: path)
+        let path: String, log: URL, player: Process, client: Client
+
+        init() throws {
+            path = dir.appendingPathComponent("ipc.sock").path
+            log = dir.appendingPathComponent("stderr.txt")
+            player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path, stderr: log)
+            client = try Client(path: path)
+        }
+
+        deinit {
+            if player.isRunning { player.terminate() }
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    @Test func aClientHoldsABoundedShare() throws {
+        let demo = try PausedDemo()
+        defer { withExtendedLifetime(demo) {} }
+        let (_, path, log, player, client) = (demo.dir, demo.path, demo.log, demo.player, demo.client)
         #expect(client.waitFor("duration") != nil)
 
         // Megabytes of replies to a client that reads only once it has sent
@@ -76,13 +91,9 @@ import TestSupport
     /// the socket thread rests between tries instead of spinning, says so
     /// once, and takes the waiting clients when descriptors are back.
     @Test func acceptFailingDoesNotSpin() throws {
-        let dir = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("ipc.sock").path
-        let log = dir.appendingPathComponent("stderr.txt")
-        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path, stderr: log)
-        defer { if player.isRunning { player.terminate() } }
-        let client = try Client(path: path)
+        let demo = try PausedDemo()
+        defer { withExtendedLifetime(demo) {} }
+        let (_, path, log, player, client) = (demo.dir, demo.path, demo.log, demo.player, demo.client)
         #expect(client.waitFor("duration") != nil)
         let pid = player.processIdentifier
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
@@ -117,12 +128,9 @@ import TestSupport
     /// A shell's client (socat) writes CRLF lines and raw control characters
     /// inside strings, as mpv reads them.
     @Test func crlfLinesAndRawControlCharactersInStrings() throws {
-        let dir = Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("ipc.sock").path
-        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--pause"], socket: path)
-        defer { if player.isRunning { player.terminate() } }
-        let client = try Client(path: path)
+        let demo = try PausedDemo()
+        defer { withExtendedLifetime(demo) {} }
+        let (_, path, _, player, client) = (demo.dir, demo.path, demo.log, demo.player, demo.client)
         #expect(client.waitFor("duration") != nil)
         let lines = #"{"command":["show-text","12:00\t/ 0:10\r"],"request_id":1}\r\n"#
             + #"{"command":["get_property","pause"],"request_id":2}\r\n"#
