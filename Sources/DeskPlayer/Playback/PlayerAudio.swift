@@ -91,14 +91,17 @@ package final class PlayerAudio: AudioSource {
 
     package func mix(into mix: UnsafeMutablePointer<Float>, frames: Int, scratch: UnsafeMutablePointer<Float>,
              playbackHost: UInt64) {
-        let (current, gain, fromGain) = state.withLock { s -> (AudioRing?, Float, Float) in
-            guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0, 0) }
+        // The clock's epoch is read while the gate is seen open: a pause or
+        // a seek closes the gate before it stops the clock, so a buffer
+        // taken before then cannot re-anchor the clock after.
+        let (current, gain, fromGain, epoch) = state.withLock { s -> (AudioRing?, Float, Float, UInt64) in
+            guard s.gateOpen, !s.finished, let ring = s.ring else { return (nil, 0, 0, 0) }
             if !s.started {
                 let preroll = Int(saturating: Double(ring.format.sampleRate) * prerollSeconds)
-                guard ring.availableFrames >= preroll || ring.isEnded else { return (nil, 0, 0) }
+                guard ring.availableFrames >= preroll || ring.isEnded else { return (nil, 0, 0, 0) }
                 s.started = true
             }
-            return (ring, s.gain, s.appliedGain)
+            return (ring, s.gain, s.appliedGain, clock.epoch)
         }
         guard var ring = current else { return }
         let channels = ring.format.channels
@@ -115,8 +118,7 @@ package final class PlayerAudio: AudioSource {
                 // `done` frames after the buffer starts, at their speed.
                 let host = playbackHost + UInt64(saturating: Double(done) / rate * 1e9)
                 let short = done + count < frames && ring.availableFrames == 0 && !ring.isEnded
-                clock.set(time: time.seconds, host: host, running: true,
-                          limit: short ? endTime : nil, audioDriven: true, rate: speed)
+                clock.followAudio(time: time.seconds, host: host, limit: short ? endTime : nil, rate: speed, epoch: epoch)
             }
             done += count
             // A change of speed in the ring: read on with the new ratio.

@@ -32,26 +32,53 @@ package final class PlaybackClock: Sendable {
         }
     }
 
-    private let anchor = Mutex(Anchor())
+    /// The anchor, and how many times the player itself set or stopped it.
+    /// The audio callback reads the epoch when it takes its samples and
+    /// anchors only if it is unchanged: a buffer mixed just before a pause
+    /// or a seek would otherwise restart the clock after the player stopped
+    /// it (time-pos running on while paused, or the old position after a
+    /// seek to the start).
+    private struct State {
+        var anchor = Anchor()
+        var epoch: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     package func time(at host: UInt64) -> Double {
-        anchor.withLock { $0.time(at: host) }
+        state.withLock { $0.anchor.time(at: host) }
     }
 
     /// Media seconds per host second now.
-    var rate: Double { anchor.withLock { $0.rate } }
+    var rate: Double { state.withLock { $0.anchor.rate } }
+
+    /// Changes each time the player sets or stops the clock itself.
+    var epoch: UInt64 { state.withLock { $0.epoch } }
 
     func set(time: Double, host: UInt64, running: Bool, limit: Double? = nil, audioDriven: Bool, rate: Double) {
-        anchor.withLock {
-            $0 = Anchor(time: time, host: host, running: running, limit: limit, audioDriven: audioDriven, rate: rate)
+        state.withLock {
+            $0.anchor = Anchor(time: time, host: host, running: running, limit: limit, audioDriven: audioDriven, rate: rate)
+            $0.epoch &+= 1
+        }
+    }
+
+    /// The audio callback's anchor: the samples it just sent are heard at
+    /// `host`. Ignored when the player set or stopped the clock since
+    /// `epoch` was read (the samples were taken before that).
+    func followAudio(time: Double, host: UInt64, limit: Double?, rate: Double, epoch: UInt64) {
+        state.withLock {
+            guard $0.epoch == epoch else { return }
+            $0.anchor = Anchor(time: time, host: host, running: true, limit: limit, audioDriven: true, rate: rate)
         }
     }
 
     /// Stops the clock where it is now.
     func freeze(at host: UInt64) {
-        anchor.withLock { a in
+        state.withLock { s in
+            s.epoch &+= 1
+            let a = s.anchor
             if a.running {
-                a = Anchor(time: a.time(at: host), host: host, running: false, limit: nil, audioDriven: false, rate: a.rate)
+                s.anchor = Anchor(time: a.time(at: host), host: host, running: false, limit: nil, audioDriven: false, rate: a.rate)
             }
         }
     }
@@ -60,11 +87,12 @@ package final class PlaybackClock: Sendable {
     /// `rate` media seconds per second (one the audio drives follows the
     /// samples it sends instead).
     func setRate(_ rate: Double, at host: UInt64) {
-        anchor.withLock { a in
+        state.withLock { s in
+            let a = s.anchor
             guard !a.audioDriven else { return }
-            a = Anchor(time: a.time(at: host), host: host, running: a.running, limit: a.limit, audioDriven: false, rate: rate)
+            s.anchor = Anchor(time: a.time(at: host), host: host, running: a.running, limit: a.limit, audioDriven: false, rate: rate)
         }
     }
 
-    var snapshot: Anchor { anchor.withLock { $0 } }
+    var snapshot: Anchor { state.withLock { $0.anchor } }
 }
