@@ -260,7 +260,10 @@ def soak_mode(mode, arguments, seconds, seed, folder, warmup):
     result = {"mode": mode, "seconds": round(time.time() - start, 1), "client_visits": client_visits[0],
               "desktop_actions": desktop_actions[0], "client_errors": len(errors), "client_error_examples": errors[:5],
               "crashed": crashed, "exit_code": code if crashed else None, "first_minute": first, "end": end,
-              "rss_mb_max": round(max(s["rss_kb"] for s in samples) / 1024, 1) if samples else None}
+              "rss_mb_max": round(max(s["rss_kb"] for s in samples) / 1024, 1) if samples else None,
+              # Every sample (each 5 s): a plateau after the first minute is the allocator's arenas
+              # filling, a slope to the end is a leak.
+              "rss_mb_samples": [[s["t_s"], round(s["rss_kb"] / 1024, 1)] for s in samples]}
     checks = {"ran_to_the_end": not crashed}
     if first and end:
         growth = (end["rss_kb"] - first["rss_kb"]) / first["rss_kb"]

@@ -71,6 +71,33 @@ import TestSupport
         }
     }
 
+    /// Stepping back through a keyframe interval decodes it once: the
+    /// frames before a step's target are kept (decoded, copied), so every
+    /// later step back within the interval is shown from memory, exactly
+    /// the frame before. Crossing into the previous interval decodes that
+    /// one once. 24 steps from frame 47 (keyframes every 12) cross two.
+    @Test func stepsBackAfterTheFirstComeFromTheCache() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(try Self.codedClip(in: dir, fps: 25, name: "coded.mp4")))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        player.seek(to: MediaTime(seconds: 47.0 / 25))
+        var code = try #require(Self.nextFrames([player])[0])
+        #expect(code == 47)
+        let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
+        let before = pipeline.framesFromCache
+        for step in 1...24 {
+            player.stepBack()
+            let shown = try #require(Self.nextFrames([player])[0], "step \(step) showed nothing")
+            #expect(shown == code - 1, "step \(step): frame \(shown) after \(code)")
+            code = shown
+        }
+        // Decoded: the first step (47's interval, from 36) and the two
+        // crossings (into 24-35 and 12-23); the other 21 from memory.
+        #expect(pipeline.framesFromCache - before >= 21, "\(pipeline.framesFromCache - before) of 24 steps from the cache")
+    }
+
     /// In a sync group the focused tile steps back one frame; the other
     /// (at another frame rate) shows the frame due then on the group clock.
     @Test func aSyncGroupStepsBackTogether() throws {

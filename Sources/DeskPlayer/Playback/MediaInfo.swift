@@ -81,6 +81,9 @@ package struct ItemPreferences: Sendable, Equatable {
     package var maxBitrate: Int?
     /// Bytes of stream segments kept for loops; nil: sized from the variant.
     package var streamCacheBytes: Int?
+    /// Bytes of decoded frames kept around a seek while paused, for steps
+    /// back (`--frame-cache-size`, `DecodedFrameCache`).
+    package var frameCacheBytes = DecodedFrameCache.defaultBudget
     /// Preferred audio and subtitle languages, best first (mpv's --alang, --slang).
     package var audioLanguages: [String] = []
     package var subtitleLanguages: [String] = []

@@ -67,6 +67,13 @@ extension Player {
         let itemTime = shown - start + pipeline.passOrigin(index)
         let duration = presenter.lastFrameEnd.map { MediaTime(seconds: $0) - shown } ?? .zero
         guard itemTime > .zero else { return .zero }
+        // A seek, as mpv's frame-back-step is: `seek`, then `playback-restart`
+        // once the frame is on screen (clients and the scrub bench wait for it).
+        if pendingSeek == nil {
+            events.append(.seekStarted)
+            awaitingRestart = true
+            isSeeking = true
+        }
         // A millisecond before it: inside the frame before, and never rounded
         // up onto this frame's own timestamp by the container's seek (µs to
         // its time base), which would decode from here when it is a keyframe.

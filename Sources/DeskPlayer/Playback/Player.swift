@@ -170,6 +170,8 @@ package final class Player {
 
     package func pause() {
         wantsToPlay = false
+        // Before any seek that follows (a step back pauses, then seeks).
+        currentItem?.pipeline?.setKeepsFramesForSteps(true)
         audio.setGate(false)
         clock.freeze(at: HostTime.now())
     }
@@ -361,6 +363,7 @@ package final class Player {
         }
         let running = wantsToPlay && videoReady && !endReported
         audio.setGate(running && pipeline.hasAudio)
+        pipeline.setKeepsFramesForSteps(!wantsToPlay)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
             clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false, rate: speed.value)
         }

@@ -88,7 +88,8 @@ final class ItemPipeline: ItemSource {
                                     fastWhenSmall: preferences.decodesSmallVideoFast, forGPU: preferences.picturesForGPU,
                                     packets: videoPackets, frames: frames,
                                     control: control, passes: loopPasses, subtitles: subtitles,
-                                    startOffset: startOffset, warning: warningSink).run()
+                                    startOffset: startOffset, frameCacheBytes: preferences.frameCacheBytes,
+                                    warning: warningSink).run()
             }
         }
         if let audio {
@@ -177,6 +178,13 @@ final class ItemPipeline: ItemSource {
     /// The size pictures are converted to (the area they are drawn in).
     func setDisplaySize(width: Int, height: Int) {
         control.setDisplaySize(width: width, height: height)
+    }
+
+    /// Frames seeks and steps took from the decoded-frame cache.
+    var framesFromCache: Int { control.framesFromCache }
+
+    func setKeepsFramesForSteps(_ keeps: Bool) {
+        if control.keepsFramesForSteps != keeps { control.keepsFramesForSteps = keeps }
     }
 
     func setPicturesSeen(_ seen: Bool) {

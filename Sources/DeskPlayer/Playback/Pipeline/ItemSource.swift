@@ -22,6 +22,9 @@ package protocol ItemSource: AnyObject, Sendable {
     /// Whether its pictures can be seen: unseen, video is decoded (it
     /// keeps its place) but not converted for display.
     func setPicturesSeen(_ seen: Bool)
+    /// Paused (true): decoded frames around a seek are kept for the steps
+    /// back that follow (`DecodedFrameCache`); playing lets them go.
+    func setKeepsFramesForSteps(_ keeps: Bool)
     func setPasses(_ passes: Int?)
     /// How fast its audio is made (the player's speed); the clock follows what is heard.
     func setSpeed(_ speed: PlaybackSpeed)
@@ -54,6 +57,7 @@ extension ItemSource {
     func passOrigin(_ index: Int) -> MediaTime { .zero }
     func setLoopInterval(_ interval: LoopInterval?) {}
     func setPicturesSeen(_ seen: Bool) {}
+    func setKeepsFramesForSteps(_ keeps: Bool) {}
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
     var subtitles: SubtitleTracks? { nil }

@@ -68,6 +68,8 @@ final class PipelineControl: Sendable {
     private let state: Mutex<State>
     private let aborted = Atomic<Bool>(false)
     private let picturesSeen = Atomic<Bool>(true)
+    private let keepsFrames = Atomic<Bool>(false)
+    private let cachedFramesShown = Atomic<Int>(0)
     /// What the demuxer waits on when the buffer is full or the input has
     /// ended: new orders (signalled here) or a packet taken (by the queues).
     let demuxerWake = WakeSignal()
@@ -155,6 +157,17 @@ final class PipelineControl: Sendable {
         get { picturesSeen.load(ordering: .relaxed) }
         set { picturesSeen.store(newValue, ordering: .relaxed) }
     }
+
+    /// Whether the video thread keeps decoded frames around a seek for the
+    /// steps back that follow (while paused).
+    var keepsFramesForSteps: Bool {
+        get { keepsFrames.load(ordering: .relaxed) }
+        set { keepsFrames.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Frames a seek or step took from the decoded-frame cache (not decoded again).
+    var framesFromCache: Int { cachedFramesShown.load(ordering: .relaxed) }
+    func countFrameFromCache() { cachedFramesShown.add(1, ordering: .relaxed) }
 
     func setDisplaySize(width: Int, height: Int) {
         state.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }

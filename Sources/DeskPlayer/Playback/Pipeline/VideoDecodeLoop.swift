@@ -27,6 +27,8 @@ final class VideoDecodeLoop {
         /// the frames on screen from A (where it starts) to B.
         var interval: LoopInterval?
         var origin = MediaTime.zero
+        /// Whether the last frame given to the filters went through them untouched.
+        var leftAsIs = false
 
         mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
             self = SerialState(serial: serial, target: target, interval: interval)
@@ -59,10 +61,13 @@ final class VideoDecodeLoop {
     private var current = SerialState()
     /// What decodes, as last told to `control`.
     private var reportedHardware: String?
+    /// Frames around the last exact seek, for the steps back that follow.
+    private let cache: DecodedFrameCache
 
     init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool, forGPU: Bool,
          packets: PacketQueue, frames: FrameQueue,
          control: PipelineControl, passes: LoopPasses, subtitles: SubtitleTracks?, startOffset: MediaTime,
+         frameCacheBytes: Int = DecodedFrameCache.defaultBudget,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
         self.packets = packets
@@ -83,6 +88,7 @@ final class VideoDecodeLoop {
                                    timeBase: tb, frameRate: rate, warning: warning)
         frame = try Frame()
         held = try Frame()
+        cache = DecodedFrameCache(budget: frameCacheBytes)
     }
 
     /// Runs until the pipeline is aborted.
@@ -94,6 +100,11 @@ final class VideoDecodeLoop {
                 timestamps.reset()
                 current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial),
                               interval: control.activeLoopInterval)
+                if !control.keepsFramesForSteps {
+                    cache.removeAll()
+                } else if let target = current.target {
+                    showCached(at: target)
+                }
             }
             switch entry {
             case .packet(let packet, _):
@@ -147,7 +158,10 @@ final class VideoDecodeLoop {
         let pts = itemTime - current.origin + current.passOffset
         let duration = MediaTime(stamp.duration, stream.timeBase)
         if let t = current.target, pts + duration <= t {
-            // Before the seek target: keep only the latest, in case nothing later comes.
+            // Before the seek target: kept for the steps back that may follow
+            // (those close enough to it to fit), and the latest held, in case
+            // nothing later comes.
+            keep(source, itemTime: itemTime, duration: duration, before: t - pts)
             held.unref()
             av_frame_move_ref(held.pointer, source.pointer)
             current.hasHeld = true
@@ -158,6 +172,7 @@ final class VideoDecodeLoop {
 
     private func filterAndShow(_ source: Frame, duration: MediaTime) {
         inputDuration = duration
+        current.leftAsIs = filters.leavesAsIs(source.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping)
         filters.process(source, deinterlace: control.deinterlace, toneMapping: toneMapping, emit: show)
     }
 
@@ -176,11 +191,52 @@ final class VideoDecodeLoop {
             warning("video: \(error)")
             return
         }
+        let itemTime = pts - current.passOffset + current.origin
         frames.push(VideoFrame(source: source, pts: pts, duration: duration, serial: current.serial,
-                               itemTime: pts - current.passOffset + current.origin,
-                               decodedFast: stream.decoder.decodesFast, origin: origin))
+                               itemTime: itemTime, decodedFast: stream.decoder.decodesFast, origin: origin))
         current.delivered += 1
         current.lastEnd = pts + duration
+        if !control.keepsFramesForSteps {
+            cache.removeAll()  // playing: the frames kept for steps go
+        } else if current.target != nil, current.interval == nil, current.leftAsIs, !stream.decoder.decodesFast {
+            // A step forward and back again comes from memory too.
+            cache.insert(frame, itemTime: itemTime, duration: duration)
+        }
+    }
+
+    /// Keeps a decoded frame before a seek's target in the cache when it
+    /// needs no filter, was decoded in full, and is close enough to the
+    /// target (`before` ahead of it) to be among the frames kept.
+    private func keep(_ source: Frame, itemTime: MediaTime, duration: MediaTime, before: MediaTime) {
+        guard current.interval == nil, control.keepsFramesForSteps, !stream.decoder.decodesFast, duration > .zero,
+              let bytes = DecodedFrameCache.bytes(of: source.pointer.pointee) else { return }
+        let framesToTarget = Int(exactly: (before.seconds / duration.seconds).rounded(.up)) ?? Int.max
+        guard cache.wouldKeep(bytes: bytes, framesToTarget: framesToTarget),
+              filters.leavesAsIs(source.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping) else { return }
+        VideoFilters.fillInColorMatrix(source.pointer)
+        cache.insert(source.pointer, itemTime: itemTime, duration: duration)
+    }
+
+    /// A seek whose target is in the cache shows the cached frame at once,
+    /// and the ones after it, without waiting for the decoder, which goes
+    /// on from the keyframe to after them (for playing or stepping on).
+    private func showCached(at target: MediaTime) {
+        guard current.interval == nil else { return cache.removeAll() }
+        let run = cache.run(at: target, limit: 3)
+        guard let first = run.first,
+              filters.leavesAsIs(first.frame.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping)
+        else { return }
+        for entry in run {
+            guard frames.waitForRoom(serial: current.serial), let reference = try? Frame(),
+                  av_frame_ref(reference.pointer, entry.frame.pointer) >= 0 else { return }
+            frames.push(VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
+                                   itemTime: entry.itemTime, decodedFast: false, origin: origin))
+            control.countFrameFromCache()
+            current.delivered += 1
+            current.lastEnd = entry.end
+            // What the decoder makes from here is shown only after these.
+            current.target = entry.end
+        }
     }
 
     /// Every frame of this pass out; the next pass follows audio's exact

@@ -85,6 +85,12 @@ final class VideoFilters {
         }
     }
 
+    /// Whether a frame like `frame` goes through untouched (no filter wanted
+    /// for it): only such frames are kept decoded for steps back.
+    func leavesAsIs(_ frame: AVFrame, deinterlace: DeinterlaceMode, toneMapping: ToneMapping) -> Bool {
+        chain(for: frame, deinterlace: deinterlace, toneMapping: toneMapping).isEmpty
+    }
+
     /// At the end of a loop pass or of the stream: the frames the filters
     /// still hold come out, and the graph goes (the next frame builds anew).
     func drain(emit: Emit) {
