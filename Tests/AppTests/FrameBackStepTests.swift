@@ -98,6 +98,26 @@ import TestSupport
         #expect(pipeline.framesFromCache - before >= 21, "\(pipeline.framesFromCache - before) of 24 steps from the cache")
     }
 
+    /// Exact seeks with nothing kept (`--frame-cache-size 0`): the frames
+    /// before the target that nothing refers to are not decoded, and each
+    /// seek still shows exactly the frame at its target (B-frames, 2 per
+    /// group, keyframes every 12).
+    @Test func exactSeeksSkipOnlyWhatNothingNeeds() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var preferences = ItemPreferences()
+        preferences.frameCacheBytes = 0
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(try Self.codedClip(in: dir, fps: 25, name: "coded.mp4"), preferences: preferences))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        for frame in [70, 11, 47, 23, 58, 35, 2, 66] {
+            // Inside the frame, as a seek bar's time is.
+            player.seek(to: MediaTime(seconds: (Double(frame) + 0.4) / 25))
+            let shown = try #require(Self.nextFrames([player])[0], "frame \(frame) showed nothing")
+            #expect(shown == frame, "a seek into frame \(frame) showed \(shown)")
+        }
+    }
+
     /// In a sync group the focused tile steps back one frame; the other
     /// (at another frame rate) shows the frame due then on the group clock.
     @Test func aSyncGroupStepsBackTogether() throws {

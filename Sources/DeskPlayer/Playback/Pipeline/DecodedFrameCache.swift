@@ -45,15 +45,6 @@ final class DecodedFrameCache {
         return size > 0 ? Int(size) : nil
     }
 
-    /// Whether a frame starting at `itemTime` would be kept: `framesToTarget`
-    /// more of `bytes` each are still to come, and the nearest to the
-    /// target are the ones kept.
-    func wouldKeep(bytes: Int, framesToTarget: Int) -> Bool {
-        guard budget > 0, bytes > 0 else { return false }
-        let (total, overflow) = max(framesToTarget, 0).multipliedReportingOverflow(by: bytes)
-        return !overflow && total < budget
-    }
-
     /// Keeps a copy of `source` (a decoded picture needing no filter). One
     /// already kept at that time stays (a decode gives the same picture
     /// again: each step back decodes from the keyframe once more, behind

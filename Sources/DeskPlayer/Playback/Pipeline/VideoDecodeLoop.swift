@@ -29,6 +29,12 @@ final class VideoDecodeLoop {
         var origin = MediaTime.zero
         /// Whether the last frame given to the filters went through them untouched.
         var leftAsIs = false
+        /// Where the first frame queued for this serial starts in the item.
+        var firstQueued: MediaTime?
+        /// A step back (the target just before the frame the last serial
+        /// showed first): the whole budget is kept for the steps to come; a
+        /// seek elsewhere keeps the second before its target.
+        var isStepBack = false
 
         mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
             self = SerialState(serial: serial, target: target, interval: interval)
@@ -63,6 +69,10 @@ final class VideoDecodeLoop {
     private var reportedHardware: String?
     /// Frames around the last exact seek, for the steps back that follow.
     private let cache: DecodedFrameCache
+    /// The bytes of a decoded frame of this stream (known from the first).
+    private var frameBytes: Int?
+    /// Packet times are decode times (AVI): not to judge a frame by.
+    private let packetTimesAreDecodeTimes: Bool
 
     init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool, forGPU: Bool,
          packets: PacketQueue, frames: FrameQueue,
@@ -83,7 +93,8 @@ final class VideoDecodeLoop {
         self.toneMapping = toneMapping
         self.fastWhenSmall = fastWhenSmall
         videoSize = (info.displayWidth, info.displayHeight)
-        timestamps = FrameTimestamps(containerStampsDecodeTimes: info.formatName == "avi")
+        packetTimesAreDecodeTimes = info.formatName == "avi"
+        timestamps = FrameTimestamps(containerStampsDecodeTimes: packetTimesAreDecodeTimes)
         filters = try VideoFilters(orientation: info.videoOrientation, interlaced: info.videoInterlaced,
                                    timeBase: tb, frameRate: rate, warning: warning)
         frame = try Frame()
@@ -98,8 +109,13 @@ final class VideoDecodeLoop {
                 stream.decoder.flush()
                 filters.reset()
                 timestamps.reset()
+                let shownBefore = current.firstQueued
                 current.reset(serial: entry.serial, target: control.seekTarget(for: entry.serial),
                               interval: control.activeLoopInterval)
+                if let shownBefore, let target = current.target {
+                    let frame = MediaTime(nominalDuration, stream.timeBase)
+                    current.isStepBack = target < shownBefore && shownBefore - frame - frame <= target
+                }
                 if !control.keepsFramesForSteps {
                     cache.removeAll()
                 } else if let target = current.target {
@@ -123,7 +139,7 @@ final class VideoDecodeLoop {
         if let packet { timestamps.packetSent(packet) }
         // Unseen (a minimized or covered window), frames nothing refers to are
         // left out: the decoder keeps its place at a lower cost.
-        stream.decoder.skipsNonReference = !control.arePicturesSeen
+        stream.decoder.skipsNonReference = !control.arePicturesSeen || (packet.map(precedesWhatIsKept) ?? false)
         if fastWhenSmall {
             // Never at full size: only where scaling down hides what the loop filter smooths.
             let shown = control.displaySize
@@ -196,6 +212,7 @@ final class VideoDecodeLoop {
                                itemTime: itemTime, decodedFast: stream.decoder.decodesFast, origin: origin))
         current.delivered += 1
         current.lastEnd = pts + duration
+        if current.firstQueued == nil { current.firstQueued = itemTime }
         if !control.keepsFramesForSteps {
             cache.removeAll()  // playing: the frames kept for steps go
         } else if current.target != nil, current.interval == nil, current.leftAsIs, !stream.decoder.decodesFast {
@@ -204,14 +221,41 @@ final class VideoDecodeLoop {
         }
     }
 
+    /// An exact seek decodes from the keyframe before its target; a frame
+    /// that is neither shown nor kept for steps back, and that no other
+    /// frame refers to, need not be decoded at all (`skip_frame`: with
+    /// B-frames, about half of them). Judged by the packet's time, two
+    /// frames clear of the target and of the frames the cache would keep.
+    private func precedesWhatIsKept(_ packet: Packet) -> Bool {
+        guard let target = current.target, current.interval == nil, current.passOffset == .zero,
+              !packetTimesAreDecodeTimes, packet.pts != DP_AV_NOPTS_VALUE else { return false }
+        let frame = MediaTime(nominalDuration, stream.timeBase)
+        let (ticks, overflow) = nominalDuration.multipliedReportingOverflow(by: Int64(framesKeptBeforeTarget))
+        guard !overflow, ticks < Int64(1) << 40 else { return false }
+        let kept = MediaTime(ticks, stream.timeBase)
+        return MediaTime(packet.pts, stream.timeBase) - startOffset + frame + frame <= target - kept
+    }
+
+    /// How many frames before this serial's target the cache keeps: none
+    /// while playing; for a step back as many as the budget holds, for a
+    /// seek elsewhere one second's (copying them costs the seek time).
+    private var framesKeptBeforeTarget: Int {
+        guard control.keepsFramesForSteps, let bytes = frameBytes, bytes > 0 else { return 0 }
+        let budgeted = min(cache.budget / bytes, 1 << 20)
+        if current.isStepBack { return budgeted }
+        let perSecond = MediaTime(seconds: 1).seconds / MediaTime(nominalDuration, stream.timeBase).seconds
+        return min(budgeted, Int(exactly: perSecond.rounded(.up)) ?? budgeted)
+    }
+
     /// Keeps a decoded frame before a seek's target in the cache when it
     /// needs no filter, was decoded in full, and is close enough to the
     /// target (`before` ahead of it) to be among the frames kept.
     private func keep(_ source: Frame, itemTime: MediaTime, duration: MediaTime, before: MediaTime) {
-        guard current.interval == nil, control.keepsFramesForSteps, !stream.decoder.decodesFast, duration > .zero,
-              let bytes = DecodedFrameCache.bytes(of: source.pointer.pointee) else { return }
+        guard let bytes = DecodedFrameCache.bytes(of: source.pointer.pointee) else { return }
+        frameBytes = bytes
+        guard current.interval == nil, control.keepsFramesForSteps, !stream.decoder.decodesFast, duration > .zero else { return }
         let framesToTarget = Int(exactly: (before.seconds / duration.seconds).rounded(.up)) ?? Int.max
-        guard cache.wouldKeep(bytes: bytes, framesToTarget: framesToTarget),
+        guard framesToTarget <= framesKeptBeforeTarget,
               filters.leavesAsIs(source.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping) else { return }
         VideoFilters.fillInColorMatrix(source.pointer)
         cache.insert(source.pointer, itemTime: itemTime, duration: duration)
@@ -232,6 +276,7 @@ final class VideoDecodeLoop {
             frames.push(VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
                                    itemTime: entry.itemTime, decodedFast: false, origin: origin))
             control.countFrameFromCache()
+            if current.firstQueued == nil { current.firstQueued = entry.itemTime }
             current.delivered += 1
             current.lastEnd = entry.end
             // What the decoder makes from here is shown only after these.
