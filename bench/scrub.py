@@ -9,6 +9,7 @@ For each file (1080p30 H.264 with a 10 s keyframe interval; 2160p30 H.264,
   - exact seeks to 20 seeded random times: milliseconds from the request to
     `playback-restart` (the frame at the target is on screen), median and
     90th percentile;
+  - keyframe seeks (the seek bar while dragged) to the same times;
   - 30 frame steps back from the middle of a keyframe interval: the first
     step (it decodes from the keyframe) and the median of the others;
   - RSS of each player at the end.
@@ -126,6 +127,8 @@ def run_player(kind, clip, duration, seed, folder):
         rng = random.Random(seed)
         targets = [round(rng.uniform(0.5, duration - 1), 3) for _ in range(SEEKS)]
         seeks = [client.timed(["seek", t, "absolute+exact"]) for t in targets]
+        # The seek bar while dragged: to the keyframe before (mpv's keyframes flag).
+        drags = [client.timed(["seek", t, "absolute+keyframes"]) for t in targets]
         # Steps back from 5.5 s into a keyframe interval (the keyframes are at 0, 10, 20 s).
         client.timed(["seek", 15.5, "absolute+exact"])
         steps = [client.timed(["frame-back-step"]) for _ in range(STEPS)]
@@ -136,6 +139,7 @@ def run_player(kind, clip, duration, seed, folder):
         player.wait()
     return {"seek_ms_median": round(statistics.median(seeks), 1),
             "seek_ms_p90": round(sorted(seeks)[int(len(seeks) * 0.9) - 1], 1),
+            "keyframe_seek_ms_median": round(statistics.median(drags), 1),
             "first_step_ms": round(steps[0], 1), "later_steps_ms_median": round(statistics.median(steps[1:]), 1),
             "later_steps_ms_max": round(max(steps[1:]), 1),
             "position_after_steps": position, "rss_mb": round(rss, 1) if rss else None}
@@ -155,13 +159,15 @@ def main():
         clips.append(("2160p30 H.264, 10 s GOP", make_clip(media, "scrub-2160p.mp4", "3840x2160", 30,
                                                           ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])))
     results = []
-    print(f"{'clip':26} {'player':10} {'seek med':>9} {'seek p90':>9} {'1st back':>9} {'back med':>9} {'back max':>9} {'RSS MB':>7}")
+    print(f"{'clip':26} {'player':10} {'seek med':>9} {'seek p90':>9} {'key seek':>9} {'1st back':>9} {'back med':>9} "
+          f"{'back max':>9} {'RSS MB':>7}")
     for name, clip in clips:
         row = {"clip": name}
         for kind in (["mpv"] if shutil.which("mpv") else []) + ["deskplayer"]:
             r = run_player(kind, clip, 30, 54, folder)
             row[kind] = r
-            print(f"{name:26} {kind:10} {r['seek_ms_median']:9.1f} {r['seek_ms_p90']:9.1f} {r['first_step_ms']:9.1f} "
+            print(f"{name:26} {kind:10} {r['seek_ms_median']:9.1f} {r['seek_ms_p90']:9.1f} {r['keyframe_seek_ms_median']:9.1f} "
+                  f"{r['first_step_ms']:9.1f} "
                   f"{r['later_steps_ms_median']:9.1f} {r['later_steps_ms_max']:9.1f} {r['rss_mb']:7.1f}", flush=True)
         if "mpv" in row:
             row["seek_ratio"] = round(row["deskplayer"]["seek_ms_median"] / row["mpv"]["seek_ms_median"], 2)

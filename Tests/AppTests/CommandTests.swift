@@ -279,7 +279,7 @@ import TestSupport
 
         // Seek flags joined or apart; an unknown one is refused.
         #expect(try Command(parsing: "seek 10 absolute exact") == .seek(10, .absolute))
-        #expect(try Command(parsing: "seek 50 absolute-percent+keyframes") == .seek(50, .absolutePercent))
+        #expect(try Command(parsing: "seek 50 absolute-percent+keyframes") == .seek(50, .absolutePercent, keyframes: true))
         #expect(throws: CommandError.invalidParameter) { try Command(parsing: "seek 10 sideways") }
 
         // The playlist: [demo, compare, tone], demo playing.

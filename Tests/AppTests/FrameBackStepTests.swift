@@ -118,6 +118,27 @@ import TestSupport
         }
     }
 
+    /// The seek bar while dragged, and mpv's `keyframes` flag: the keyframe
+    /// at or before the target shows (the encoder puts one every 12 frames
+    /// and at scene cuts: ffprobe says which), and the position is that
+    /// frame's; an exact seek (the drag let go) then shows frame 47 itself.
+    @Test func aKeyframeSeekShowsTheKeyframeBeforeAtOnce() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = try Self.codedClip(in: dir, fps: 25, name: "coded.mp4")
+        let probe = try runTool("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame",
+                                            "-of", "csv=p=0", clip])
+        let keys = probe.stdout.split(separator: "\n").enumerated().filter { $0.element.hasPrefix("1") }.map(\.offset)
+        let keyframe = try #require(keys.last { $0 <= 47 })
+        #expect(keyframe < 47, "keyframes at \(keys)")
+        let rig = try CommandTests.Rig([clip])
+        try rig.apply("seek 1.9 absolute+keyframes")
+        #expect(Self.nextFrames(rig.players) == [keyframe])
+        #expect(abs((rig.players.first?.currentTime.seconds ?? 0) - Double(keyframe) / 25) < 1e-6)
+        try rig.apply("seek 1.9 absolute+exact")
+        #expect(Self.nextFrames(rig.players) == [47])
+    }
+
     /// In a sync group the focused tile steps back one frame; the other
     /// (at another frame rate) shows the frame due then on the group clock.
     @Test func aSyncGroupStepsBackTogether() throws {

@@ -140,8 +140,8 @@ final class CommandController {
                 let index = values.firstIndex { property.meaning(.string($0)) == now }.map { ($0 + 1) % values.count } ?? 0
                 return .string(values[index])
             }
-        case .seek(let amount, let mode):
-            try seek(amount, mode, target)
+        case .seek(let amount, let mode, let keyframes):
+            try seek(amount, mode, keyframes: keyframes, target)
         case .frameStep:
             for tile in try groups(target).flatMap(\.members) { tile.player.stepFrame() }
         case .frameBackStep:
@@ -425,7 +425,7 @@ final class CommandController {
     // MARK: Transport
 
     /// Seeks each sync group to one position, worked out from its leader.
-    private func seek(_ amount: Double, _ mode: Command.SeekMode, _ target: CommandTarget) throws(CommandError) {
+    private func seek(_ amount: Double, _ mode: Command.SeekMode, keyframes: Bool, _ target: CommandTarget) throws(CommandError) {
         for unit in try groups(target) {
             let player = unit.leader.player
             let now = player.currentTime.seconds
@@ -439,7 +439,7 @@ final class CommandController {
                 let base = mode == .relativePercent ? now : 0
                 position = base + duration * min(max(amount, -100), 100) / 100
             }
-            for member in unit.members { member.player.seek(to: MediaTime(seconds: max(0, position))) }
+            for member in unit.members { member.player.seek(to: MediaTime(seconds: max(0, position)), keyframes: keyframes) }
         }
     }
 }

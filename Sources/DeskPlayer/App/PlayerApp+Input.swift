@@ -20,10 +20,10 @@ extension PlayerApp {
                 try controller.apply(.tileFocus(.index(index)), from: .mouse)
                 try controller.apply(.cycle(property: "pause", down: false), from: .mouse)
             }
-        case .seekBar(let index, let fraction):
+        case .seekBar(let index, let fraction, let exact):
             run { () throws(CommandError) in
                 try controller.apply(.tileFocus(.index(index)), from: .mouse)
-                try controller.apply(.seek(fraction * 100, .absolutePercent), from: .mouse)
+                try controller.apply(.seek(fraction * 100, .absolutePercent, keyframes: !exact), from: .mouse)
             }
         case .volumeBar(let index, let percent):
             run { () throws(CommandError) in

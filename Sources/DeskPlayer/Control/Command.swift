@@ -13,7 +13,9 @@ package enum Command: Equatable, Sendable {
     case cycle(property: String, down: Bool)
     /// The value after the current one in `values` (mpv's cycle-values).
     case cycleValues(property: String, values: [String])
-    case seek(Double, SeekMode)
+    /// `keyframes`: to the keyframe at or before the target, shown at once
+    /// (mpv's `keyframes` flag; the seek bar while it is dragged).
+    case seek(Double, SeekMode, keyframes: Bool = false)
     case frameStep
     /// Shows exactly the frame before the one on screen, paused (mpv's frame-back-step).
     case frameBackStep
@@ -167,7 +169,9 @@ extension Command {
         case .multiply(let p, let f): return "multiply \(p) \(number(f))"
         case .cycle(let p, let down): return down ? "cycle \(p) down" : "cycle \(p)"
         case .cycleValues(let p, let values): return (["cycle-values", p] + values.map(quoted)).joined(separator: " ")
-        case .seek(let s, let mode): return mode == .relative ? "seek \(number(s))" : "seek \(number(s)) \(mode.rawValue)"
+        case .seek(let s, let mode, let keyframes):
+            let flags = (mode == .relative ? [] : [mode.rawValue]) + (keyframes ? ["keyframes"] : [])
+            return (["seek \(number(s))"] + [flags.joined(separator: "+")].filter { !$0.isEmpty }).joined(separator: " ")
         case .frameStep: return "frame-step"
         case .frameBackStep: return "frame-back-step"
         case .abLoop: return "ab-loop"

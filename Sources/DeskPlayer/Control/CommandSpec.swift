@@ -115,23 +115,26 @@ package struct CommandSpec: Sendable {
             return .cycleValues(property: words[0], values: Array(words.dropFirst()))
         },
         // Flags joined ("absolute+exact") or as mpv's older third argument
-        // (["seek", 10, "absolute", "exact"]); seeks here are always exact.
+        // (["seek", 10, "absolute", "exact"]); exact unless `keyframes` is asked.
         CommandSpec("seek", [arg("target", .time), arg("flags", .choice, optional: true),
                              arg("legacy", .choice, optional: true)]) { a throws(CommandError) in
             let amount = try a.number(0)
             var mode = Command.SeekMode.relative
+            var keyframes = false
             for i in 1..<max(1, a.count) {
                 for word in try a.text(i).split(separator: "+").map(String.init) {
                     if let chosen = Command.SeekMode(rawValue: word) {
                         mode = chosen
                     } else if let chosen = CommandSpec.legacySeekModes[word] {
                         mode = chosen
-                    } else if !["exact", "keyframes", "default-precise"].contains(word) {
+                    } else if word == "keyframes" {
+                        keyframes = true
+                    } else if !["exact", "default-precise"].contains(word) {
                         throw .invalidParameter
                     }
                 }
             }
-            return .seek(amount, mode)
+            return .seek(amount, mode, keyframes: keyframes)
         },
         CommandSpec("frame-step") { _ throws(CommandError) in .frameStep },
         CommandSpec("frame-back-step") { _ throws(CommandError) in .frameBackStep },

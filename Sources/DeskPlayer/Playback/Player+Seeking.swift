@@ -8,11 +8,13 @@ import Media
 extension Player {
     /// Accurate seek: the frame on screen at `time` and the sample at `time`
     /// (`time` on the sync group's clock: plus `syncOffset` in this item).
-    package func seek(to time: MediaTime) {
-        seekItem(to: time + MediaTime(seconds: groupOffset))
+    /// `keyframes`: shows the keyframe at or before `time` at once, and
+    /// the position is that frame's (a preview while the bar is dragged).
+    package func seek(to time: MediaTime, keyframes: Bool = false) {
+        seekItem(to: time + MediaTime(seconds: groupOffset), keyframes: keyframes)
     }
 
-    func seekItem(to time: MediaTime) {
+    func seekItem(to time: MediaTime, keyframes: Bool = false) {
         if currentItem != nil, pendingSeek == nil {
             events.append(.seekStarted)
             awaitingRestart = true
@@ -32,14 +34,15 @@ extension Player {
         // Past an A-B loop's end: back to its start, as mpv does.
         if let loop = LoopInterval(abLoop.a, abLoop.b), target >= loop.b { target = loop.a }
         steppedWhilePaused = false
-        seekPipeline(pipeline, to: target)
+        seekPipeline(pipeline, to: target, anchorClock: keyframes, keyframes: keyframes)
     }
 
-    func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime, anchorClock: Bool = false) {
+    func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime, anchorClock: Bool = false, keyframes: Bool = false) {
         // Passes left are counted from the one playing now.
         // The frame on screen stays until the new serial's first comes.
-        presenter.follow(serial: pipeline.seek(to: target, pass: playbackStats.loopCount), firstFrameAtOnce: true,
-                         anchorClock: anchorClock)
+        let serial = keyframes ? pipeline.seekToKeyframe(before: target, pass: playbackStats.loopCount)
+            : pipeline.seek(to: target, pass: playbackStats.loopCount)
+        presenter.follow(serial: serial, firstFrameAtOnce: true, anchorClock: anchorClock)
         passesSeen = 0
         audio.setGate(false)
         audio.restart()

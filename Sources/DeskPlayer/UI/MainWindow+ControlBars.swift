@@ -74,8 +74,9 @@ extension MainWindow {
         needsRedraw = true
     }
 
-    /// Follows a drag on the seek or volume bar. Seeks at most every 100 ms
-    /// while dragging (each is an exact seek), and once where it is let go.
+    /// Follows a drag on the seek or volume bar. While dragging, a keyframe
+    /// seek at most every 50 ms (what is there shows at once, as in mpv and
+    /// editors), and an exact seek where it is let go.
     func dragBar(_ drag: (index: Int, volume: Bool, lastSeek: UInt64), x: Int, final: Bool) {
         guard let bar = shownControlBar(drag.index, in: areas()) else { return }
         showControls(drag.index)
@@ -86,8 +87,8 @@ extension MainWindow {
             return
         }
         let now = HostTime.now()
-        guard final || now - drag.lastSeek > 100_000_000 else { return }
-        onAction(.seekBar(tile: drag.index, fraction: ControlBar.fraction(x: x, along: bar.seekTrack)))
+        guard final || now - drag.lastSeek > 50_000_000 else { return }
+        onAction(.seekBar(tile: drag.index, fraction: ControlBar.fraction(x: x, along: bar.seekTrack), exact: final))
         if dragging != nil { dragging?.lastSeek = now }
     }
 

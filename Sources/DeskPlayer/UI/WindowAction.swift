@@ -10,8 +10,9 @@ package enum WindowAction: Equatable {
     case playButton(tile: Int)
     /// Another button of a tile's control bar (previous, next, playlist, fullscreen).
     case barButton(tile: Int, BarButton)
-    /// The seek bar clicked or dragged, as a fraction of the item.
-    case seekBar(tile: Int, fraction: Double)
+    /// The seek bar clicked or dragged, as a fraction of the item; not
+    /// `exact` while the drag goes on (the keyframe there shows at once).
+    case seekBar(tile: Int, fraction: Double, exact: Bool = true)
     case volumeBar(tile: Int, percent: Int)
     case pipButton(tile: Int)
     /// A file dropped on a tile (nil: elsewhere).

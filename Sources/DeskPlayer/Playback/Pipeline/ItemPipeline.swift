@@ -142,7 +142,12 @@ final class ItemPipeline: ItemSource {
     /// `pass` is the loop pass being played (0-based): the passes left are
     /// counted from it, so a seek neither grants nor costs a pass.
     @discardableResult
-    func seek(to time: MediaTime, pass: Int = 0) -> Int {
+    func seekToKeyframe(before time: MediaTime, pass: Int) -> Int { seek(to: time, pass: pass, exact: false) }
+
+    @discardableResult
+    func seek(to time: MediaTime, pass: Int = 0) -> Int { seek(to: time, pass: pass, exact: true) }
+
+    private func seek(to time: MediaTime, pass: Int, exact: Bool) -> Int {
         // Queues first, then the threads: whatever the demuxer or a decoder
         // still produces for the old serial is refused by the queues, and
         // nothing for the new serial can arrive before they accept it.
@@ -152,7 +157,7 @@ final class ItemPipeline: ItemSource {
         videoPackets.flush(serial: serial)
         audioPackets.flush(serial: serial)
         loopPasses.reset(serial: serial, interval: control.pendingLoopInterval)
-        control.beginSeek(serial: serial, to: time, pass: pass)
+        control.beginSeek(serial: serial, to: time, pass: pass, exact: exact)
         return serial
     }
 

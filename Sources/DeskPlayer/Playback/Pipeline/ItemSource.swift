@@ -18,6 +18,9 @@ package protocol ItemSource: AnyObject, Sendable {
     /// The A-B loop from the next seek on (nil: none).
     func setLoopInterval(_ interval: LoopInterval?)
     @discardableResult func seek(to time: MediaTime, pass: Int) -> Int
+    /// A seek that shows the keyframe at or before `time` (no frame is
+    /// decoded only to be dropped); the sound starts at `time`.
+    @discardableResult func seekToKeyframe(before time: MediaTime, pass: Int) -> Int
     func setDisplaySize(width: Int, height: Int)
     /// Whether its pictures can be seen: unseen, video is decoded (it
     /// keeps its place) but not converted for display.
@@ -58,6 +61,7 @@ extension ItemSource {
     func setLoopInterval(_ interval: LoopInterval?) {}
     func setPicturesSeen(_ seen: Bool) {}
     func setKeepsFramesForSteps(_ keeps: Bool) {}
+    func seekToKeyframe(before time: MediaTime, pass: Int) -> Int { seek(to: time, pass: pass) }
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }
     var subtitles: SubtitleTracks? { nil }

@@ -98,15 +98,17 @@ final class PipelineControl: Sendable {
 
     var audioIndex: Int? { state.withLock { $0.audioIndex } }
 
-    /// An accurate seek to `time`, in loop pass `pass`, as `serial`.
-    func beginSeek(serial: Int, to time: MediaTime, pass: Int) {
+    /// A seek to `time`, in loop pass `pass`, as `serial`: accurate (the
+    /// video thread drops what precedes `time`), or not (`exact` false: the
+    /// keyframe it lands on is shown).
+    func beginSeek(serial: Int, to time: MediaTime, pass: Int, exact: Bool = true) {
         state.withLock { c in
             c.serial = serial
             c.audioSerial = serial
             c.activeInterval = c.loopInterval
             c.pendingSeek = time
             c.pendingSeekPass = pass
-            c.seekTarget = (serial, time)
+            c.seekTarget = exact ? (serial, time) : nil
             c.audioStart = AudioStart(serial: serial, streamIndex: c.audioIndex, time: time, pass: 0,
                                       passOffset: .zero, fadesIn: false)
             c.pendingAudioSwitch = nil
