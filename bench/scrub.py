@@ -4,8 +4,8 @@
 DeskPlayer beside mpv in the same run, on the same files, paused, through
 the same JSON IPC requests.
 
-For each file (1080p30 H.264 with a 10 s keyframe interval; 2160p30 H.264,
-10 s interval; unless --quick):
+For each file (1080p30 H.264 with a 10 s keyframe interval; unless --quick,
+2160p30 H.264 and 1080p30 HEVC Main 10, 10 s intervals too):
   - exact seeks to 20 seeded random times: milliseconds from the request to
     `playback-restart` (the frame at the target is on screen), median and
     90th percentile;
@@ -158,6 +158,9 @@ def main():
     if not args.quick:
         clips.append(("2160p30 H.264, 10 s GOP", make_clip(media, "scrub-2160p.mp4", "3840x2160", 30,
                                                           ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])))
+        clips.append(("1080p30 HEVC 10-bit, 10 s GOP", make_clip(media, "scrub-hevc10.mp4", "1920x1080", 30,
+                      ["-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+                       "-x265-params", "keyint=300:min-keyint=300:scenecut=0:log-level=error"])))
     results = []
     print(f"{'clip':26} {'player':10} {'seek med':>9} {'seek p90':>9} {'key seek':>9} {'1st back':>9} {'back med':>9} "
           f"{'back max':>9} {'RSS MB':>7}")
