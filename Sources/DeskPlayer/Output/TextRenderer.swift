@@ -124,14 +124,27 @@ package final class TextRenderer {
     }
 
     /// Draws `text` centred on (cx, cy), each line centred, long lines wrapped to `maxWidth`.
+    /// `backdrop`: a translucent box behind each line, so an OSD message
+    /// reads on any picture (yellow text on a bright sky did not).
     package func drawCentered(_ text: String, renderer: OpaquePointer, cx: Int, cy: Int, maxWidth: Int,
-                      color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255)) {
+                      color: SDL_Color = SDL_Color(r: 230, g: 230, b: 230, a: 255), backdrop: SDL_Color? = nil) {
         guard let main = fonts.first, !text.isEmpty else { return }
         let wrap = max(maxWidth, 50)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrapped(String($0), to: wrap) }
         // Lines a font's height apart, as SDL_ttf stacks them.
         let height = Int(TTF_FontHeight(main.handle))
         var y = cy - height * lines.count / 2
+        if let backdrop {
+            // One box around all the lines, a little wider than the widest;
+            // 2 px above and below, so stacked messages' boxes do not overlap.
+            let widest = lines.map { width(of: $0) }.max() ?? 0
+            let side = max(height / 3, 4)
+            var box = SDL_Rect(x: Int32(clamping: cx - widest / 2 - side), y: Int32(clamping: y - 2),
+                               w: Int32(clamping: widest + 2 * side), h: Int32(clamping: height * lines.count + 4))
+            SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+            SDL_SetRenderDrawColor(renderer, backdrop.r, backdrop.g, backdrop.b, backdrop.a)
+            SDL_RenderFillRect(renderer, &box)
+        }
         for line in lines {
             drawLine(line, renderer: renderer, x: cx - width(of: line) / 2, y: y, color: color)
             y += height

@@ -78,7 +78,7 @@ extension MainWindow {
         for (i, m) in messages.lines.suffix(3).reversed().enumerated() {
             text.drawCentered(m.text, renderer: r, cx: content.x + content.width / 2, cy: bottom - i * (text.lineHeight + scale(4)),
                               maxWidth: content.width - scale(40),
-                              color: SDL_Color(r: 255, g: 220, b: 120, a: 255))
+                              color: SDL_Color(r: 255, g: 220, b: 120, a: 255), backdrop: SDL_Color(r: 0, g: 0, b: 0, a: 160))
         }
         menu?.draw(renderer: r, text: text)
         SDL_RenderPresent(r)
