@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and run-time libraries, and a font for on-screen text; fontconfig
 # finds the fonts text in other scripts falls back to.
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-dev libavcodec-dev \
-	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libass-dev libdbus-1-dev libfontconfig-dev \
+	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libavdevice-dev libass-dev libdbus-1-dev libfontconfig-dev \
 	fonts-dejavu-core
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, xdotool to drive the window, and openbox: a window

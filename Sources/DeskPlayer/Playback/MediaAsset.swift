@@ -213,6 +213,12 @@ final class MediaAsset {
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
         // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
         info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
+        // A camera, a screen or a lavfi graph plays as it comes: no end, no seeking.
+        if input.isLiveDevice {
+            info.isLive = true
+            info.isDevice = true
+            info.duration = nil
+        }
         info.timelineStart = startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim)
         let (chapters, chapterProblem) = ChapterTable.make(from: input.chapters, offset: info.timelineStart,
                                                            duration: info.duration)

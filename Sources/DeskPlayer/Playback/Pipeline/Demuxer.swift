@@ -201,6 +201,10 @@ final class Demuxer {
         }
         recordInputStart()
         let index = Int(packet.streamIndex)
+        if index == video?.index, let tap = control.tap {
+            // A recording takes every packet as read, whatever the player shows or drops.
+            if let copy = packet.reference() { tap.take(copy) } else { tap.lost() }
+        }
         if index == request.audioIndex {
             replayFirstAudioSkip()
             if let gate {
@@ -363,6 +367,7 @@ final class Demuxer {
     }
 
     private func endOfStream(_ request: DemuxRequest) {
+        control.tap?.inputEnded(nil)
         releaseHeldAudio(request)
         if video != nil && forwardsVideo((passesDone, Int64.max)) {
             videoPackets.put(.endOfStream(serial: request.serial))
@@ -374,6 +379,7 @@ final class Demuxer {
     /// A truncated or damaged file ends where the damage starts.
     private func endAtDamage(_ error: any Error, _ request: DemuxRequest) {
         warning("\(error); playing what could be read")
+        control.tap?.inputEnded("\(error)")
         releaseHeldAudio(request)
         if video != nil { videoPackets.put(.endOfStream(serial: request.serial)) }
         if audio != nil { audioPackets.put(.endOfStream(serial: request.audioSerial)) }
