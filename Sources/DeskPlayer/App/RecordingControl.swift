@@ -104,10 +104,13 @@ final class RecordingControl {
         switch outcome {
         case .finished(let url):
             written = url
-            line = "Recorded \(url.lastPathComponent): \(DisplayText.clock(progress.seconds)), \(RecordingControl.size(progress.bytes))"
+            // The file's own size: the trailer and the last fragment came after the last count.
+            let bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
+            line = "Recorded \(url.lastPathComponent): \(DisplayText.clock(progress.seconds)), "
+                + RecordingControl.size(bytes ?? progress.bytes)
         case .inputEnded(let url, let reason):
             written = url
-            line = "The camera stopped (\(reason)): the recording is kept as \(url.lastPathComponent)"
+            line = "The camera stopped\(reason.map { " (\($0))" } ?? ""): the recording is kept as \(url.lastPathComponent)"
         case .failed(let url, let reason):
             written = url
             line = "Recording stopped: \(reason)" + (url.map { "; what was written is kept as \($0.lastPathComponent)" } ?? "")

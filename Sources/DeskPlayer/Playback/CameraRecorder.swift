@@ -28,7 +28,7 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
         /// Stopped as asked; the file is complete.
         case finished(URL)
         /// The input ended or failed (a camera unplugged): closed and kept.
-        case inputEnded(URL, reason: String)
+        case inputEnded(URL, reason: String?)
         /// Writing failed (a full disk): what was written is kept at the URL, if any.
         case failed(URL?, reason: String)
     }
@@ -257,7 +257,7 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
         let outcome: Outcome
         switch (placeFile(), failure) {
         case (.success(let placed), nil) where synced:
-            if let ended { outcome = .inputEnded(placed, reason: ended ?? "the camera stopped") } else { outcome = .finished(placed) }
+            if let ended { outcome = .inputEnded(placed, reason: ended ?? nil) } else { outcome = .finished(placed) }
         case (.success(let placed), let failure):
             outcome = .failed(placed, reason: failure ?? "cannot write the file (disk full?)")
         case (.failure(let error), let failure):
