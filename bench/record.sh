@@ -27,9 +27,8 @@ ask() { printf '%s\n' "$1" | socat -t 2 - "UNIX-CONNECT:$SOCK" 2>/dev/null || tr
 PLAYER=$!
 until ask '{"command":["get_property","seekable"]}' | grep -q '"data":false'; do sleep 0.1; done  # live, opened
 ask '{"command":["record"]}' >/dev/null
-until ask '{"command":["get_property","recording-time"]}' | python3 -c "import json,sys; d=json.loads(sys.stdin.readline() or '{}'); sys.exit(0 if d.get('data',0) >= $SECONDS_TO_RECORD else 1)"; do
-    sleep 0.2
-done
+until ask '{"command":["get_property","recording"]}' | grep -q '"data":true'; do sleep 0.1; done
+sleep "$SECONDS_TO_RECORD"  # a bench: the recording runs this long on the wall clock, as a person's would
 ask '{"command":["record"]}' >/dev/null
 until ask '{"command":["get_property","recording"]}' | grep -q '"data":false'; do sleep 0.1; done
 until ask '{"command":["get_property","path"]}' | grep -q '\.mp4'; do sleep 0.1; done  # the take plays
@@ -59,7 +58,7 @@ result = {
     "ffmpeg": {"cpuSeconds": round(ff_cpu, 2), "maxRSSKB": ff_rss, "frames": int(sys.argv[7]), "seconds": float(sys.argv[8])},
     "recordedSeconds": seconds,
 }
-json.dump(result, open(path, "w"), indent=2)
+json.dump({"record": result}, open(path, "w"), indent=2)
 print(f"record {seconds:.0f} s 1280x720@30: deskplayer {dp_cpu:.2f} CPU s, {result['deskplayer']['frames']} frames "
       f"({result['deskplayer']['seconds']:.2f} s); ffmpeg {ff_cpu:.2f} CPU s, {result['ffmpeg']['frames']} frames")
 PY

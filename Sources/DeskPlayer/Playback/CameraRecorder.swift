@@ -80,7 +80,9 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
     /// The microphone's first samples were placed on the video's clock.
     private var audioPlaced = false
     private let hasAudio: Bool
-    private static let timeBase = AVRational(num: 1, den: 90_000)
+    /// The recording's stamps: 90 kHz ticks, fine enough for any camera's rate.
+    private static let ticksPerSecond: Int32 = 90_000
+    private static let timeBase = AVRational(num: 1, den: ticksPerSecond)
 
     /// Opens the encoder for `stream` (its decoder made here) writing to a
     /// temporary file beside `url`; `start()` begins the thread.
@@ -219,7 +221,7 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
             let bytes = encoder?.bytesWritten ?? 0
             shared.withLock {
                 $0.progress.frames += 1
-                $0.progress.seconds = Double(pts) / Double(CameraRecorder.timeBase.den)
+                $0.progress.seconds = Double(pts) / Double(CameraRecorder.ticksPerSecond)
                 $0.progress.bytes = bytes
             }
         }
