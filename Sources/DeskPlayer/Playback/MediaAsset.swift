@@ -322,7 +322,8 @@ final class MediaAsset {
             }
         }
         var given: [MediaTrack] = [], found: [MediaTrack] = []
-        let beside = p.autoloadSubtitles && !location.isNetwork ? SubtitleFile.siblings(of: location.url) : []
+        let beside = p.autoloadSubtitles && !location.isNetwork && location.device == nil
+            ? SubtitleFile.siblings(of: location.url) : []
         for (path, explicit) in p.subtitleFiles.map({ ($0, true) }) + beside.map({ ($0, false) }) {
             let id = input.streamCount + given.count + found.count
             do {
