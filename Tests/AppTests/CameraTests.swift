@@ -86,6 +86,7 @@ import TestSupport
         #expect(eventually { s.errors.contains("a live source cannot seek") })
         #expect(eventually { (s.client.get("time-pos")?.number ?? 0) > 0.5 }, "the preview plays")
         #expect(s.client.get("recording") == .bool(false))
+        #expect(s.client.get("camera") == .string(CameraTests.camera))
     }
 
     @Test func aRecordingKeepsEveryFrameAndThenPlays() throws {
@@ -114,6 +115,7 @@ import TestSupport
         #expect(eventually { s.client.get("path") == .string(path) })
         #expect(s.client.get("recording") == .bool(false))
         #expect(s.client.get("recording-path") == .string(path))
+        #expect(s.client.get("camera") == nil, "the take is a file, not a camera")
         #expect(s.client.waitFor("duration")?.number ?? 0 >= 3)
     }
 

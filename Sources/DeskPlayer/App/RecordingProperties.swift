@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
+import Media
 
-/// The camera recording's properties: `recording` (setting it starts or
+/// The camera and its recording's properties: `camera`, `recording` (setting it starts or
 /// stops one, as `record` does), `recording-time` and `recording-path`.
 extension PropertyTable {
     static let recordingProperties: [Property] = [
+        // The focused tile's live device as FORMAT:URL (unavailable for a file): what R records.
+        Property("camera", get: { t throws(CommandError) in
+            guard let item = try t.item().info, item.isDevice, let device = LiveDevice(location: try t.item().name) else {
+                throw .propertyUnavailable
+            }
+            return .string(device.format + ":" + device.url)
+        }),
         // Whether a recording runs, and its file (else the last one's).
         Property("recording", .flag, scope: .app, get: { t throws(CommandError) in
             .bool(t.controller.recording.isRecording)
