@@ -166,6 +166,22 @@ import TestSupport
         #expect(eventually { s.client.get("path") == .string(path) })
     }
 
+    /// Loading another file in the camera's tile closes the camera: its
+    /// recording ends with it and is kept.
+    @Test func closingTheCameraEndsItsRecording() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 1 })
+        #expect(s.client.error([.string("loadfile"), .string(Fixtures.asset("demo.mp4"))]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        #expect(s.errors.contains("The camera stopped (the camera was closed)"), "\(s.errors)")
+        #expect(try CameraTests.decodedVideo(path).frames >= 30)
+        #expect(s.client.get("recording") == .bool(false))
+        #expect(s.client.get("path") == .string(Fixtures.asset("demo.mp4")), "what was opened stays")
+    }
+
     /// A disk that fills up, as a file size limit (prlimit --fsize) makes
     /// it: the recording stops, what was written is kept and plays.
     @Test func aFullDiskStopsTheRecordingAndKeepsWhatWasWritten() throws {

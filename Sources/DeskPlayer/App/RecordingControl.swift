@@ -122,8 +122,10 @@ final class RecordingControl {
                                              ("frames", .number(Double(progress.frames)))]
         if case .failed(_, let reason) = outcome { fields.append(("error", .string(reason))) }
         events.append(("recording-stopped", fields))
-        // The take plays at once where the camera was (the phone's flow).
-        if let written, let tile, controller.tiles.tiles.contains(where: { $0 === tile }) {
+        // The take plays at once where the camera was (the phone's flow),
+        // unless something else was opened there meanwhile.
+        if let written, let tile, controller.tiles.tiles.contains(where: { $0 === tile }),
+           tile.player.currentItem.map({ $0.info?.isDevice ?? (LiveDevice(location: $0.name) != nil) }) ?? true {
             do {
                 try controller.apply(.loadfile(written.path, .replace), to: .tile(tile), from: .commandLine)
             } catch {

@@ -146,6 +146,9 @@ final class ItemPipeline: ItemSource {
         audioRing.changed.signal()
         loopPasses.wake.signal()
         threadsDone.wait()
+        // A recording of a camera closed (its tile closed, another file
+        // loaded) ends with it, its file kept.
+        control.tap?.inputEnded("the camera was closed")
     }
 
     deinit { stop() }
