@@ -141,6 +141,19 @@ import TestSupport
         #expect(!s.errors.contains("microphone"), "\(s.errors)")
     }
 
+    /// A microphone that cannot be opened is one line; the picture records on.
+    @Test func aMissingMicrophoneRecordsThePictureOnly() throws {
+        let s = try Session(microphone: ["--microphone", "lavfi:nosuchsource"])
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually { s.errors.contains("microphone nosuchsource: ") && s.errors.contains("; recording the picture only") },
+                "\(s.errors)")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 1 })
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        #expect(try CameraTests.decodedVideo(try #require(stopped["path"]?.string)).frames >= 30)
+    }
+
     @Test func aKilledRecordingStillPlays() throws {
         let s = try Session()
         #expect(s.opened(), "\(s.errors)")

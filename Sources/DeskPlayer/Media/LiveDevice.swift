@@ -93,6 +93,10 @@ package struct LiveDevice: Sendable, Equatable {
         if code == dp_averror(EACCES) || code == dp_averror(EPERM) {
             return MediaError("Permission denied for \(url): add yourself to the video group", code: code)
         }
+        if format == "pulse" {
+            // libavdevice's pulse says only why the connection failed ("No such process").
+            return MediaError("no PulseAudio or PipeWire server answers for source \(url) (\(MediaError.ffmpegText(code)))", code: code)
+        }
         return MediaError("cannot open \(format) input \(url): \(MediaError.ffmpegText(code))", code: code)
     }
 }
