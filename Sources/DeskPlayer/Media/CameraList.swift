@@ -66,6 +66,8 @@ package enum CameraList {
                 guard dp_v4l2_enum_framesizes(fd, &size) == 0 else { break }
                 let (w, h) = size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
                     ? (size.discrete.width, size.discrete.height) : (size.stepwise.max_width, size.stepwise.max_height)
+                // A driver's sizes are outside numbers: none larger than any picture decodes.
+                guard (1...16384).contains(w), (1...16384).contains(h) else { continue }
                 for rate in rates(of: fd, format: format.pixelformat, width: w, height: h) {
                     modes.append(CameraMode(width: Int(w), height: Int(h), fps: rate, coding: coding))
                 }
@@ -86,7 +88,7 @@ package enum CameraList {
             guard dp_v4l2_enum_frameintervals(fd, &interval) == 0 else { break }
             // A frame interval is seconds per frame; a stepwise one: its shortest.
             let fraction = interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue ? interval.discrete : interval.stepwise.min
-            if fraction.numerator > 0 { rates.append((Double(fraction.denominator) / Double(fraction.numerator) * 100).rounded() / 100) }
+            if fraction.numerator > 0, fraction.denominator > 0, fraction.denominator / fraction.numerator <= 1000 { rates.append((Double(fraction.denominator) / Double(fraction.numerator) * 100).rounded() / 100) }
             if interval.type != V4L2_FRMIVAL_TYPE_DISCRETE.rawValue { break }
         }
         return rates

@@ -51,7 +51,9 @@ package struct CameraMode: Sendable, Equatable, CustomStringConvertible {
     /// smallest there is. mpv and VLC take the driver's default instead,
     /// often YUYV at 5 fps in 1080p.
     package static func automatic(from modes: [CameraMode]) -> CameraMode? {
-        let usable = modes.filter { $0.coding != .other && $0.width > 0 && $0.height > 0 && $0.fps > 0 }
+        let usable = modes.filter {
+            $0.coding != .other && (1...16384).contains($0.width) && (1...16384).contains($0.height) && $0.fps > 0
+        }
         let fitting = usable.filter { $0.width <= 1920 && $0.height <= 1080 }
         let smooth = fitting.filter { $0.fps >= 29.5 }
         func preference(_ c: Coding) -> Int { c == .yuyv ? 0 : c == .mjpeg ? 1 : 2 }

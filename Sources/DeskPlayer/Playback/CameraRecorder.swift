@@ -236,7 +236,8 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
         if !audioPlaced {
             audioPlaced = true
             let rate = Double(AudioFormat.device.sampleRate)
-            let start = Double(Int64(bitPattern: arrived &- zero)) / 1e9 - Double(samples.count / 2) / rate
+            // Within ten seconds either way: the host clock is the host's, but bounded all the same.
+            let start = min(max(Double(Int64(bitPattern: arrived &- zero)) / 1e9 - Double(samples.count / 2) / rate, -10), 10)
             let frames = Int((start * rate).rounded())
             if frames > 0 {
                 samples = [Float](repeating: 0, count: min(frames, 10 * 48_000) * 2) + samples
