@@ -141,6 +141,25 @@ import TestSupport
         #expect(!s.errors.contains("microphone"), "\(s.errors)")
     }
 
+    /// Pausing the preview pauses only the preview: the camera is read on
+    /// and the recording keeps every frame.
+    @Test func aPausedPreviewRecordsOn() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 0.5 })
+        #expect(s.client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
+        let paused = s.recordingTime()
+        // Past the preview's one-second buffer: the demuxer would have stopped.
+        #expect(eventually(seconds: 15) { s.recordingTime() >= paused + 2.5 }, "\(s.recordingTime()) s recorded")
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        let seconds = try #require(stopped["seconds"]?.number)
+        let decoded = try CameraTests.decodedVideo(path)
+        #expect(abs(Double(decoded.frames) - (seconds * 30 + 1)) <= 1, "\(decoded.frames) frames for \(seconds) s")
+    }
+
     /// A microphone that cannot be opened is one line; the picture records on.
     @Test func aMissingMicrophoneRecordsThePictureOnly() throws {
         let s = try Session(microphone: ["--microphone", "lavfi:nosuchsource"])

@@ -107,12 +107,22 @@ final class Demuxer {
             } else if let audioSwitch = request.audioSwitch {
                 handleAudioSwitch(from: audioSwitch.media, pass: request.seekPass + audioSwitch.pass)
             }
-            if endedSerial == request.serial || isFull {
+            let full = isFull
+            // A camera being recorded is read on when the preview's buffer is
+            // full (paused): the recording takes every packet, the preview
+            // only those it has room for.
+            let recordingLive = input.isLiveDevice && control.tap != nil
+            if endedSerial == request.serial || (full && !recordingLive) {
                 control.demuxerWake.wait(after: seen, timeout: WakeSignal.safetyBound)
                 continue
             }
             do {
                 if try input.read(into: packet) {
+                    guard !full else {
+                        tapVideo()
+                        packet.unref()
+                        continue
+                    }
                     route(request)
                     if let interval = request.interval, readPastLoopEnd(request), passHasPackets {
                         loop(to: interval, request)
@@ -201,10 +211,7 @@ final class Demuxer {
         }
         recordInputStart()
         let index = Int(packet.streamIndex)
-        if index == video?.index, let tap = control.tap {
-            // A recording takes every packet as read, whatever the player shows or drops.
-            if let copy = packet.reference() { tap.take(copy) } else { tap.lost() }
-        }
+        tapVideo()
         if index == request.audioIndex {
             replayFirstAudioSkip()
             if let gate {
@@ -364,6 +371,12 @@ final class Demuxer {
         passesDone += 1
         replaySkip = true
         if audio != nil { audioPackets.put(.passEnd(serial: request.audioSerial)) }
+    }
+
+    /// A recording takes every video packet as read, whatever the player shows or drops.
+    private func tapVideo() {
+        guard Int(packet.streamIndex) == video?.index, let tap = control.tap else { return }
+        if let copy = packet.reference() { tap.take(copy) } else { tap.lost() }
     }
 
     private func endOfStream(_ request: DemuxRequest) {
