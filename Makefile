@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and run-time libraries, and a font for on-screen text; fontconfig
 # finds the fonts text in other scripts falls back to.
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-dev libavcodec-dev \
-	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libass-dev libdbus-1-dev libfontconfig-dev \
+	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libavdevice-dev libass-dev libdbus-1-dev libfontconfig-dev \
 	fonts-dejavu-core
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, xdotool to drive the window, and openbox: a window
@@ -124,7 +124,7 @@ test-quick: deps
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
 BENCH_JSON := playback ttff wakeups tiles compare seams video_seams stream_seams video_cases composition streams speed \
-	stretchers scan live_metrics thumbnails lighter audio_outage compare_align compare_export scrub
+	stretchers scan live_metrics thumbnails lighter audio_outage compare_align compare_export scrub record
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -143,6 +143,7 @@ bench: bench-deps
 	python3 bench/stretchers.py --json bench/out/stretchers.json
 	bench/scan.sh
 	bench/compare_export.sh
+	$(XVFB) bench/record.sh
 	$(XVFB) bench/live_metrics.sh
 	$(XVFB) python3 bench/thumbnails.py --json bench/out/thumbnails.json
 	$(XVFB) python3 bench/lighter.py

@@ -21,14 +21,17 @@ let package = Package(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
         ),
-        // libavformat, libavcodec, libswresample, libswscale, libavfilter,
-        // libavutil: the module map links each of them; pkg-config only
+        // libavdevice, libavformat, libavcodec, libswresample, libswscale,
+        // libavfilter, libavutil: the module map links each of them; pkg-config only
         // supplies the paths.
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavfilter-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavfilter-dev",
+                               "libavdevice-dev"])]
         ),
+        // Linux's V4L2 ioctls, which list a camera's formats, sizes and rates.
+        .systemLibrary(name: "CV4L2"),
         // libass: lays out and rasterises ASS/SSA subtitles, and every text
         // subtitle format once FFmpeg's decoders have turned it into ASS.
         .systemLibrary(
@@ -57,7 +60,7 @@ let package = Package(
         // above shares (MediaTime, HostTime, AudioFormat, PictureBuffer).
         .target(
             name: "Media",
-            dependencies: ["CFFmpeg", "CLibass"],
+            dependencies: ["CFFmpeg", "CLibass", "CV4L2"],
             path: "Sources/DeskPlayer/Media"
         ),
         // Playback: items, players, clock, mixer, composition. No SDL.

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <libavformat/avformat.h>
+#include <libavdevice/avdevice.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
@@ -32,6 +33,8 @@ static const int DP_AVERROR_DECODER_NOT_FOUND = AVERROR_DECODER_NOT_FOUND;
 static const int DP_AVERROR_INVALIDDATA = AVERROR_INVALIDDATA;
 static const int DP_AVERROR_EINVAL = AVERROR(EINVAL);
 static const int DP_AVERROR_ENOMEM = AVERROR(ENOMEM);
+static const int DP_AVERROR_EFBIG = AVERROR(EFBIG);
+static const int DP_AVERROR_ENOSPC = AVERROR(ENOSPC);
 static const int64_t DP_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
 static const int DP_AV_TIME_BASE = AV_TIME_BASE;
 static const int DP_AV_CODEC_FLAG2_FAST = AV_CODEC_FLAG2_FAST;

@@ -60,6 +60,8 @@ final class CommandController {
     /// `compare-align`'s runs and what they found.
     let compareAlignment = CompareAlignment()
     let compareExport = CompareExportControl()
+    /// The camera's recordings (`record`, `R`).
+    let recording = RecordingControl()
     /// Reference times marked for compare-export-frames (`compare-mark`), in order.
     var compareMarks: [Double] = []
     private(set) var quitRequested = false
@@ -211,6 +213,8 @@ final class CommandController {
             try compareAlignment.start(method, controller: self)
         case .compareExport(let path, let audio):
             try compareExport.start(path, audio: audio, controller: self)
+        case .record:
+            try recording.toggle(try resolve(target).first, controller: self)
         case .compareMark:
             try markCompareFrame()
         case .compareExportFrames(let directory, let worst):
@@ -428,6 +432,12 @@ final class CommandController {
     private func seek(_ amount: Double, _ mode: Command.SeekMode, keyframes: Bool, _ target: CommandTarget) throws(CommandError) {
         for unit in try groups(target) {
             let player = unit.leader.player
+            if player.currentItem?.info?.isLive == true {
+                // A camera's or a live stream's past is not kept: nothing to seek to.
+                PlayerApp.printError("seek: a live source cannot seek")
+                osd("A live source cannot seek", seconds: 2)
+                throw .commandFailed
+            }
             let now = player.currentTime.seconds
             let duration = player.currentItem?.duration?.seconds
             let position: Double

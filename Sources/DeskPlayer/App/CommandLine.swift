@@ -23,6 +23,9 @@ package enum Main {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        // Past a file size limit (ulimit -f) a write fails with EFBIG and
+        // says so, as a full disk does, instead of killing the player.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
             if !arguments.contains("--no-config"), let (path, text) = ConfigFiles.read("deskplayer.conf") {

@@ -236,7 +236,30 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("audio-device"), help: ArgumentHelp("The audio device to play on, by a name --audio-device=help lists (mpv's); auto is the system's default. A device that goes away (the audio server restarts, a DAC is unplugged) is opened again every half second, and the pictures play on meanwhile.", valueName: "NAME|auto|help"))
     var audioDevice: String = AudioOutput.auto
 
+    @Option(help: ArgumentHelp("Show a camera live in a tile, as a file plays: /dev/videoN, or any FFmpeg input device as FORMAT:URL (lavfi:testsrc2=size=1280x720:rate=30, x11grab::0.0). Alone: the first camera, in the largest mode up to 1920x1080 that reaches 30 fps. R records it.", valueName: "DEVICE"))
+    var camera: String?
+
+    @Option(name: .customLong("camera-format"), help: ArgumentHelp("The camera's mode instead of the automatic choice (--camera-list shows them).", valueName: "WxH@FPS[:mjpeg|yuyv|h264]"))
+    var cameraFormat: String?
+
+    @Flag(name: .customLong("camera-list"), help: "List the cameras with their modes (the automatic choice marked) and the microphones, then exit.")
+    var cameraList = false
+
+    @Option(help: ArgumentHelp("The microphone recorded with the camera: a PulseAudio/PipeWire source name (--camera-list lists them), or FORMAT:URL (lavfi:sine=frequency=1000). Alone, or by default: the desktop's default source.", valueName: "SOURCE"))
+    var microphone: String?
+
+    @Flag(name: .customLong("no-microphone"), help: "Record the camera's picture only.")
+    var noMicrophone = false
+
+    @Option(name: .customLong("record-to"), help: ArgumentHelp("Where R writes camera recordings (default: $XDG_VIDEOS_DIR/DeskPlayer).", valueName: "DIR"))
+    var recordTo: String?
+
     func validate() throws {
+        if let cameraFormat, CameraModeRequest(cameraFormat) == nil {
+            throw ValidationError("--camera-format must be WxH@FPS, optionally :mjpeg, :yuyv or :h264 (1280x720@30:mjpeg)")
+        }
+        if cameraFormat != nil && camera == nil { throw ValidationError("--camera-format needs --camera") }
+        if microphone != nil && noMicrophone { throw ValidationError("--microphone and --no-microphone contradict each other") }
         if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be between 0 and 100") }
         guard PlaybackSpeed.range.contains(speed) else {
             throw ValidationError("--speed must be between \(PlaybackSpeed.range.lowerBound) and \(Int(PlaybackSpeed.range.upperBound))")
@@ -285,7 +308,18 @@ struct DeskPlayerCommand: ParsableCommand {
             // mpv's --audio-device=help: the list, then exit.
             throw ExitCode(AudioOutput.printDeviceList() ? 0 : 1)
         }
-        let code = PlayerApp(options: self).run()
+        if cameraList { throw ExitCode(CameraOption.printList()) }
+        var options = self
+        if let camera {
+            // The camera plays first, in a tile of its own, as a file would.
+            switch CameraOption.location(for: camera, format: cameraFormat.flatMap(CameraModeRequest.init)) {
+            case .success(let location): options.files.insert(location, at: 0)
+            case .failure(let problem):
+                PlayerApp.printError(problem.message)
+                throw ExitCode(1)
+            }
+        }
+        let code = PlayerApp(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }
 }
@@ -353,6 +387,15 @@ extension DeskPlayerCommand {
             if numericOptions.contains(argument), let next, next.hasPrefix("-"), next != "--" {
                 out.append(argument + "=" + next)
                 skip = true
+                continue
+            }
+            if argument == "--camera", !CameraOption.namesDevice(next) {
+                // mpv-style optional value: a bare --camera is the first camera.
+                out.append("--camera=" + CameraOption.automatic)
+                continue
+            }
+            if argument == "--microphone", next == nil || next?.hasPrefix("-") == true {
+                out.append("--microphone=" + CameraOption.defaultMicrophone)
                 continue
             }
             out.append(argument == "--idle" && !IdleMode.allValueStrings.contains(next ?? "") ? "--idle=yes" : argument)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
 import Foundation
+import Media
 import UI
 
 /// Opening media as a desktop app does: the desktop's file dialog (zenity
@@ -120,6 +121,8 @@ final class MediaOpener {
     }
 
     static func rememberRecent(_ name: String) {
+        // A camera is not a file to find again; its takes are.
+        guard LiveDevice(location: name) == nil else { return }
         var recent = RecentFiles()
         guard recent.add(name) else { return }
         do { try recent.save() } catch { PlayerApp.printError("\(error)") }

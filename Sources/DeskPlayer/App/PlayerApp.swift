@@ -43,6 +43,10 @@ final class PlayerApp {
         controller = CommandController(tiles: tiles, factory: factory,
                                        screenshots: Screenshots(directory: options.screenshotDir))
         title = WindowTitle(template: options.title)
+        if let folder = options.recordTo { controller.recording.folder = URL(fileURLWithPath: folder) }
+        if !options.noMicrophone {
+            controller.recording.microphone = CameraOption.microphone(options.microphone ?? CameraOption.defaultMicrophone)
+        }
     }
 
     static func printError(_ line: String) {
@@ -159,6 +163,7 @@ final class PlayerApp {
         controller.compareMetrics?.finish()
         controller.compareAlignment.stop()
         controller.compareExport.stop()
+        controller.recording.stop()
         controller.scopes?.close()
         shutDown()
         window.holdsOffScreenSaver = false
@@ -327,6 +332,8 @@ final class PlayerApp {
             reportScreenshots(window)
             controller.compareAlignment.update(controller)
             controller.compareExport.update(controller)
+            controller.recording.update(controller)
+            for event in controller.recording.takeEvents() { socket?.broadcast(event.name, event.fields) }
             controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
             controller.scopes?.update(focused: tiles.focused)
             for notice in controller.audioOutput?.takeNotices() ?? [] {
@@ -360,7 +367,7 @@ final class PlayerApp {
     /// video, Picture in Picture, metrics, scopes, an alignment or export, a time limit).
     private func isAtRest(_ window: MainWindow, failureShown: Bool) -> Bool {
         background == nil && !failureShown && options.quitAfter == nil && controller.compareMetrics == nil
-            && !controller.compareAlignment.isRunning && !controller.compareExport.isRunning
+            && !controller.compareAlignment.isRunning && !controller.compareExport.isRunning && !controller.recording.isRecording
             && (controller.scopes.map { $0.kind == .none } ?? true) && (controller.pips?.isEmpty ?? true) && window.isSettled
             && tiles.tiles.allSatisfy { $0.player.isAtRest }
     }

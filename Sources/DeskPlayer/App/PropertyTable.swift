@@ -50,7 +50,7 @@ enum PropertyTable {
         tile.ended = false
     }
 
-    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + compareExportProperties + scopeProperties + CompareProperties.all
+    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + compareExportProperties + recordingProperties + scopeProperties + CompareProperties.all
         + ZoomProperties.all + HardwareDecodingProperties.all + menuProperties
         + rotateProperties + DesktopProperties.all
 

@@ -63,6 +63,8 @@ package enum Command: Equatable, Sendable {
     case compareExportFrames(String, worst: Int?)
     /// Marks the reference's frame on screen for compare-export-frames (again: unmarks it).
     case compareMark
+    /// Starts or stops recording the focused tile's camera.
+    case record
     /// Moves one side of a comparison by `frames` of its own frames (side
     /// 0 the reference, 1 B), the other side staying: a hand correction of
     /// compare-shift.
@@ -196,6 +198,7 @@ extension Command {
         case .compareAlign(let method): return "compare-align \(method.rawValue)"
         case .compareExport(let path, let audio): return "compare-export \(quoted(path))" + (audio.map { " " + $0 } ?? "")
         case .compareMark: return "compare-mark"
+        case .record: return "record"
         case .compareExportFrames(let dir, let worst): return "compare-export-frames \(quoted(dir))" + (worst.map { " \($0)" } ?? "")
         case .compareStep(let side, let frames): return "compare-step \(side == 0 ? "A" : "B") \(frames)"
         case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(saturating: ($0 * 1000).rounded()))" } ?? "")

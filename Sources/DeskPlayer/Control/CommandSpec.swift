@@ -190,6 +190,7 @@ package struct CommandSpec: Sendable {
             return .compareExportFrames(try a.text(0), worst: worst)
         },
         CommandSpec("compare-mark", []) { _ throws(CommandError) in .compareMark },
+        CommandSpec("record", []) { _ throws(CommandError) in .record },
         CommandSpec("compare-align", [arg("method", .choice, optional: true)]) { a throws(CommandError) in
             .compareAlign(try a.choice(0, default: Command.CompareAlignMethod.auto))
         },

@@ -58,6 +58,7 @@ package enum KeyBindings {
         ("Ctrl+p", "pip-start", "Picture in Picture (Esc in it restores)"),
         ("s", "screenshot video", "screenshot of the video at its own size"),
         ("S", "screenshot window", "screenshot of the window"),
+        ("R", "record", "record the camera: start / stop (then the take plays)"),
         ("Ctrl+o", "open-files", "open files (dialog, or the built-in browser)"),
         ("MBTN_RIGHT", "context-menu", "the menu (right click)"),
         ("Ctrl+r", "recent-files", "recent files"),

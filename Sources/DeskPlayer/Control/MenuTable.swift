@@ -140,6 +140,7 @@ package enum MenuTable {
         entry("Picture in Picture", "cycle pip"),
         entry("Screenshot", "screenshot video"),
         entry("Screenshot of the window", "screenshot window"),
+        entry("Record the camera / stop (R)", "record", when: "camera"),
         entry("Fullscreen", "cycle fullscreen"),
         entry("Keys…", "help"),
         entry("-"),

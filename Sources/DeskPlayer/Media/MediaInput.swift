@@ -21,9 +21,17 @@ let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { op
 package struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
     package let url: String
     package let isNetwork: Bool
+    /// A live input device read through libavdevice (a camera, a screen, a
+    /// lavfi graph), written as mpv writes it: `av://FORMAT:URL`, with the
+    /// device's options after `#` (`av://v4l2:/dev/video0#video_size=1280x720,framerate=30`).
+    package let device: LiveDevice?
 
     package init(_ text: String) {
-        if text.hasPrefix("file://") {
+        device = LiveDevice(location: text)
+        if let device {
+            url = device.url
+            isNetwork = false
+        } else if text.hasPrefix("file://") {
             url = String(text.dropFirst("file://".count))
             isNetwork = false
         } else if text.range(of: "^[a-zA-Z][a-zA-Z0-9+.-]*://", options: .regularExpression) != nil {
@@ -53,6 +61,7 @@ package struct MediaLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// Clear reasons for local paths that FFmpeg would describe vaguely.
     package func localProblem() -> String? {
+        if let device { return device.problem() }
         guard !isNetwork else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url, isDirectory: &isDirectory) else {
@@ -148,11 +157,17 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
         if location.isNetwork {
             av_dict_set(&options, "rw_timeout", "10000000", 0)  // 10 s, in µs
         }
+        var format: UnsafePointer<AVInputFormat>?
+        if let device = location.device {
+            format = try device.inputFormat()
+            for (key, value) in device.options { av_dict_set(&options, key, value, 0) }
+        }
         let url = playlist.map { "data:application/vnd.apple.mpegurl;base64," + Data($0.utf8).base64EncodedString() }
-        let ret = avformat_open_input(&ctx, url ?? location.url, nil, &options)
+        let ret = avformat_open_input(&ctx, url ?? location.url, format, &options)
         av_dict_free(&options)
         guard ret >= 0, let opened = ctx else {
             if let failure = cache?.firstFailure, ret != DP_AVERROR_EXIT { throw MediaInput.missingSegment(failure) }
+            if let device = location.device { throw device.describeOpenFailure(ret) }
             throw MediaInput.describeOpenFailure(ret, local: !location.isNetwork)
         }
         return opened
@@ -237,6 +252,9 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
         let index = av_find_best_stream(context, type, -1, -1, nil, 0)
         return index >= 0 ? Int(index) : nil
     }
+
+    /// A live device (camera, screen, lavfi graph): no duration, no seeking.
+    package var isLiveDevice: Bool { location.device != nil }
 
     /// The container's duration in µs, or nil when unknown.
     package var durationMicroseconds: Int64? {

@@ -52,8 +52,26 @@ package final class MovieEncoder {
     /// Opens `path` for writing: `width` x `height` (made even) at `frameRate`,
     /// with a stereo AAC track when `audio` is given; the container is the
     /// one `name` (else `path`) ends in. `quality`: x264's CRF.
+    /// What a live recording asks beyond an export: x264's tune, the
+    /// stamps' time base (frames come with their own times, not one per
+    /// tick), a keyframe interval and the muxer's options
+    /// (`movflags=frag_keyframe+empty_moov`: a killed recording still plays).
+    package struct Live: Sendable {
+        package var tune: String
+        package var timeBase: AVRational
+        package var keyframeInterval: Int
+        package var muxerOptions: [String: String]
+        package init(tune: String, timeBase: AVRational, keyframeInterval: Int, muxerOptions: [String: String]) {
+            self.tune = tune
+            self.timeBase = timeBase
+            self.keyframeInterval = keyframeInterval
+            self.muxerOptions = muxerOptions
+        }
+    }
+
     package init(path: String, name: String? = nil, width: Int, height: Int, frameRate: AVRational, audio: AudioInput?,
-                 pictures: Pictures = .exact, quality: Int = 12, preset: String = "ultrafast") throws(MediaError) {
+                 pictures: Pictures = .exact, quality: Int = 12, preset: String = "ultrafast",
+                 live: Live? = nil) throws(MediaError) {
         self.width = max(2, width & ~1)
         self.height = max(2, height & ~1)
         frame = try Frame()
@@ -76,9 +94,10 @@ package final class MovieEncoder {
         v.pointee.width = Int32(self.width)
         v.pointee.height = Int32(self.height)
         v.pointee.pix_fmt = pixelFormat
-        v.pointee.time_base = av_inv_q(rate)
+        v.pointee.time_base = live?.timeBase ?? av_inv_q(rate)
         v.pointee.framerate = rate
-        v.pointee.gop_size = Int32(min(max(ContainerMath.wholeFramesPerSecond(rate) ?? 25, 6), 300) * 2)
+        v.pointee.gop_size = Int32(live?.keyframeInterval
+                                   ?? min(max(ContainerMath.wholeFramesPerSecond(rate) ?? 25, 6), 300) * 2)
         v.pointee.colorspace = rgb != nil ? AVCOL_SPC_RGB : AVCOL_SPC_SMPTE170M
         v.pointee.color_primaries = AVCOL_PRI_SMPTE170M
         v.pointee.color_trc = AVCOL_TRC_SMPTE170M
@@ -87,8 +106,9 @@ package final class MovieEncoder {
         if codecName.hasPrefix("libx264") {
             av_opt_set(v.pointee.priv_data, "preset", preset, 0)
             av_opt_set(v.pointee.priv_data, "crf", String(quality), 0)
-            // Pixels as drawn, not what looks sharp: no psycho-visual tuning.
-            av_opt_set(v.pointee.priv_data, "tune", "psnr", 0)
+            // Pixels as drawn, not what looks sharp: no psycho-visual tuning
+            // (a live recording: no frames held back, zerolatency).
+            av_opt_set(v.pointee.priv_data, "tune", live?.tune ?? "psnr", 0)
         } else {
             v.pointee.bit_rate = Int64(self.width * self.height) * 8
             v.pointee.qmin = 1
@@ -108,7 +128,11 @@ package final class MovieEncoder {
             try MediaError.check(avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE), "cannot write \(path)")
         }
         isOpen = true
-        try MediaError.check(avformat_write_header(ctx, nil), "cannot write \(path)'s header")
+        var muxerOptions: OpaquePointer? = nil
+        for (key, value) in live?.muxerOptions ?? [:] { av_dict_set(&muxerOptions, key, value, 0) }
+        let header = avformat_write_header(ctx, &muxerOptions)
+        av_dict_free(&muxerOptions)
+        try MediaError.check(header, "cannot write \(name ?? path)'s header")
         let f = frame.pointer
         f.pointee.width = Int32(self.width)
         f.pointee.height = Int32(self.height)
@@ -171,6 +195,29 @@ package final class MovieEncoder {
         f.pointee.pts = nextVideoPts
         nextVideoPts += 1
         try encode(f, with: video, to: videoStream)
+    }
+
+    /// Encodes a decoded picture of any size and pixel format (a camera's),
+    /// scaled to the encoder's, stamped `pts` in the live time base.
+    package func writeVideo(frame source: UnsafePointer<AVFrame>, pts: Int64) throws(MediaError) {
+        guard let video, !finished else { return }
+        try MediaError.check(av_frame_make_writable(frame.pointer), "out of memory (recording frame)")
+        let f = frame.pointer
+        sws = sws_getCachedContext(sws, source.pointee.width, source.pointee.height,
+                                   AVPixelFormat(rawValue: source.pointee.format), Int32(width), Int32(height),
+                                   pixelFormat, Int32(SWS_BILINEAR), nil, nil, nil)
+        guard let sws else { throw MediaError("cannot convert the camera's picture for encoding") }
+        // Whole frames, planes and strides as FFmpeg's frames give them.
+        let rows = sws_scale_frame(sws, f, source)
+        guard rows >= 0 else { throw MediaError(code: rows, context: "picture conversion failed") }
+        f.pointee.pts = pts
+        try encode(f, with: video, to: videoStream)
+    }
+
+    /// Bytes written to the output so far (the muxer's count).
+    package var bytesWritten: Int64 {
+        guard let pb = format?.pointee.pb else { return 0 }
+        return avio_tell(pb)
     }
 
     /// Encodes interleaved stereo float samples (at the rate given at init).

@@ -39,6 +39,14 @@ package final class Packet: @unchecked Sendable {  // handed over whole through 
 
     package func unref() { av_packet_unref(pointer) }
 
+    /// A new packet holding a reference to the same data (no copy of the
+    /// bytes): what a recording keeps while the packet plays on. Nil when
+    /// out of memory.
+    package func reference() -> Packet? {
+        guard let copy = try? Packet() else { return nil }
+        return av_packet_ref(copy.pointer, pointer) >= 0 ? copy : nil
+    }
+
     /// The AV_PKT_DATA_SKIP_SAMPLES side data (start/end trim), if any.
     package var skipSamplesSideData: [UInt8]? {
         var size: Int = 0

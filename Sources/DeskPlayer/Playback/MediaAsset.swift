@@ -213,6 +213,12 @@ final class MediaAsset {
         if let d = input.durationMicroseconds { info.duration = MediaTime(microseconds: d) }
         // A live HLS playlist (no EXT-X-ENDLIST) has no duration: FFmpeg sums only finished ones.
         info.isLive = input.formatName == "hls" && input.durationMicroseconds == nil
+        // A camera, a screen or a lavfi graph plays as it comes: no end, no seeking.
+        if input.isLiveDevice {
+            info.isLive = true
+            info.isDevice = true
+            info.duration = nil
+        }
         info.timelineStart = startOffset(video: video?.index, audio: audio?.index, trim: p.audioTrim)
         let (chapters, chapterProblem) = ChapterTable.make(from: input.chapters, offset: info.timelineStart,
                                                            duration: info.duration)
@@ -316,7 +322,8 @@ final class MediaAsset {
             }
         }
         var given: [MediaTrack] = [], found: [MediaTrack] = []
-        let beside = p.autoloadSubtitles && !location.isNetwork ? SubtitleFile.siblings(of: location.url) : []
+        let beside = p.autoloadSubtitles && !location.isNetwork && location.device == nil
+            ? SubtitleFile.siblings(of: location.url) : []
         for (path, explicit) in p.subtitleFiles.map({ ($0, true) }) + beside.map({ ($0, false) }) {
             let id = input.streamCount + given.count + found.count
             do {

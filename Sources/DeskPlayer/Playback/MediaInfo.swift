@@ -35,6 +35,8 @@ package struct MediaInfo: Sendable {
     package var chapters: [Chapter] = []
     /// A live stream (an HLS playlist without an end): it cannot loop.
     package var isLive = false
+    /// A live input device (camera, screen, lavfi graph): it can be recorded.
+    package var isDevice = false
     /// Where the item's timeline starts in container time: a timestamp of
     /// its streams less this is an item time.
     package var timelineStart = MediaTime.zero

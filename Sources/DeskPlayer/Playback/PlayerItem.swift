@@ -113,6 +113,15 @@ package final class PlayerItem: Sendable {
     }
     package var pipeline: (any ItemSource)? { state.withLock { $0.pipeline } }
     package var info: MediaInfo? { state.withLock { $0.info } }
+
+    /// Starts recording the item's live input (a camera) to `url`, with a
+    /// microphone's sound when `audio` (see `MicrophoneCapture`).
+    package func record(to url: URL, audio: Bool = false) throws(MediaError) -> CameraRecorder {
+        guard let pipeline = pipeline as? ItemPipeline else {
+            throw MediaError(status == .readyToPlay ? "only a camera can be recorded" : "the camera is not open yet")
+        }
+        return try pipeline.record(to: url, audio: audio)
+    }
     /// Packets FFmpeg refused and frames it concealed, so far (kept after the item ends).
     package var decodeErrors: Int { state.withLock { $0.decodeErrors?.total } ?? 0 }
     package var duration: MediaTime? { info?.duration }

@@ -121,7 +121,9 @@ struct ControlBar {
         }
         let position = player.currentTime.seconds
         let duration = player.currentItem?.duration?.seconds
-        let time = DisplayText.clock(position) + " / " + (duration.map(DisplayText.clock) ?? "--:--")
+        // A camera or a live stream has no end to show: it says so.
+        let live = player.currentItem?.info?.isLive ?? false
+        let time = DisplayText.clock(position) + " / " + (duration.map(DisplayText.clock) ?? (live ? "live" : "--:--"))
         text.drawLine(time, renderer: r, x: timeX, y: bar.y + (bar.height - text.lineHeight) / 2)
 
         // Seek bar: the track, what has played, and a knob.

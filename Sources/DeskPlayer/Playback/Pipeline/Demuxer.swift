@@ -107,12 +107,22 @@ final class Demuxer {
             } else if let audioSwitch = request.audioSwitch {
                 handleAudioSwitch(from: audioSwitch.media, pass: request.seekPass + audioSwitch.pass)
             }
-            if endedSerial == request.serial || isFull {
+            let full = isFull
+            // A camera being recorded is read on when the preview's buffer is
+            // full (paused): the recording takes every packet, the preview
+            // only those it has room for.
+            let recordingLive = input.isLiveDevice && control.tap != nil
+            if endedSerial == request.serial || (full && !recordingLive) {
                 control.demuxerWake.wait(after: seen, timeout: WakeSignal.safetyBound)
                 continue
             }
             do {
                 if try input.read(into: packet) {
+                    guard !full else {
+                        tapVideo()
+                        packet.unref()
+                        continue
+                    }
                     route(request)
                     if let interval = request.interval, readPastLoopEnd(request), passHasPackets {
                         loop(to: interval, request)
@@ -201,6 +211,7 @@ final class Demuxer {
         }
         recordInputStart()
         let index = Int(packet.streamIndex)
+        tapVideo()
         if index == request.audioIndex {
             replayFirstAudioSkip()
             if let gate {
@@ -362,7 +373,14 @@ final class Demuxer {
         if audio != nil { audioPackets.put(.passEnd(serial: request.audioSerial)) }
     }
 
+    /// A recording takes every video packet as read, whatever the player shows or drops.
+    private func tapVideo() {
+        guard Int(packet.streamIndex) == video?.index, let tap = control.tap else { return }
+        if let copy = packet.reference() { tap.take(copy) } else { tap.lost() }
+    }
+
     private func endOfStream(_ request: DemuxRequest) {
+        control.tap?.inputEnded(nil)
         releaseHeldAudio(request)
         if video != nil && forwardsVideo((passesDone, Int64.max)) {
             videoPackets.put(.endOfStream(serial: request.serial))
@@ -374,6 +392,7 @@ final class Demuxer {
     /// A truncated or damaged file ends where the damage starts.
     private func endAtDamage(_ error: any Error, _ request: DemuxRequest) {
         warning("\(error); playing what could be read")
+        control.tap?.inputEnded("\(error)")
         releaseHeldAudio(request)
         if video != nil { videoPackets.put(.endOfStream(serial: request.serial)) }
         if audio != nil { audioPackets.put(.endOfStream(serial: request.audioSerial)) }

@@ -70,6 +70,22 @@ final class ItemPipeline: ItemSource {
 
     var decodeErrors: DecodeErrors? { control.decodeErrors }
 
+    /// Starts recording this live input's video to `url` (the demuxer hands
+    /// the recorder every video packet from now on); one at a time.
+    /// `audio`: a microphone's samples will come (`CameraRecorder.takeAudio`).
+    func record(to url: URL, audio: Bool) throws(MediaError) -> CameraRecorder {
+        guard info.isDevice, let video, let stream = input.stream(video.index) else {
+            throw MediaError("only a camera (a live input device with video) can be recorded")
+        }
+        if let running = control.tap as? CameraRecorder, running.progress.outcome == nil {
+            throw MediaError("already recording to \(running.url.lastPathComponent)")
+        }
+        let recorder = try CameraRecorder(stream: stream, to: url, audio: audio)
+        recorder.start()
+        control.tap = recorder
+        return recorder
+    }
+
     var hasVideo: Bool { video != nil }
     var hasAudio: Bool { audio != nil }
 
@@ -131,6 +147,9 @@ final class ItemPipeline: ItemSource {
         audioRing.changed.signal()
         loopPasses.wake.signal()
         threadsDone.wait()
+        // A recording of a camera closed (its tile closed, another file
+        // loaded) ends with it, its file kept.
+        control.tap?.inputEnded("the camera was closed")
     }
 
     deinit { stop() }

@@ -66,6 +66,8 @@ final class PipelineControl: Sendable {
     }
 
     private let state: Mutex<State>
+    /// What receives the live input's video packets as they are read (a recording).
+    private let packetTap = Mutex<(any PacketTap)?>(nil)
     private let aborted = Atomic<Bool>(false)
     private let picturesSeen = Atomic<Bool>(true)
     private let keepsFrames = Atomic<Bool>(false)
@@ -83,6 +85,12 @@ final class PipelineControl: Sendable {
     }
 
     var isAborted: Bool { aborted.load(ordering: .relaxed) }
+
+    /// The tap the demuxer hands its video packets to (nil: none).
+    var tap: (any PacketTap)? {
+        get { packetTap.withLock { $0 } }
+        set { packetTap.withLock { $0 = newValue } }
+    }
 
     /// Raises the abort flag; false when it was already up.
     func abort() -> Bool {

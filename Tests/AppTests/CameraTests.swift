@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Testing
+@testable import App
+@testable import Control
+@testable import Media
+import TestSupport
+
+/// `--camera` and `record` with a stand-in camera (a lavfi graph paced at
+/// real time, as a webcam delivers), the recordings decoded by ffprobe.
+@Suite(.serialized) struct CameraTests {
+    static let camera = "lavfi:testsrc2=size=640x360:rate=30,realtime"
+
+    /// A player showing `camera`, recording into its folder's `takes`.
+    final class Session {
+        let dir = Fixtures.temporaryDirectory()
+        let takes: URL
+        let stderr: URL
+        let player: Process
+        let client: ControlSocketTests.Client
+
+        /// `limitBytes`: the player runs under that file size limit (prlimit --fsize).
+        init(camera: String = CameraTests.camera, microphone: [String] = ["--no-microphone"], limitBytes: Int? = nil) throws {
+            takes = dir.appendingPathComponent("takes")
+            stderr = dir.appendingPathComponent("stderr.txt")
+            let socket = dir.appendingPathComponent("ipc.sock").path
+            let arguments = ["--camera", camera] + microphone + ["--record-to", takes.path]
+            if let limitBytes {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+                process.arguments = ["--fsize=\(limitBytes)", Fixtures.binary] + arguments + ["--input-ipc-server", socket]
+                process.environment = Fixtures.appEnvironment.merging(ControlSocketTests.headless) { $1 }
+                process.standardOutput = FileHandle.nullDevice
+                _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+                process.standardError = try FileHandle(forWritingTo: stderr)
+                try process.run()
+                player = process
+            } else {
+                player = try ControlSocketTests().startPlayer(arguments, socket: socket, stderr: stderr)
+            }
+            client = try ControlSocketTests.Client(path: socket)
+        }
+
+        deinit {
+            if player.isRunning { player.terminate(); player.waitUntilExit() }
+            try? FileManager.default.removeItem(at: dir)
+        }
+
+        var errors: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
+
+        /// The files in the takes folder (the temporary one while recording).
+        var files: [URL] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: takes.path)) ?? []).map { takes.appendingPathComponent($0) }
+        }
+
+        /// The camera is open and plays (its file-loaded may come before the client connects).
+        func opened() -> Bool { eventually { client.get("seekable") == .bool(false) } }
+
+        func recordingTime() -> Double { client.get("recording-time")?.number ?? 0 }
+
+        /// The recording-stopped event's fields.
+        func stopped(seconds: Double = 15) -> JSONValue? {
+            guard client.waitForEvent("recording-stopped", seconds: seconds) else { return nil }
+            return client.events.last { $0["event"]?.string == "recording-stopped" }
+        }
+    }
+
+    /// Frames and seconds of `file`'s video, as FFmpeg decodes it.
+    static func decodedVideo(_ file: String) throws -> (frames: Int, seconds: Double) {
+        let r = try runTool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                        "stream=nb_read_frames:format=duration", "-of", "default=nw=1", file])
+        var frames = 0, seconds = 0.0
+        for line in r.stdout.split(separator: "\n") {
+            if line.hasPrefix("nb_read_frames=") { frames = Int(line.dropFirst(15)) ?? 0 }
+            if line.hasPrefix("duration=") { seconds = Double(line.dropFirst(9)) ?? 0 }
+        }
+        return (frames, seconds)
+    }
+
+    @Test func aCameraPlaysLiveAndCannotSeek() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.get("seekable") == .bool(false))
+        #expect(s.client.get("duration") == nil, "a live source has no duration")
+        #expect(s.client.error([.string("seek"), .number(5)]) == "error running command")
+        #expect(eventually { s.errors.contains("a live source cannot seek") })
+        #expect(eventually { (s.client.get("time-pos")?.number ?? 0) > 0.5 }, "the preview plays")
+        #expect(s.client.get("recording") == .bool(false))
+        #expect(s.client.get("camera") == .string(CameraTests.camera))
+    }
+
+    @Test func aRecordingKeepsEveryFrameAndThenPlays() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success", "\(s.errors)")
+        #expect(s.client.waitForEvent("recording-started"))
+        #expect(s.client.get("recording") == .bool(true))
+        // Written as it goes, under a temporary name.
+        #expect(eventually { s.files.contains { (try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) ?? 0 > 10_000 } })
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 3 }, "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        #expect(URL(fileURLWithPath: path).lastPathComponent.hasPrefix("Video "))
+        #expect(path.hasSuffix(".mp4"))
+        #expect(s.files.map(\.path) == [path], "the temporary file was renamed into place")
+        let frames = try #require(stopped["frames"]?.number).rounded()
+        let seconds = try #require(stopped["seconds"]?.number)
+        let decoded = try CameraTests.decodedVideo(path)
+        #expect(Double(decoded.frames) == frames, "every frame encoded is decoded")
+        // At 30 fps from the first frame's time to the last's: none dropped.
+        #expect(abs(Double(decoded.frames) - (seconds * 30 + 1)) <= 1, "\(decoded.frames) frames for \(seconds) s")
+        #expect(decoded.seconds >= 3)
+        // The take plays at once in the same tile.
+        #expect(eventually { s.client.get("path") == .string(path) })
+        #expect(s.client.get("recording") == .bool(false))
+        #expect(s.client.get("recording-path") == .string(path))
+        #expect(s.client.get("camera") == nil, "the take is a file, not a camera")
+        #expect(s.client.waitFor("duration")?.number ?? 0 >= 3)
+    }
+
+    /// A microphone stand-in (lavfi's sine, paced at real time): the
+    /// recording has its sound, as long as its picture.
+    @Test func aMicrophoneIsRecordedWithThePicture() throws {
+        let s = try Session(microphone: ["--microphone", "lavfi:sine=frequency=1000:sample_rate=48000,arealtime"])
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 2 })
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,sample_rate:format=duration",
+                                        "-of", "default=nw=1", path])
+        #expect(r.stdout.contains("codec_name=aac") && r.stdout.contains("sample_rate=48000"), "\(r.stdout)")
+        // Sound and picture start together and end together (within a fifth of a second).
+        let audio = try runTool("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
+                                            "-of", "csv=p=0", path]).stdout.split(separator: "\n").compactMap { Double($0) }
+        let video = try CameraTests.decodedVideo(path)
+        let audioEnd = try #require(audio.last)
+        #expect(abs(audioEnd - video.seconds) < 0.2, "audio ends at \(audioEnd), the file at \(video.seconds)")
+        #expect(!s.errors.contains("microphone"), "\(s.errors)")
+    }
+
+    /// Pausing the preview pauses only the preview: the camera is read on
+    /// and the recording keeps every frame.
+    @Test func aPausedPreviewRecordsOn() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 0.5 })
+        #expect(s.client.error([.string("set_property"), .string("pause"), .bool(true)]) == "success")
+        let paused = s.recordingTime()
+        // Past the preview's one-second buffer: the demuxer would have stopped.
+        #expect(eventually(seconds: 15) { s.recordingTime() >= paused + 2.5 }, "\(s.recordingTime()) s recorded")
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        let seconds = try #require(stopped["seconds"]?.number)
+        let decoded = try CameraTests.decodedVideo(path)
+        #expect(abs(Double(decoded.frames) - (seconds * 30 + 1)) <= 1, "\(decoded.frames) frames for \(seconds) s")
+    }
+
+    /// A microphone that cannot be opened is one line; the picture records on.
+    @Test func aMissingMicrophoneRecordsThePictureOnly() throws {
+        let s = try Session(microphone: ["--microphone", "lavfi:nosuchsource"])
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually { s.errors.contains("microphone nosuchsource: ") && s.errors.contains("; recording the picture only") },
+                "\(s.errors)")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 1 })
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        #expect(try CameraTests.decodedVideo(try #require(stopped["path"]?.string)).frames >= 30)
+    }
+
+    @Test func aKilledRecordingStillPlays() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        // The property starts it as the command does.
+        #expect(s.client.error([.string("set_property"), .string("recording"), .bool(true)]) == "success")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 3 })
+        kill(s.player.processIdentifier, SIGKILL)
+        s.player.waitUntilExit()
+        let partial = try #require(s.files.first, "the recording's temporary file is there")
+        let decoded = try CameraTests.decodedVideo(partial.path)
+        #expect(decoded.frames >= 60, "\(decoded.frames) frames decode from a killed recording")
+        #expect(decoded.seconds >= 2)
+    }
+
+    @Test func aCameraThatEndsMidRecordingLeavesItsRecording() throws {
+        let s = try Session(camera: "lavfi:testsrc2=size=320x240:rate=30:duration=3,realtime")
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        #expect(s.errors.contains("The camera stopped"), "\(s.errors)")
+        #expect(try CameraTests.decodedVideo(path).frames >= 30)
+        #expect(eventually { s.client.get("path") == .string(path) })
+    }
+
+    /// Loading another file in the camera's tile closes the camera: its
+    /// recording ends with it and is kept.
+    @Test func closingTheCameraEndsItsRecording() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        #expect(eventually(seconds: 15) { s.recordingTime() >= 1 })
+        #expect(s.client.error([.string("loadfile"), .string(Fixtures.asset("demo.mp4"))]) == "success")
+        let stopped = try #require(s.stopped(), "\(s.errors)")
+        let path = try #require(stopped["path"]?.string)
+        #expect(s.errors.contains("The camera stopped (the camera was closed)"), "\(s.errors)")
+        #expect(try CameraTests.decodedVideo(path).frames >= 30)
+        #expect(s.client.get("recording") == .bool(false))
+        #expect(s.client.get("path") == .string(Fixtures.asset("demo.mp4")), "what was opened stays")
+    }
+
+    /// A disk that fills up, as a file size limit (prlimit --fsize) makes
+    /// it: the recording stops, what was written is kept and plays.
+    @Test func aFullDiskStopsTheRecordingAndKeepsWhatWasWritten() throws {
+        let s = try Session(limitBytes: 600_000)
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("record")]) == "success")
+        let stopped = try #require(s.stopped(seconds: 30), "\(s.errors)")
+        #expect(stopped["error"]?.string?.contains("File too large") == true, "\(stopped)")
+        let path = try #require(stopped["path"]?.string)
+        #expect(s.errors.contains("Recording stopped: "), "\(s.errors)")
+        #expect(try CameraTests.decodedVideo(path).frames >= 15)
+        #expect(eventually { s.client.get("path") == .string(path) })
+        #expect(s.player.isRunning)
+    }
+
+    @Test func noCameraIsOneLineAndExitStatus1() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = try runProcess(Fixtures.binary, ["--camera", "/dev/video99"], environment: [:], timeout: 20)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "deskplayer: No camera found at /dev/video99\n")
+        let notADevice = try runProcess(Fixtures.binary, ["--camera", "nosuchformat:x"], environment: [:], timeout: 20)
+        #expect(notADevice.status == 1)
+        #expect(notADevice.stderr.contains("no input device \"nosuchformat\""))
+        let badFormat = try runProcess(Fixtures.binary, ["--camera", CameraTests.camera, "--camera-format", "big"],
+                                       environment: [:], timeout: 20)
+        #expect(badFormat.status == 2)
+        if (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.contains(where: { $0.hasPrefix("video") }) == false {
+            let list = try runProcess(Fixtures.binary, ["--camera-list"], environment: [:], timeout: 20)
+            #expect(list.status == 1)
+            #expect(list.stderr == "deskplayer: No camera found\n")
+            let first = try runProcess(Fixtures.binary, ["--camera"], environment: [:], timeout: 20)
+            #expect(first.status == 1)
+            #expect(first.stderr == "deskplayer: No camera found\n")
+        }
+    }
+}
