@@ -43,6 +43,11 @@ let package = Package(
             pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]
         ),
+        // GNU gettext in glibc (libintl.h): the window's words in the user's
+        // language (Media/Localization.swift). Part of libc: no library to link.
+        .systemLibrary(
+            name: "CGettext"
+        ),
         // libdbus-1, D-Bus's reference library: MPRIS on the session bus.
         .systemLibrary(
             name: "CDBus",
@@ -57,7 +62,7 @@ let package = Package(
         // above shares (MediaTime, HostTime, AudioFormat, PictureBuffer).
         .target(
             name: "Media",
-            dependencies: ["CFFmpeg", "CLibass"],
+            dependencies: ["CFFmpeg", "CLibass", "CGettext"],
             path: "Sources/DeskPlayer/Media"
         ),
         // Playback: items, players, clock, mixer, composition. No SDL.

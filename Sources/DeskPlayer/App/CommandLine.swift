@@ -23,6 +23,8 @@ package enum Main {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        // The window's words in the user's language (stderr stays English).
+        Localization.start()
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
             if !arguments.contains("--no-config"), let (path, text) = ConfigFiles.read("deskplayer.conf") {

@@ -17,7 +17,7 @@ extension ContextMenu {
             SDL_RenderDrawRect(r, &border)
             let textDy = (rowHeight - text.lineHeight) / 2
             if !level.filter.isEmpty {
-                text.drawLine("Filter: " + level.filter, renderer: r, x: f.x + 26, y: f.y + 4 + textDy,
+                text.drawLine(tr("Filter: ") + level.filter, renderer: r, x: f.x + 26, y: f.y + 4 + textDy,
                               color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
             }
             if level.rows.isEmpty {
