@@ -25,7 +25,7 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # thumbnail cache's entries are checked with (DesktopThumbnailTests);
 # fonts-droid-fallback: the CJK font the text tests fall back to (DejaVu has
 # the Hebrew and Arabic); tesseract with its German and Japanese data: the
-# OCR that reads the translated window back (TranslationScreenTests).
+# OCR that reads the translated window back (ScreenTests+Translations.swift).
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
 	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish \
 	python3-pil libglib2.0-0 fonts-droid-fallback tesseract-ocr tesseract-ocr-deu tesseract-ocr-jpn

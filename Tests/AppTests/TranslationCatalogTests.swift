@@ -7,7 +7,7 @@ import TestSupport
 /// nothing untranslated or fuzzy, keeps its msgid's placeholders in order
 /// (String(format:) reads them), the template holds what the sources mark,
 /// every tr( key is a literal, and the desktop entry and the metainfo carry
-/// each language. What the window shows is TranslationScreenTests'.
+/// each language. What the window shows is checked in ScreenTests+Translations.swift.
 @Suite(.enabled(if: toolExists("msgfmt"), "needs gettext's msgfmt (make deps)"))
 struct TranslationCatalogTests {
     static let languages = ["de", "es", "fr", "ja", "pt_BR", "ru", "zh_CN"]

@@ -21,7 +21,7 @@ package enum Fixtures {
     /// window: `RememberedState`) never reaches another's, nor the user's.
     /// A test that sets XDG_STATE_HOME itself overrides it. The window speaks
     /// English whatever the user's language, as the tests read it
-    /// (TranslationScreenTests set a language themselves).
+    /// (ScreenTests+Translations.swift sets a language itself).
     package static var appEnvironment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["LANGUAGE"] = nil
