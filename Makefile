@@ -5,10 +5,11 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time libraries, and a font for on-screen text; fontconfig
-# finds the fonts text in other scripts falls back to.
+# finds the fonts text in other scripts falls back to; gettext's msgfmt
+# compiles the translations (po/).
 BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-dev libavcodec-dev \
 	libavutil-dev libswresample-dev libswscale-dev libavfilter-dev libavdevice-dev libass-dev libdbus-1-dev libfontconfig-dev \
-	fonts-dejavu-core
+	fonts-dejavu-core gettext
 # What the tests use: ffmpeg/ffprobe (reference decodes, x11grab screenshots),
 # a virtual X server, xdotool to drive the window, and openbox: a window
 # manager for the Picture in Picture stacking test; dbus-daemon (a private
@@ -23,10 +24,11 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # and GLib's g_filename_to_uri (through ctypes): the standard readers the
 # thumbnail cache's entries are checked with (DesktopThumbnailTests);
 # fonts-droid-fallback: the CJK font the text tests fall back to (DejaVu has
-# the Hebrew and Arabic).
+# the Hebrew and Arabic); tesseract with its German and Japanese data: the
+# OCR that reads the translated window back (ScreenTests+Translations.swift).
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
 	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish \
-	python3-pil libglib2.0-0 fonts-droid-fallback
+	python3-pil libglib2.0-0 fonts-droid-fallback tesseract-ocr tesseract-ocr-deu tesseract-ocr-jpn
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What `make install` rasterises the icon with (FFmpeg's librsvg decoder).
@@ -53,7 +55,7 @@ TILE_FINE_SECONDS ?= 20
 # puts video-compare beside it, built from its own source).
 COMPARE_SECONDS ?= 15
 
-.PHONY: run test test-quick build deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check deb-repro screenshots sanitize \
+.PHONY: run test test-quick build locale deps test-deps bench-deps deb-deps bench clean assets install dist-files deb deb-check deb-repro screenshots sanitize \
 	sanitize-thread sanitize-address fuzz fuzz-socket soak
 
 # Every release build links the Swift runtime statically, so the binary runs
@@ -94,8 +96,21 @@ bench-deps: deps
 deb-deps: deps
 	$(call apt_install,$(DEB_PACKAGES))
 
-build: deps
+build: deps locale
 	$(RELEASE_BUILD)
+
+# The translations, po/LL.po (po/update-pot.sh makes the template and
+# merges it into them), compiled into .build/locale/LL/LC_MESSAGES: the
+# folder a binary built under .build finds them in (Media/Localization.swift),
+# for `make run` and the tests; `make install` copies them under
+# share/locale. --check: a broken format or plural header fails the build.
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+LOCALE_DIR := .build/locale
+MO_FILES := $(LANGUAGES:%=$(LOCALE_DIR)/%/LC_MESSAGES/deskplayer.mo)
+locale: $(MO_FILES)
+$(LOCALE_DIR)/%/LC_MESSAGES/deskplayer.mo: po/%.po | deps
+	@mkdir -p $(@D)
+	msgfmt --check -o $@ $<
 
 # Plays the bundled demo (in a virtual X server when there is no display).
 run: build
@@ -105,7 +120,7 @@ run: build
 
 # The whole suite, headless: a virtual X server for the window tests, SDL's
 # disk/dummy audio drivers (the tests pick one per case).
-test: test-deps
+test: test-deps locale
 	$(SWIFT) build --build-tests
 	SDL_AUDIODRIVER=dummy $(XVFB) $(SWIFT) test --skip-build
 
@@ -114,7 +129,7 @@ test: test-deps
 QUICK_SUITES := MediaTests PlaybackTests ControlTests UITests \
 	AppTests.KeyBindingTests AppTests.CommandTests AppTests.ContextMenuTests AppTests.DoorFuzzTests AppTests.ModeDoorFuzzTests \
 	AppTests.ControlSocketTests AppTests.ControlSocketBoundsTests
-test-quick: deps
+test-quick: deps locale
 	$(SWIFT) build --build-tests
 	SDL_AUDIODRIVER=dummy SDL_VIDEODRIVER=dummy $(SWIFT) test --skip-build $(QUICK_SUITES:%=--filter %)
 
@@ -295,7 +310,8 @@ dist-files: build
 
 # The binary, the desktop entry, the AppStream metainfo (with <releases> from
 # the changelog: packaging/metainfo.sh), the icons, the man page, the
-# completions and the documentation (README.md, docs/*.md) under PREFIX;
+# completions, the documentation (README.md, docs/*.md) and the
+# translations (share/locale/LL/LC_MESSAGES/deskplayer.mo) under PREFIX;
 # deskplayer-thumbnailer, a link to the binary (which acts on the name it is
 # run by), with its thumbnailer entry and man page
 # (DESTDIR for packaging). zsh looks in site-functions under /usr/local,
@@ -320,6 +336,8 @@ install: build dist-files
 	install -Dm644 $(DIST)/deskplayer.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/deskplayer
 	install -Dm644 $(DIST)/_deskplayer $(DESTDIR)$(ZSH_COMPLETIONS)/_deskplayer
 	install -Dm644 $(DIST)/deskplayer.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/deskplayer.fish
+	for lang in $(LANGUAGES); do install -Dm644 $(LOCALE_DIR)/$$lang/LC_MESSAGES/deskplayer.mo \
+		$(DESTDIR)$(PREFIX)/share/locale/$$lang/LC_MESSAGES/deskplayer.mo || exit 1; done
 
 # dist/deskplayer_VERSION_ARCH.deb (packaging/build-deb.sh): make install's
 # files under /usr, Depends from dpkg-shlibdeps; then lintian, which fails the

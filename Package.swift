@@ -46,6 +46,11 @@ let package = Package(
             pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]
         ),
+        // GNU gettext in glibc (libintl.h): the window's words in the user's
+        // language (Media/Localization.swift). Part of libc: no library to link.
+        .systemLibrary(
+            name: "CGettext"
+        ),
         // libdbus-1, D-Bus's reference library: MPRIS on the session bus.
         .systemLibrary(
             name: "CDBus",
@@ -60,7 +65,7 @@ let package = Package(
         // above shares (MediaTime, HostTime, AudioFormat, PictureBuffer).
         .target(
             name: "Media",
-            dependencies: ["CFFmpeg", "CLibass", "CV4L2"],
+            dependencies: ["CFFmpeg", "CLibass", "CV4L2", "CGettext"],
             path: "Sources/DeskPlayer/Media"
         ),
         // Playback: items, players, clock, mixer, composition. No SDL.

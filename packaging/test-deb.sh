@@ -24,7 +24,8 @@ for f in /usr/bin/deskplayer /usr/share/man/man1/deskplayer.1.gz /usr/share/doc/
         /usr/share/icons/hicolor/48x48/apps/deskplayer.png /usr/share/icons/hicolor/scalable/apps/deskplayer.svg \
         /usr/share/bash-completion/completions/deskplayer /usr/share/zsh/vendor-completions/_deskplayer \
         /usr/share/fish/vendor_completions.d/deskplayer.fish /usr/share/thumbnailers/deskplayer.thumbnailer \
-        /usr/share/man/man1/deskplayer-thumbnailer.1.gz /usr/bin/deskplayer-thumbnailer; do
+        /usr/share/man/man1/deskplayer-thumbnailer.1.gz /usr/bin/deskplayer-thumbnailer \
+        /usr/share/locale/de/LC_MESSAGES/deskplayer.mo /usr/share/locale/ja/LC_MESSAGES/deskplayer.mo; do
     [ -f "$f" ] || fail "$f was not installed"
 done
 [ "$(man -w deskplayer)" = /usr/share/man/man1/deskplayer.1.gz ] || fail "man does not find deskplayer(1)"

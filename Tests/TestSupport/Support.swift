@@ -19,9 +19,14 @@ package enum Fixtures {
     /// state folder of its own per run (a path made only when the app
     /// writes there), so what one test's app remembers (volume, mute,
     /// window: `RememberedState`) never reaches another's, nor the user's.
-    /// A test that sets XDG_STATE_HOME itself overrides it.
+    /// A test that sets XDG_STATE_HOME itself overrides it. The window speaks
+    /// English whatever the user's language, as the tests read it
+    /// (ScreenTests+Translations.swift sets a language itself).
     package static var appEnvironment: [String: String] {
         var env = ProcessInfo.processInfo.environment
+        env["LANGUAGE"] = nil
+        env["LC_ALL"] = nil
+        env["LC_MESSAGES"] = "C"
         env["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory
             .appendingPathComponent("deskplayer-test-state/\(UUID().uuidString)").path
         return env
@@ -208,4 +213,11 @@ package func videoSize(of file: String) throws -> (width: Int, height: Int) {
     let parts = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
     guard parts.count == 2 else { throw MediaError("ffprobe gave no size for \(file): \(r.stderr)") }
     return (parts[0], parts[1])
+}
+
+/// Whether `name` is a program on PATH.
+package func toolExists(_ name: String) -> Bool {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+    }
 }

@@ -82,7 +82,7 @@ extension CommandController {
         }
         let player = try resolve(target)[0].player
         guard let item = player.currentItem, item.info?.hasVideo == true else {
-            if url == nil { osd("No video to take a screenshot of", seconds: 2) }
+            if url == nil { osd(tr("No video to take a screenshot of"), seconds: 2) }
             throw .propertyUnavailable
         }
         let time = MediaTime(seconds: player.shownFrameInterval?.start ?? player.currentTime.seconds)

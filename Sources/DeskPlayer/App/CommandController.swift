@@ -99,7 +99,7 @@ final class CommandController {
         // directly or round a loop, would recurse until the stack ends.
         guard keyDepth < Self.keyNestingLimit else {
             PlayerApp.printError("keypress \(key): key bindings nest deeper than \(Self.keyNestingLimit) keys; refused")
-            osd("Key bindings nest too deep: \(key)", seconds: 2)
+            osd(String(format: tr("Key bindings nest too deep: %@"), key), seconds: 2)
             throw .commandFailed
         }
         keyDepth += 1
@@ -164,7 +164,7 @@ final class CommandController {
                 if atEnd && !force {
                     // A key at the end says so; a client gets mpv's error.
                     guard source.showsOSD else { throw .commandFailed }
-                    osd(forward ? "No next file" : "No previous file", seconds: 1.5)
+                    osd(forward ? tr("No next file") : tr("No previous file"), seconds: 1.5)
                     continue
                 }
                 if atEnd && !forward { queue.stop() } else if forward { queue.advanceToNextItem() } else { queue.playPrevious() }
@@ -202,7 +202,7 @@ final class CommandController {
         case .subAdd(let path):
             guard let item = try resolve(target).first?.player.currentItem else { throw .propertyUnavailable }
             item.addSubtitleFile(path)
-            osd("Loading subtitles: \((path as NSString).lastPathComponent)", seconds: 2)
+            osd(String(format: tr("Loading subtitles: %@"), (path as NSString).lastPathComponent), seconds: 2)
         case .screenshot(let kind):
             try screenshot(kind, target)
         case .screenshotToFile(let path, let kind):

@@ -26,6 +26,8 @@ package enum Main {
         // Past a file size limit (ulimit -f) a write fails with EFBIG and
         // says so, as a full disk does, instead of killing the player.
         signal(SIGXFSZ, SIG_IGN)
+        // The window's words in the user's language (stderr stays English).
+        Localization.start()
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
             if !arguments.contains("--no-config"), let (path, text) = ConfigFiles.read("deskplayer.conf") {

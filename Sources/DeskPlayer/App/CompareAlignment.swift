@@ -35,7 +35,7 @@ final class CompareAlignment {
         started.start()
         job = started
         isRunning = true
-        controller.osd("Aligning: finding each rendition's time shift…", seconds: 2, topic: "compare-align")
+        controller.osd(tr("Aligning: finding each rendition's time shift…"), seconds: 2, topic: "compare-align")
     }
 
     /// Each turn of the main loop: what was found is applied and said.

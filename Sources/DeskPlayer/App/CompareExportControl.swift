@@ -51,7 +51,7 @@ final class CompareExportControl {
         job = started
         path = url.path
         report = .object([("state", .string("running")), ("frames", .number(0)), ("path", .string(path))])
-        controller.osd("Exporting the comparison to \(url.lastPathComponent)…", seconds: 2, topic: "compare-export")
+        controller.osd(String(format: tr("Exporting the comparison to %@…"), url.lastPathComponent), seconds: 2, topic: "compare-export")
     }
 
     /// Each turn of the main loop: the progress on the OSD, the end said.

@@ -21,22 +21,22 @@ enum CompareProperties {
         }, set: { t, v throws(CommandError) in
             guard let mode = CompareState.Mode(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
             try state(t).mode = mode
-        }, osd: { t in (try? state(t)).map { "Compare: \($0.mode.rawValue)" } }),
+        }, osd: { t in (try? state(t)).map { String(format: tr("Compare: %@"), $0.mode.rawValue) } }),
         Property("compare-diff", .choice(CompareState.DiffVariant.allCases.map(\.rawValue)), scope: .app,
                  get: { t throws(CommandError) in .string(try state(t).diffVariant.rawValue) },
                  set: { t, v throws(CommandError) in
                      guard let variant = CompareState.DiffVariant(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
                      try state(t).diffVariant = variant
-                 }, osd: { t in (try? state(t)).map { "Difference: \($0.diffVariant.rawValue)" } }),
+                 }, osd: { t in (try? state(t)).map { String(format: tr("Difference: %@"), $0.diffVariant.rawValue) } }),
         Property("compare-diff-gain", .number(CompareState.gainRange), scope: .app,
                  get: { t throws(CommandError) in .number(try state(t).diffGain) },
                  set: { t, v throws(CommandError) in try state(t).diffGain = try PropertyValue.number(v, in: CompareState.gainRange) },
-                 osd: { t in (try? state(t)).map { "Difference gain: \(number($0.diffGain))" } }),
+                 osd: { t in (try? state(t)).map { String(format: tr("Difference gain: %@"), number($0.diffGain)) } }),
         // 0 the reference, 1 the other side; add and cycle go round.
         Property("compare-side", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(Double(try state(t).side)) },
                  set: { t, v throws(CommandError) in try state(t).side = try whole(v, in: 0...1) },
                  add: { t, delta throws(CommandError) in .number(Double(wrap(try state(t).side, adding: delta, in: 0...1))) },
-                 osd: { t in (try? state(t)).map { "Showing " + ($0.side == 0 ? "A (the reference)" : "B") } }),
+                 osd: { t in (try? state(t)).map { $0.side == 0 ? tr("Showing A (the reference)") : tr("Showing B") } }),
         // Which of the files after the reference is the other side (1, 2, …); add and cycle go round.
         Property("compare-rendition", .number(1...1e6), scope: .app,
                  get: { t throws(CommandError) in .number(Double(try state(t).other)) },
@@ -65,7 +65,7 @@ enum CompareProperties {
                      guard let s = try? state(t) else { return nil }
                      let index = s.audio == 0 ? 0 : s.other
                      let name = t.controller.tiles.tiles.dropFirst(index).first?.player.currentItem?.name ?? "?"
-                     return "Hearing \(CompareView.letter(index)): \(DisplayText.shortName(name))"
+                     return String(format: tr("Hearing %@: %@"), CompareView.letter(index), DisplayText.shortName(name))
                  }),
         Property("compare-wipe", .number(0...1), scope: .app, get: { t throws(CommandError) in .number(try state(t).wipePosition) },
                  set: { t, v throws(CommandError) in try state(t).wipePosition = try PropertyValue.number(v, in: 0...1) }),
@@ -74,7 +74,7 @@ enum CompareProperties {
                  set: { t, v throws(CommandError) in
                      guard let o = CompareState.WipeOrientation(rawValue: try PropertyValue.word(v)) else { throw .invalidParameter }
                      try state(t).wipeOrientation = o
-                 }, osd: { t in (try? state(t)).map { "Wipe: \($0.wipeOrientation.rawValue)" } }),
+                 }, osd: { t in (try? state(t)).map { String(format: tr("Wipe: %@"), $0.wipeOrientation.rawValue) } }),
         // B's frame at t + shift beside A's at t; kept through seeks, loops and pauses.
         Property("compare-shift", .number(CompareState.shiftRange), scope: .app,
                  get: { t throws(CommandError) in .number(try state(t).shift) },
@@ -105,7 +105,7 @@ enum CompareProperties {
         }),
         Property("compare-labels", .flag, scope: .app, get: { t throws(CommandError) in .bool(try state(t).showsLabels) },
                  set: { t, v throws(CommandError) in try state(t).showsLabels = try PropertyValue.flag(v) },
-                 osd: { t in (try? state(t)).map { $0.showsLabels ? "Labels: on" : "Labels: off" } }),
+                 osd: { t in (try? state(t)).map { $0.showsLabels ? tr("Labels: on") : tr("Labels: off") } }),
     ]
 
     /// Sets the shift of the rendition at `index` (nil: every rendition's):

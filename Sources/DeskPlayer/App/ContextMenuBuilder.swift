@@ -25,7 +25,8 @@ enum ContextMenuBuilder {
         var level = items
         for word in MenuTable.split(path) {
             guard let children = level.first(where: {
-                $0.children != nil && $0.title.lowercased().hasPrefix(word.lowercased())
+                $0.children != nil && ($0.name.lowercased().hasPrefix(word.lowercased())
+                    || $0.title.lowercased().hasPrefix(word.lowercased()))
             })?.children else { return nil }
             level = children
         }
@@ -53,7 +54,7 @@ enum ContextMenuBuilder {
                 submenus[i].entries.append(entry)
             } else {
                 submenus.append((path[depth], items.count, [entry]))
-                items.append(MenuItem(title: path[depth], children: []))
+                items.append(MenuItem(title: tr(path[depth]), name: path[depth], children: []))
             }
         }
         for submenu in submenus {
@@ -72,11 +73,11 @@ enum ContextMenuBuilder {
 
     private static func leaf(_ entry: MenuEntry, _ controller: CommandController) -> MenuItem {
         guard let command = try? Command(parsing: entry.command) else {
-            return MenuItem(title: entry.title, enabled: false)
+            return MenuItem(title: tr(entry.title), name: entry.title, enabled: false)
         }
         let key = controller.bindings.first { $0.command == command && $0.section == .main }?.key
         let (mark, enabled) = state(of: command, controller)
-        return MenuItem(title: entry.title, shortcut: key.map { KeyBindings.displayName($0) } ?? "", mark: mark,
+        return MenuItem(title: tr(entry.title), name: entry.title, shortcut: key.map { KeyBindings.displayName($0) } ?? "", mark: mark,
                         enabled: enabled, command: entry.command)
     }
 
@@ -134,10 +135,10 @@ enum ContextMenuBuilder {
             }
             if list == .subtitles, controller.tiles.focused?.player.currentItem != nil {
                 let off = !tracks.contains { $0.type == "sub" && $0.selected }
-                rows.insert(MenuItem(title: "Off", mark: .radio(off), command: "set sid no"), at: 0)
+                rows.insert(MenuItem(title: tr("Off"), mark: .radio(off), command: "set sid no"), at: 0)
             }
         }
-        return rows.isEmpty ? [MenuItem(title: "(none)", enabled: false)] : rows
+        return rows.isEmpty ? [MenuItem(title: tr("(none)"), enabled: false)] : rows
     }
 
     /// A track as a person tells it apart: its number, title, language, codec (a file's name when external).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
+import Foundation
 import Media
 import Playback
 
@@ -21,7 +22,7 @@ enum HardwareDecodingProperties {
             }
             guard let choice = HardwareDecoding(word) else { throw .invalidParameter }
             try t.player().hardwareDecoding = choice
-        }, osd: { t in (try? t.player()).map { "Hardware decoding: \($0.hardwareDecoding?.name ?? "auto-safe")" } }),
+        }, osd: { t in (try? t.player()).map { String(format: tr("Hardware decoding: %@"), $0.hardwareDecoding?.name ?? "auto-safe") } }),
         Property("hwdec-current", get: { t throws(CommandError) in .string(try t.player().hardwareDecodingInUse) }),
         Property("hwdec-interop", get: { _ throws(CommandError) in .string("no") }),
     ]

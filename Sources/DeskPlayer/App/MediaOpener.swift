@@ -50,7 +50,7 @@ final class MediaOpener {
     func showRecentFiles() {
         let paths = RecentFiles().paths
         listMode = .recent(paths)
-        screen?.list = ListOverlay(title: "Recent files (Enter plays, Esc closes)", entries: paths)
+        screen?.list = ListOverlay(title: tr("Recent files (Enter plays, Esc closes)"), entries: paths)
     }
 
     /// Plays what the desktop's dialog returned, once it closed.
@@ -107,7 +107,7 @@ final class MediaOpener {
             try controller.apply(.loadfile(first, .replace), from: .key)
             for path in paths.dropFirst() { try controller.apply(.loadfile(path, .append), from: .key) }
         } catch {
-            controller.osd("Cannot do that: \(error.rawValue)", seconds: 2)
+            controller.osd(String(format: tr("Cannot do that: %@"), error.rawValue), seconds: 2)
         }
     }
 
@@ -116,7 +116,7 @@ final class MediaOpener {
         do {
             for path in paths { try controller.apply(.subAdd(path), from: .key) }
         } catch {
-            controller.osd("Cannot do that: \(error.rawValue)", seconds: 2)
+            controller.osd(String(format: tr("Cannot do that: %@"), error.rawValue), seconds: 2)
         }
     }
 

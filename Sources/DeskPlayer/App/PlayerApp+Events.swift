@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
+import Foundation
 import Media
 import Playback
 import UI
@@ -16,7 +17,7 @@ extension PlayerApp {
                 announceStart(of: tile)
                 socket?.broadcast("file-loaded")
                 if let name = player.currentItem?.name, player.currentItem?.composition == nil { MediaOpener.rememberRecent(name) }
-                if let variant = player.currentItem?.variant { window.showMessage("HLS variant: \(variant.label)", seconds: 3) }
+                if let variant = player.currentItem?.variant { window.showMessage(String(format: tr("HLS variant: %@"), variant.label), seconds: 3) }
                 anyPlayed = true
                 tile.ended = false
                 if playingSince == nil { playingSince = tick }
@@ -30,7 +31,7 @@ extension PlayerApp {
                 stats.record(item, PlayerStats())
                 if tile.playlist.currentItem != nil {
                     // Playback moves on: keep the error in sight a moment.
-                    window.showMessage(line, seconds: 4)
+                    window.showMessage("\(item.name): \(shownDescription(of: error))", seconds: 4)
                 } else {
                     // Nothing left in this tile: it shows the error; the others go on.
                     player.replaceCurrentItem(with: item)
@@ -95,7 +96,7 @@ extension PlayerApp {
         case .failedToStart(let reason):
             socket?.broadcast("pip-failed", [("error", .string(reason))])
             PlayerApp.printError("Picture in Picture: \(reason)")
-            window.showMessage("Picture in Picture: \(reason)", seconds: 3)
+            window.showMessage(String(format: tr("Picture in Picture: %@"), "\(reason)"), seconds: 3)
         case .willStart, .willStop, .restoreUserInterface:
             break
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
+import Foundation
 import Media
 import Playback
 import UI
@@ -100,7 +101,7 @@ extension PlayerApp {
     /// get the error in their reply instead).
     func run(_ body: () throws(CommandError) -> Void) {
         do { try body() } catch {
-            if error != .propertyUnavailable { controller.osd("Cannot do that: \(error.rawValue)", seconds: 2) }
+            if error != .propertyUnavailable { controller.osd(String(format: tr("Cannot do that: %@"), error.rawValue), seconds: 2) }
         }
     }
 

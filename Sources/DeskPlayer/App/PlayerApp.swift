@@ -387,10 +387,10 @@ final class PlayerApp {
             switch result {
             case .success(let url):
                 print("Screenshot: \(url.path)")
-                window.showMessage("Screenshot: \(url.path)", seconds: 3)
+                window.showMessage(String(format: tr("Screenshot: %@"), url.path), seconds: 3)
             case .failure(let error):
                 PlayerApp.printError("screenshot: \(error)")
-                window.showMessage("Screenshot: \(error)", seconds: 3)
+                window.showMessage(String(format: tr("Screenshot: %@"), shownDescription(of: error)), seconds: 3)
             }
         }
     }

@@ -107,19 +107,19 @@ enum PropertyTable {
                 guard n >= 0, n < 1e9 else { throw .propertyError }
                 player.passesPerItem = Int(saturating: n) + 1
             }
-        }, osd: { t in (try? t.player().passesPerItem) == 1 ? "Loop: off" : "Loop: on" },
+        }, osd: { t in (try? t.player().passesPerItem) == 1 ? tr("Loop: off") : tr("Loop: on") },
            normalize: PropertyTable.loopMeaning),
         // One speed for a sync group (its tiles follow one clock).
         Property("speed", .number(PlaybackSpeed.range), scope: .group, get: { t throws(CommandError) in
             .number(try t.player().speed.value)
         }, set: { t, v throws(CommandError) in
             try t.player().speed.value = try PropertyValue.number(v, in: PlaybackSpeed.range)
-        }, osd: { t in (try? t.player()).map { String(format: "Speed %.2f×", $0.speed.value) } }),
+        }, osd: { t in (try? t.player()).map { String(format: tr("Speed %.2f×"), $0.speed.value) } }),
         Property("audio-pitch-correction", .flag, scope: .group, get: { t throws(CommandError) in
             .bool(try t.player().speed.keepsPitch)
         }, set: { t, v throws(CommandError) in
             try t.player().speed.keepsPitch = try PropertyValue.flag(v)
-        }, osd: { t in (try? t.player().speed.keepsPitch) == false ? "Pitch correction: off" : "Pitch correction: on" }),
+        }, osd: { t in (try? t.player().speed.keepsPitch) == false ? tr("Pitch correction: off") : tr("Pitch correction: on") }),
         Property("ab-loop-a", .value, format: .time, get: { t throws(CommandError) in
             try t.player().abLoop.a.map { .number($0.seconds) } ?? .string("no")
         }, set: { t, v throws(CommandError) in
@@ -170,10 +170,10 @@ enum PropertyTable {
             .number((Double(try t.player().volume) * 100).rounded())
         }, set: { t, v throws(CommandError) in
             try t.player().volume = Float(try PropertyValue.number(v, in: 0...100) / 100)
-        }, osd: { t in (try? t.player()).map { "Volume \(Int(($0.volume * 100).rounded())) %" } }),
+        }, osd: { t in (try? t.player()).map { String(format: tr("Volume %d %%"), Int(($0.volume * 100).rounded())) } }),
         Property("mute", .flag, get: { t throws(CommandError) in .bool(try t.player().isMuted) },
                  set: { t, v throws(CommandError) in try t.player().isMuted = try PropertyValue.flag(v) },
-                 osd: { t in (try? t.player().isMuted) == true ? "Mute" : "Unmute" }),
+                 osd: { t in (try? t.player().isMuted) == true ? tr("Mute") : tr("Unmute") }),
         // DeskPlayer does not amplify: 100 is the most (mpv's default is 130).
         Property("volume-max", .number(100...100), format: .decimal(shown: 0), scope: .app, get: { _ throws(CommandError) in
             .number(100)
@@ -187,7 +187,7 @@ enum PropertyTable {
             let name = try PropertyValue.word(v)
             guard !name.isEmpty else { throw .invalidParameter }
             audio.setWantedDevice(name)
-        }, osd: { t in t.controller.audioOutput.map { "Audio device: \($0.wantedDevice)" } }),
+        }, osd: { t in t.controller.audioOutput.map { String(format: tr("Audio device: %@"), $0.wantedDevice) } }),
         Property("audio-device-list", scope: .app, get: { t throws(CommandError) in
             guard let audio = t.controller.audioOutput else { throw .propertyUnavailable }
             return .array(audio.deviceList.map { .object([("name", .string($0.name)), ("description", .string($0.description))]) })
@@ -225,7 +225,7 @@ enum PropertyTable {
                  set: { t, v throws(CommandError) in
                      let queue = try t.requireTile().playlist
                      try PropertyValue.flag(v) ? queue.shuffle() : queue.unshuffle()
-                 }, osd: { t in (try? t.requireTile().playlist.isShuffled) == true ? "Shuffle: on" : "Shuffle: off" }),
+                 }, osd: { t in (try? t.requireTile().playlist.isShuffled) == true ? tr("Shuffle: on") : tr("Shuffle: off") }),
         Property("loop-playlist", .choice(["inf", "no"]), get: { t throws(CommandError) in
             try t.requireTile().playlist.loopsQueue ? .string("inf") : .bool(false)
         }, set: { t, v throws(CommandError) in
@@ -281,13 +281,13 @@ enum PropertyTable {
                      let item = try t.item()
                      item.subtitleDelay = (try PropertyValue.number(v, in: -36000...36000) * 1000).rounded() / 1000
                      try t.player().subtitlesChanged()
-                 }, osd: { t in (try? t.item()).map { "Subtitle delay: \(Int(saturating: ($0.subtitleDelay * 1000).rounded())) ms" } }),
+                 }, osd: { t in (try? t.item()).map { String(format: tr("Subtitle delay: %d ms"), Int(saturating: ($0.subtitleDelay * 1000).rounded())) } }),
         Property("sub-visibility", .flag, get: { t throws(CommandError) in
             .bool(try t.player().currentItem?.subtitlesVisible ?? true)
         }, set: { t, v throws(CommandError) in
             try t.item().subtitlesVisible = try PropertyValue.flag(v)
             try t.player().subtitlesChanged()
-        }, osd: { t in (try? t.item().subtitlesVisible) == false ? "Subtitles hidden" : "Subtitles visible" }),
+        }, osd: { t in (try? t.item().subtitlesVisible) == false ? tr("Subtitles hidden") : tr("Subtitles visible") }),
         Property("sub-text", get: { t throws(CommandError) in .string(TrackProperties.shownText(try t.player())) }),
     ] + MediaProperties.all
 
@@ -320,7 +320,7 @@ enum PropertyTable {
             let view = try t.requireTile().view
             view.contentMode = mode
             view.resetPicture()
-        }, osd: { t in (try? t.requireTile()).map { "Content mode: \($0.view.contentMode.rawValue)" } }),
+        }, osd: { t in (try? t.requireTile()).map { String(format: tr("Content mode: %@"), $0.view.contentMode.rawValue) } }),
         // mpv's deinterlace: auto follows what the stream or frame says.
         Property("deinterlace", .choice(DeinterlaceMode.allCases.map(\.rawValue)), get: { t throws(CommandError) in
             .string(try t.player().deinterlace.rawValue)
@@ -332,7 +332,7 @@ enum PropertyTable {
             }
             guard let mode = DeinterlaceMode(rawValue: word) else { throw .invalidParameter }
             try t.player().deinterlace = mode
-        }, osd: { t in (try? t.player()).map { "Deinterlace: \($0.deinterlace.rawValue)" } }),
+        }, osd: { t in (try? t.player()).map { String(format: tr("Deinterlace: %@"), $0.deinterlace.rawValue) } }),
         Property("pip", .flag, get: { t throws(CommandError) in .bool(try t.requireTile().isInPiP) },
                  set: { t, v throws(CommandError) in
                      let tile = try t.requireTile()
@@ -349,7 +349,7 @@ enum PropertyTable {
         }, set: { t, v throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             screen.showsThumbnails = try PropertyValue.flag(v)
-        }, osd: { t in t.controller.screen?.showsThumbnails == false ? "Thumbnails: off" : "Thumbnails: on" }),
+        }, osd: { t in t.controller.screen?.showsThumbnails == false ? tr("Thumbnails: off") : tr("Thumbnails: on") }),
         Property("cursor-visible", scope: .app, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.pointerVisible)

@@ -3,6 +3,7 @@ import Control
 import UI
 import Output
 import Playback
+import Foundation
 import Media
 /// `scope`: none, histogram, waveform or vectorscope, of the focused tile's
 /// picture (`cycle scope`, the `h` key, steps through them).
@@ -20,7 +21,7 @@ extension PropertyTable {
             }
             guard let kind = ScopeKind(rawValue: word == "no" ? "none" : word) else { throw .invalidParameter }
             scopes.show(kind)
-        }, osd: { t in t.controller.scopes.map { "Scope: \($0.kind.rawValue)" } }),
+        }, osd: { t in t.controller.scopes.map { String(format: tr("Scope: %@"), $0.kind.rawValue) } }),
         // Read-only, for tests and scripts: the time of the frame whose scope
         // the panel shows (a screen test waits for it after a seek).
         Property("scope-time", scope: .app, get: { t throws(CommandError) in

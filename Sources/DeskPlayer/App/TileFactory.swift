@@ -70,7 +70,7 @@ final class TileFactory {
             do { try ResumeStore.update(url: resume?.url ?? ResumeStore.defaultURL()) { $0.set(nil, for: first) } } catch {
                 PlayerApp.printError("\(error)")
             }
-            screen?.showMessage("Resuming \(DisplayText.shortName(first)) at \(DisplayText.clock(seconds))", seconds: 3)
+            screen?.showMessage(String(format: tr("Resuming %@ at %@"), DisplayText.shortName(first), DisplayText.clock(seconds)), seconds: 3)
         }
         if let start, let first = items.first {
             items[0] = PlayerItem(first.name, preferences: preferences, start: start)

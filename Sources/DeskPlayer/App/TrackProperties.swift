@@ -78,7 +78,7 @@ enum TrackProperties {
         let player = try target.player(), item = try target.item()
         let tracks = item.tracks.filter { $0.kind == .subtitle }
         guard !tracks.isEmpty else {
-            target.osd("No subtitles", seconds: 1.5)
+            target.osd(tr("No subtitles"), seconds: 1.5)
             return
         }
         let choices: [Int?] = tracks.map(\.id) + [nil]
@@ -87,9 +87,9 @@ enum TrackProperties {
         item.selectSubtitleTrack(next)
         player.subtitlesChanged()
         if let i = tracks.firstIndex(where: { $0.id == next }) {
-            target.osd("Subtitles \(i + 1)/\(tracks.count): \(tracks[i].label)", seconds: 2, topic: "Subtitles")
+            target.osd(String(format: tr("Subtitles %d/%d: %@"), i + 1, tracks.count, tracks[i].label), seconds: 2, topic: "Subtitles")
         } else {
-            target.osd("Subtitles: off", seconds: 1.5, topic: "Subtitles")
+            target.osd(tr("Subtitles: off"), seconds: 1.5, topic: "Subtitles")
         }
     }
 
@@ -103,9 +103,9 @@ enum TrackProperties {
         }
         let next = (now + 1) % tracks.count
         if player.selectAudioTrack(tracks[next].id) {
-            target.osd("Audio \(next + 1)/\(tracks.count): \(tracks[next].label)", seconds: 2, topic: "Audio")
+            target.osd(String(format: tr("Audio %d/%d: %@"), next + 1, tracks.count, tracks[next].label), seconds: 2, topic: "Audio")
         } else {
-            target.osd("Audio \(next + 1)/\(tracks.count) cannot play", seconds: 2)
+            target.osd(String(format: tr("Audio %d/%d cannot play"), next + 1, tracks.count), seconds: 2)
             throw .propertyError
         }
     }

@@ -6,13 +6,18 @@ import CFFmpeg
 package struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The FFmpeg error code, or 0 for failures DeskPlayer detects itself.
     package let code: Int32
+    /// English, for stderr, logs and the socket.
     package let message: String
+    /// The same in the user's language, for the window (the message where
+    /// it has no translation).
+    package let shown: String
 
     package var description: String { message }
 
-    package init(_ message: String, code: Int32 = 0) {
+    package init(_ message: String, shown: String? = nil, code: Int32 = 0) {
         self.code = code
         self.message = message
+        self.shown = shown ?? message
     }
 
     /// `context` says what was being done, e.g. "cannot open decoder".
@@ -20,6 +25,7 @@ package struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
         let text = MediaError.ffmpegText(code)
         self.code = code
         if let context { self.message = "\(context): \(text)" } else { self.message = text }
+        self.shown = message
     }
 
     static func ffmpegText(_ code: Int32) -> String {

@@ -227,15 +227,19 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
 
     private static func describeOpenFailure(_ code: Int32, local: Bool) -> MediaError {
         if code == DP_AVERROR_INVALIDDATA {
-            return MediaError("not a playable media file (format not recognised, or the file is damaged)", code: code)
+            return MediaError("not a playable media file (format not recognised, or the file is damaged)",
+                              shown: tr("not a playable media file (format not recognised, or the file is damaged)"), code: code)
         }
         if code == DP_AVERROR_EOF {
-            return MediaError("no audio or video in the file (it ends before any)", code: code)
+            return MediaError("no audio or video in the file (it ends before any)",
+                              shown: tr("no audio or video in the file (it ends before any)"), code: code)
         }
         // A readable local file that FFmpeg still cannot open: its reason
         // (whatever errno a demuxer chose) alone would mislead.
         if local {
-            return MediaError("not a playable media file (\(MediaError.ffmpegText(code)))", code: code)
+            let reason = MediaError.ffmpegText(code)
+            return MediaError("not a playable media file (\(reason))",
+                              shown: String(format: tr("not a playable media file (%@)"), reason), code: code)
         }
         return MediaError(code: code)
     }

@@ -17,11 +17,11 @@ extension ContextMenu {
             SDL_RenderDrawRect(r, &border)
             let textDy = (rowHeight - text.lineHeight) / 2
             if !level.filter.isEmpty {
-                text.drawLine("Filter: " + level.filter, renderer: r, x: f.x + 26, y: f.y + 4 + textDy,
+                text.drawLine(tr("Filter: ") + level.filter, renderer: r, x: f.x + 26, y: f.y + 4 + textDy,
                               color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
             }
             if level.rows.isEmpty {
-                text.drawLine("(nothing)", renderer: r, x: f.x + 26, y: f.y + f.height - rowHeight - 4 + textDy,
+                text.drawLine(tr("(nothing)"), renderer: r, x: f.x + 26, y: f.y + f.height - rowHeight - 4 + textDy,
                               color: SDL_Color(r: 140, g: 140, b: 150, a: 255))
             }
             // More rows above or below (the column scrolls): a small triangle in its strip.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Media
 import Output
 
 /// One row of the context menu, as the App made it from its menu table and
@@ -13,7 +14,11 @@ package struct MenuItem: Equatable, Sendable {
         case radio(Bool)
     }
 
+    /// What the row reads, in the user's language.
     package var title: String
+    /// The menu table's English title, which `context-menu PATH` and
+    /// menu.conf name it by in every language (the title where none).
+    package var name: String
     /// The key bound to the same command ("" for none).
     package var shortcut: String
     package var mark: Mark
@@ -23,9 +28,10 @@ package struct MenuItem: Equatable, Sendable {
     /// A submenu's items (nil: not a submenu).
     package var children: [MenuItem]?
 
-    package init(title: String, shortcut: String = "", mark: Mark = .none, enabled: Bool = true,
+    package init(title: String, name: String? = nil, shortcut: String = "", mark: Mark = .none, enabled: Bool = true,
                  command: String? = nil, children: [MenuItem]? = nil) {
         self.title = title
+        self.name = name ?? title
         self.shortcut = shortcut
         self.mark = mark
         self.enabled = enabled
@@ -141,7 +147,7 @@ package final class ContextMenu {
         }
     }
 
-    private func filterLine(_ level: Level) -> String { "Filter: " + level.filter }
+    private func filterLine(_ level: Level) -> String { tr("Filter: ") + level.filter }
 
     /// The window changed size: the columns stay inside it.
     package func fit(in bounds: Rect) {

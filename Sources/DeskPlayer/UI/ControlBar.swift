@@ -11,13 +11,13 @@ package enum BarButton: CaseIterable, Sendable {
     /// The tooltip: what it does, and its key.
     var tooltip: String {
         switch self {
-        case .play: return "Play / pause (Space)"
-        case .previous: return "Previous file (<)"
-        case .next: return "Next file (>)"
-        case .audio: return "Audio track (#)"
-        case .subtitles: return "Subtitles (j)"
-        case .playlist: return "Playlist (F8)"
-        case .fullscreen: return "Fullscreen (f)"
+        case .play: return tr("Play / pause (Space)")
+        case .previous: return tr("Previous file (<)")
+        case .next: return tr("Next file (>)")
+        case .audio: return tr("Audio track (#)")
+        case .subtitles: return tr("Subtitles (j)")
+        case .playlist: return tr("Playlist (F8)")
+        case .fullscreen: return tr("Fullscreen (f)")
         }
     }
 }

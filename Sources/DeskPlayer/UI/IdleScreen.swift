@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
+import Media
 import Output
 
 /// What the main window shows with nothing to play (mpv's idle window,
 /// VLC's main window): where files go, and the keys that open them.
 enum IdleScreen {
-    static let headline = "Drop files here, or press Ctrl+O"
-    static let hint = "Right click: menu    Ctrl+R: recent files    F1: keys"
+    static var headline: String { tr("Drop files here, or press Ctrl+O") }
+    static var hint: String { tr("Right click: menu    Ctrl+R: recent files    F1: keys") }
 
     static func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer) {
         let cx = area.x + area.width / 2, cy = area.y + area.height / 2

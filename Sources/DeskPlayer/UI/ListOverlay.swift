@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
+import Media
 import Output
 
 /// A list to pick from, drawn over the window (the file browser, recent
@@ -70,7 +71,7 @@ package final class ListOverlay {
         fill(g.panel, (0, 0, 0, 215), renderer: r)
         text.drawLine(title, renderer: r, x: g.panel.x + 16, y: g.panel.y + 12, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         if entries.isEmpty {
-            text.drawLine("(nothing here)", renderer: r, x: g.panel.x + 16, y: g.firstRowY)
+            text.drawLine(tr("(nothing here)"), renderer: r, x: g.panel.x + 16, y: g.firstRowY)
         }
         for i in top..<min(entries.count, top + rowsShown) {
             let y = g.firstRowY + (i - top) * g.step

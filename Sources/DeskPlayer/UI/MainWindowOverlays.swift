@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSDL2
+import Media
 
 /// What the main window draws over its tiles: the focused tile's outline,
 /// the Picture in Picture button, the key bindings panel.
@@ -37,7 +38,8 @@ extension MainWindow {
     /// Every binding of the table in use, keys in a column, on a dark panel.
     func drawHelp() {
         let r = window.renderer
-        let lines = helpLines
+        // The table keeps English keys (input.conf, the socket); the overlay shows them translated.
+        let lines = helpLines.map { (keys: $0.keys, help: tr($0.help)) }
         let keyWidth = lines.map { text.width(of: $0.keys) }.max() ?? 0
         let helpWidth = lines.map { text.width(of: $0.help) }.max() ?? 0
         let step = text.lineHeight + scale(2), pad = scale(16), gap = scale(24)
@@ -47,7 +49,7 @@ extension MainWindow {
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(Rect(x: x0, y: y0, width: panelW, height: panelH), (0, 0, 0, 200), renderer: r)
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE)
-        text.drawLine("Keys (F1 or ? hides this)", renderer: r, x: x0 + pad, y: y0 + pad,
+        text.drawLine(tr("Keys (F1 or ? hides this)"), renderer: r, x: x0 + pad, y: y0 + pad,
                       color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         for (i, line) in lines.enumerated() {
             let y = y0 + pad + (i + 1) * step

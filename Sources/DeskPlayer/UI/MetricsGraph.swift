@@ -67,10 +67,10 @@ package final class MetricsGraph {
     var currentText: String {
         if let failure = latest?.failure {
             // The reason's first clause ("A is HDR (PQ) and B SDR: not measured").
-            return "Metrics: " + (failure.components(separatedBy: ", since").first ?? failure)
+            return tr("Metrics: ") + (failure.components(separatedBy: ", since").first ?? failure)
         }
-        guard let m = latest?.current else { return "Metrics: measuring…" }
-        if m.isEmpty { return "Metrics: no frame of the other side at this time" }
+        guard let m = latest?.current else { return tr("Metrics: measuring…") }
+        if m.isEmpty { return tr("Metrics: no frame of the other side at this time") }
         var parts: [String] = []
         if let avg = m.psnrAverage {
             let dB = { (v: Double?) in v.map { $0.isInfinite ? "inf" : String(format: "%.2f", $0) } ?? "-" }

@@ -415,9 +415,9 @@ package final class PlayerView {
         let name = DisplayText.shortName(item.name)
         switch item.status {
         case .failed(let error):
-            return ("\(name): \(error)", true)
+            return ("\(name): \(shownDescription(of: error))", true)
         case .unknown:
-            return ("Opening \(name)…", false)
+            return (String(format: tr("Opening %@…"), name), false)
         case .readyToPlay where item.info?.hasVideo == false:
             let d = item.duration.map { " / " + DisplayText.clock($0.seconds) } ?? ""
             return ("♪  \(name)\n\(DisplayText.clock(player.currentTime.seconds))\(d)", false)
@@ -426,8 +426,8 @@ package final class PlayerView {
         }
     }
 
-    static let detachedText = "Playing in Picture in Picture"
-    static let waitingText = "Waiting for data…"
+    static var detachedText: String { tr("Playing in Picture in Picture") }
+    static var waitingText: String { tr("Waiting for data…") }
 }
 
 /// One view's picture to make on a worker: its own maker (scaler), its
