@@ -185,6 +185,7 @@ final class PlayerApp {
         tiles.onRetire = { [unowned self] tile in recordOnce(tile) }
         controller.screen = window
         controller.opener = MediaOpener(controller: controller)
+        controller.library = LibraryRoll(controller: controller)
         let pips = PiPManager(limit: options.maxPip, tiles: tiles, text: window.text)
         pips.screen = window
         // Weak: the window's handler holds the PiP manager and the manager's
@@ -216,6 +217,7 @@ final class PlayerApp {
                                                        csvPath: options.compareMetricsOut, window: window)
         }
         window.showsThumbnails = options.thumbnails == .yes
+        if options.library { controller.library?.open() }
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] event in
             guard let (tile, action) = pips?.handle(event) else { return }
@@ -318,6 +320,7 @@ final class PlayerApp {
             socket?.replyToFileJobs(fileJobs)
             mpris?.serve(at: tick)
             controller.opener?.collectDialog()
+            controller.library?.update()
             for problem in FFmpegLog.takeStreamProblems() {
                 // A segment that could not be read is skipped (a short gap): say so.
                 let line = "stream: " + problem
@@ -369,6 +372,8 @@ final class PlayerApp {
         // A picture asked for before quitting is written whole, not cut off.
         controller.fileWorker.waitUntilIdle(seconds: 5)
         controller.pips?.removeAll()
+        // Its pictures are textures of the window's renderer.
+        controller.library?.close()
         // The views own textures of this window's renderer: free them while it
         // and SDL still exist.
         tiles.removeAll(and: [background].compactMap { $0 })

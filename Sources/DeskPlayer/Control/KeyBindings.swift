@@ -61,6 +61,7 @@ package enum KeyBindings {
         ("Ctrl+o", "open-files", "open files (dialog, or the built-in browser)"),
         ("MBTN_RIGHT", "context-menu", "the menu (right click)"),
         ("Ctrl+r", "recent-files", "recent files"),
+        ("Ctrl+l", "library", "your videos: the camera roll"),
         ("j", "cycle sub", "next subtitle track"),
         ("J", "cycle sub down", "previous subtitle track"),
         ("v", "cycle sub-visibility", "subtitles: show / hide"),
