@@ -28,7 +28,9 @@ struct ScreenTests {
         let socketPath: String?
         private var connection: ControlSocketTests.Client?
 
-        init(_ arguments: [String], audio: [String: String] = ["SDL_AUDIODRIVER": "dummy"]) throws {
+        /// `environment`: variables set over the test's (a made-up home's `HOME` and `XDG_*`).
+        init(_ arguments: [String], audio: [String: String] = ["SDL_AUDIODRIVER": "dummy"],
+             environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: Fixtures.binary)
             var arguments = arguments
             if let i = arguments.firstIndex(of: "--input-ipc-server"), arguments.indices.contains(i + 1) {
@@ -43,6 +45,7 @@ struct ScreenTests {
             process.arguments = arguments
             var env = Fixtures.appEnvironment
             for (k, v) in audio { env[k] = v }
+            for (k, v) in environment { env[k] = v }
             env.removeValue(forKey: "SDL_VIDEODRIVER")
             process.environment = env
             process.standardOutput = FileHandle.nullDevice

@@ -25,6 +25,8 @@ package final class LibraryPictures: Sendable {
     private struct State {
         var made: [String: Picture] = [:]
         var wanted: [String] = []
+        /// The path being made now (asked again meanwhile, it is not queued twice).
+        var current: String?
         var running = false
         var closed = false
         var version = 0
@@ -73,7 +75,7 @@ package final class LibraryPictures: Sendable {
         let (picture, start) = shared.state.withLock { s -> (Picture?, Bool) in
             if let made = s.made[path] { return (made, false) }
             guard !s.closed else { return (nil, false) }
-            if !s.wanted.contains(path) { s.wanted.append(path) }
+            if s.current != path && !s.wanted.contains(path) { s.wanted.append(path) }
             if s.wanted.count > Self.queueLimit { s.wanted.removeFirst(s.wanted.count - Self.queueLimit) }
             if s.running { return (nil, false) }
             s.running = true
@@ -101,11 +103,13 @@ package final class LibraryPictures: Sendable {
     private static func work(_ shared: Shared, store: ThumbnailStore, size: ThumbnailStore.Size, wake: @Sendable () -> Void) {
         LowPriority.apply()
         while let path = shared.state.withLock({ s -> String? in
+            s.current = nil
             guard !s.closed, !s.wanted.isEmpty else {
                 s.running = false
                 return nil
             }
-            return s.wanted.removeFirst()
+            s.current = s.wanted.removeFirst()
+            return s.current
         }) {
             let (outcome, length) = store.thumbnailAndLength(of: path, size: size)
             shared.state.withLock { s in

@@ -72,7 +72,7 @@ package final class LibraryView {
     func geometry(_ bounds: Rect, scale u: UIScale) -> Geometry {
         let pad = u(16), gap = u(12)
         let thumb = (width: u(160), height: u(90))
-        let cell = (width: thumb.width, height: thumb.height + u(44))
+        let cell = (width: thumb.width, height: thumb.height + u(40))
         let titleHeight = u(44), bottomHeight = u(48)
         let grid = Rect(x: bounds.x + pad, y: bounds.y + titleHeight, width: max(bounds.width - 2 * pad, 1),
                         height: max(bounds.height - titleHeight - bottomHeight, 1))
@@ -81,7 +81,7 @@ package final class LibraryView {
         let tiles = Rect(x: bottom.x + pad, y: buttonY, width: u(170), height: buttonHeight)
         let columns = max((grid.width + gap) / (cell.width + gap), 1)
         return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles,
-                        cell: cell, thumb: thumb, gap: gap, columns: columns, headerHeight: u(36))
+                        cell: cell, thumb: thumb, gap: gap, columns: columns, headerHeight: u(30))
     }
 
     /// The rows for `columns` cells a row.
