@@ -152,4 +152,29 @@ extension ScreenTests {
         #expect(eventually { tileFiles() == chosen }, "\(tileFiles()) \(app.errors)")
         #expect(client.get("library") == .bool(false))
     }
+
+    /// From the idle window by keys alone: Ctrl+L opens the roll (the
+    /// `library` command through the binding table), Esc closes it, the
+    /// arrows move along the newest-first order and Enter plays.
+    @Test func theRollByKeys() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let socket = home.root.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp(["--geometry", "1280x960+0+0", "--ui-scale", "1", "--no-config", "--no-resume",
+                                  "--input-ipc-server", socket], environment: home.environment)
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("library") == .bool(false))
+        try runTool("xdotool", ["key", "ctrl+l"])
+        #expect(eventually { client.get("library") == .bool(true) }, "\(app.errors)")
+        try runTool("xdotool", ["key", "Escape"])
+        #expect(eventually { client.get("library") == .bool(false) })
+        try runTool("xdotool", ["key", "ctrl+l"])
+        #expect(eventually { client.get("library-count") == .number(6) }, "\(app.errors)")
+        // The cursor starts on the newest (the phone's); two to the right is the holiday clip.
+        try runTool("xdotool", ["key", "Right", "Right", "Return"])
+        #expect(eventually { client.get("path") == .string(home.holiday) }, "\(String(describing: client.get("path"))) \(app.errors)")
+        #expect(client.get("library") == .bool(false))
+    }
 }
