@@ -43,7 +43,8 @@ def make_home(root):
         path = os.path.join(folder, "clip%05d.mp4" % i)
         shutil.copyfile(clip, path)
         os.utime(path, (now - i * 7 * 3600, now - i * 7 * 3600))
-    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+    env = dict(os.environ, SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"), HOME=home,
+               XDG_CONFIG_HOME=os.path.join(home, ".config"),
                XDG_CACHE_HOME=os.path.join(home, ".cache"), XDG_STATE_HOME=os.path.join(home, ".local/state"),
                XDG_RUNTIME_DIR=os.path.join(root, "run"))
     os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
@@ -100,19 +101,30 @@ def run(env, label):
         client = Client(sock, deadline)
         listed = first = settled = None
         while time.monotonic() < deadline:
-            now = time.monotonic() - start
+            # Each time is taken when its answer came (the player answers between frames).
             if listed is None and client.get("library-count") == COUNT:
-                listed = now
+                listed = time.monotonic() - start
             pictures = client.get("library-pictures") or {}
             total = sum(pictures.get(k, 0) for k in ("cached", "made", "failed"))
             if first is None and total > 0:
-                first = now
+                first = time.monotonic() - start
             if listed is not None and total > 0 and client.get("window-settled"):
-                settled = now
+                settled = time.monotonic() - start
                 break
             time.sleep(0.005)
         mem = memory(process.pid)
-        return {"run": label, "listed_s": round(listed, 3) if listed else None,
+        # To the end of the roll (End), and once more there: the pictures held stay those in view and around them.
+        end = {}
+        if settled is not None:
+            subprocess.run(["xdotool", "mousemove", "1279", "959", "key", "End"], check=True)
+            end_deadline = time.monotonic() + 60
+            while time.monotonic() < end_deadline:
+                pictures_end = client.get("library-pictures") or {}
+                if pictures_end.get("cached", 0) + pictures_end.get("made", 0) > total and client.get("window-settled"):
+                    break
+                time.sleep(0.01)
+            end = {"held_at_end": pictures_end.get("held"), "rss_at_end_mb": memory(process.pid).get("VmRSS")}
+        return {**end, "run": label, "listed_s": round(listed, 3) if listed else None,
                 "first_picture_s": round(first, 3) if first else None,
                 "all_in_view_s": round(settled, 3) if settled else None, "pictures": pictures,
                 "rss_mb": mem.get("VmRSS"), "peak_rss_mb": mem.get("VmHWM")}
@@ -135,9 +147,9 @@ def main():
         shutil.rmtree(root, ignore_errors=True)
     print("The roll with %d videos (seconds from the process start; memory when all in view are shown):" % COUNT)
     for row in rows:
-        print("  %-4s  listed %-6s  first picture %-6s  all in view %-6s  RSS %s MB (peak %s MB)  %s" % (
+        print("  %-4s  listed %-6s  first picture %-6s  all in view %-6s  RSS %s MB (peak %s MB)  %s; at the end: %s held, RSS %s MB" % (
             row["run"], row["listed_s"], row["first_picture_s"], row["all_in_view_s"], row["rss_mb"],
-            row["peak_rss_mb"], row["pictures"]))
+            row["peak_rss_mb"], row["pictures"], row.get("held_at_end"), row.get("rss_at_end_mb")))
     os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
     with open(args.json, "w") as f:
         json.dump({"videos": COUNT, "binary": BIN, "runs": rows}, f, indent=1)

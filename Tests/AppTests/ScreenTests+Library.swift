@@ -81,7 +81,8 @@ extension ScreenTests {
         }
         #expect(eventually(seconds: 30) { total(client.get("library-pictures")) == 6 }, "\(String(describing: client.get("library-pictures")))")
         let counts = client.get("library-pictures")
-        #expect(counts?["cached"]?.number == 1 && counts?["made"]?.number == 4 && counts?["failed"]?.number == 1, "\(String(describing: counts)) \(app.errors)")
+        #expect(counts?["cached"]?.number == 1 && counts?["made"]?.number == 4 && counts?["failed"]?.number == 1
+                && counts?["held"]?.number == 6, "\(String(describing: counts)) \(app.errors)")
 
         let shot = try grabSettled(app, 1280, 960, to: home.root.appendingPathComponent("roll.ppm").path)
         let cells = Self.libraryCells(home)

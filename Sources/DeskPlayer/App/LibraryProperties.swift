@@ -5,7 +5,7 @@ import Control
 /// Ctrl+L, the menu's "Videos…" and the socket all set it), and what it
 /// holds: `library-count` (videos listed; unavailable until the first
 /// listing is done) and `library-pictures` (how each picture came: from the
-/// desktop's cache, made now, or not to be made).
+/// desktop's cache, made now, or not to be made; and how many it holds now).
 enum LibraryProperties {
     static let all: [Property] = [
         Property("library", .flag, scope: .app, get: { t throws(CommandError) in
@@ -20,9 +20,10 @@ enum LibraryProperties {
             return .number(Double(count))
         }),
         Property("library-pictures", scope: .app, get: { t throws(CommandError) in
-            guard let counts = t.controller.library?.pictureCounts else { throw .propertyUnavailable }
+            guard let counts = t.controller.library?.pictureCounts, let held = t.controller.library?.picturesHeld
+            else { throw .propertyUnavailable }
             return .object([("cached", .number(Double(counts.cached))), ("made", .number(Double(counts.made))),
-                            ("failed", .number(Double(counts.failed)))])
+                            ("failed", .number(Double(counts.failed))), ("held", .number(Double(held)))])
         }),
     ]
 }

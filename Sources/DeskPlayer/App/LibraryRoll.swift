@@ -29,6 +29,7 @@ final class LibraryRoll {
     /// Videos listed; nil until the first listing is done (or while closed).
     var count: Int? { scanner?.latest == nil ? nil : view?.entries.count }
     var pictureCounts: LibraryPictures.Counts? { view?.pictures.counts }
+    var picturesHeld: Int? { view?.pictures.heldCount }
 
     func open() {
         guard view == nil, let screen = controller.screen else { return }

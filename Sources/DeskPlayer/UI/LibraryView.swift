@@ -227,7 +227,7 @@ package final class LibraryView {
         top = min(top, max(rows.count - 1, 0))
         if revealCursor { reveal(rows, g) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
-        fill(bounds, (12, 12, 16, 245), renderer: r)
+        fill(bounds, (12, 12, 16, 255), renderer: r)
         let title = "Your videos (\(entries.count))" + (status.map { "   " + $0 } ?? "")
         text.drawLine(fitted(title, width: bounds.width - u(32), text: text), renderer: r, x: g.grid.x,
                       y: bounds.y + (u(44) - text.lineHeight) / 2, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
