@@ -83,7 +83,8 @@ import TestSupport
     @Test func aNewFileIsListedWithoutAsking() throws {
         let home = try LibraryHome()
         defer { try? FileManager.default.removeItem(at: home.root) }
-        let scanner = LibraryScanner(roots: LibraryScan.roots(home.environment), wake: {})
+        let environment = home.environment
+        let scanner = LibraryScanner(roots: { LibraryScan.roots(environment) }, wake: {})
         #expect(eventually { scanner.latest?.result.entries.count == 6 })
         let copied = home.videos.path + "/2025/new.mp4"
         try FileManager.default.copyItem(atPath: home.holiday, toPath: copied + ".part")

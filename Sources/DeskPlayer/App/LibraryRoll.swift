@@ -14,20 +14,21 @@ import UI
 final class LibraryRoll {
     /// Unowned: the controller owns its roll.
     private unowned let controller: CommandController
-    private let roots: () -> [LibraryScan.Root]
+    private let roots: @Sendable () -> [LibraryScan.Root]
     private var scanner: LibraryScanner?
     private var view: LibraryView?
     private var shownNumber = 0
 
-    /// `roots`: where to look, asked at each opening (a phone plugged in since is found).
-    init(controller: CommandController, roots: @escaping () -> [LibraryScan.Root] = { LibraryScan.roots() }) {
+    /// `roots`: where to look, asked by the scanner's thread at each listing
+    /// (a phone plugged in since is found).
+    init(controller: CommandController, roots: @escaping @Sendable () -> [LibraryScan.Root] = { LibraryScan.roots() }) {
         self.controller = controller
         self.roots = roots
     }
 
     var isOpen: Bool { view != nil }
     /// Videos listed; nil until the first listing is done (or while closed).
-    var count: Int? { scanner?.latest == nil ? nil : view?.entries.count }
+    var count: Int? { shownNumber == 0 ? nil : view?.entries.count }
     var pictureCounts: LibraryPictures.Counts? { view?.pictures.counts }
     var picturesHeld: Int? { view?.pictures.heldCount }
 
@@ -41,7 +42,7 @@ final class LibraryRoll {
         made.status = "Looking for videos…"
         view = made
         shownNumber = 0
-        scanner = LibraryScanner(roots: roots(), wake: MainThreadWake.post)
+        scanner = LibraryScanner(roots: roots, wake: MainThreadWake.post)
         screen.library = made
     }
 
@@ -62,7 +63,7 @@ final class LibraryRoll {
         if snapshot.result.truncated {
             view.status = "(the newest \(snapshot.result.entries.count) only)"
         } else if snapshot.result.entries.isEmpty {
-            view.status = "No videos yet in \(roots().first?.path ?? "the Videos folder")"
+            view.status = "No videos yet in \(snapshot.roots.first?.path ?? "the Videos folder")"
         } else {
             view.status = nil
         }

@@ -7,9 +7,10 @@ import Synchronization
 /// so the window never waits on a slow or hung mount and a new file shows
 /// without reopening. The main thread takes each new result. Thread-safe.
 package final class LibraryScanner: Sendable {
-    /// A scan's result and its number (each new one is larger).
+    /// A scan's result, the roots it listed and its number (each new one is larger).
     package struct Snapshot: Sendable {
         package let result: LibraryScan.Result
+        package let roots: [LibraryScan.Root]
         package let number: Int
     }
 
@@ -30,9 +31,11 @@ package final class LibraryScanner: Sendable {
     /// again (a copy writes many events).
     static let settleMs: Int32 = 150
 
-    /// Starts scanning `roots`; `wake` is called (on the scanner's thread)
-    /// whenever a result or a problem is ready.
-    package init(roots: [LibraryScan.Root], wake: @escaping @Sendable () -> Void) {
+    /// Starts scanning what `roots` gives, asked on the scanner's thread
+    /// at each listing (finding the mounted phones lists gvfs's folders,
+    /// which a hung phone holds: never on the main thread); `wake` is
+    /// called (on the scanner's thread) whenever a result or a problem is ready.
+    package init(roots: @escaping @Sendable () -> [LibraryScan.Root], wake: @escaping @Sendable () -> Void) {
         let thread = Thread { [shared] in LibraryScanner.work(shared, roots: roots, wake: wake) }
         thread.name = "deskplayer.library-scan"
         thread.stackSize = 1 << 20
@@ -52,7 +55,7 @@ package final class LibraryScanner: Sendable {
         }
     }
 
-    private static func work(_ shared: Shared, roots: [LibraryScan.Root], wake: @Sendable () -> Void) {
+    private static func work(_ shared: Shared, roots: @Sendable () -> [LibraryScan.Root], wake: @Sendable () -> Void) {
         let watch = FolderWatch()
         var said = Set<String>()
         var number = 0
@@ -60,14 +63,15 @@ package final class LibraryScanner: Sendable {
             shared.state.withLock { $0.problems.append("the roll cannot follow its folders (inotify: \(String(cString: strerror(errno))))") }
         }
         while !shared.state.withLock({ $0.closed }) {
-            var result = LibraryScan.run(roots)
+            let listed = roots()
+            var result = LibraryScan.run(listed)
             let refused = watch?.watch(result.folders) ?? []
             number += 1
             // A folder is said once a session, not at every listing.
             let fresh = (result.problems + refused.prefix(1).map { "\($0): cannot follow it for new files (inotify's limit of watches?)" })
                 .filter { said.insert($0).inserted }
             result.problems = []
-            let snapshot = Snapshot(result: result, number: number)
+            let snapshot = Snapshot(result: result, roots: listed, number: number)
             shared.state.withLock { s in
                 s.latest = snapshot
                 s.problems += fresh
