@@ -178,4 +178,34 @@ extension ScreenTests {
         #expect(eventually { client.get("path") == .string(home.holiday) }, "\(String(describing: client.get("path"))) \(app.errors)")
         #expect(client.get("library") == .bool(false))
     }
+
+    /// Two videos Ctrl+clicked, then "Compare": the first against the second in a wipe, synced.
+    @Test func twoSelectedVideosCompare() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let socket = home.root.appendingPathComponent("ipc.sock").path
+        let app = try startLibrary(home, socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("library-count") == .number(6), "\(app.errors)")
+        let cells = Self.libraryCells(home)
+        let chosen = [home.holiday, home.party]
+        for path in chosen {
+            let cell = try #require(cells[path])
+            try runTool("xdotool", ["mousemove", String(cell.x + 80), String(cell.y + 45), "sleep", "0.2",
+                                    "keydown", "ctrl", "click", "1", "keyup", "ctrl"])
+        }
+        let button = LibraryView(pictures: LibraryPictures(store: ThumbnailStore(root: home.thumbnails, version: "test"), size: .normal))
+            .geometry(Rect(x: 0, y: 0, width: 1280, height: 960), scale: Self.oneX).compareButton
+        #expect(eventually { client.get("window-settled") == .bool(true) })
+        try runTool("xdotool", ["mousemove", String(button.x + button.width / 2), String(button.y + button.height / 2),
+                                "sleep", "0.2", "click", "1"])
+        #expect(eventually { client.get("compare") == .string("wipe") }, "\(app.errors)")
+        #expect(eventually {
+            guard case .array(let tiles)? = client.get("tiles") else { return false }
+            return tiles.compactMap { $0["filename"]?.string } == chosen
+        }, "\(String(describing: client.get("tiles"))) \(app.errors)")
+        #expect(client.get("library") == .bool(false))
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
 }

@@ -42,7 +42,7 @@ import Testing
         #expect(view.handleKey("ESC", columns: 3) == .close)
     }
 
-    @Test func controlClicksSelectAndTheButtonPlaysThemInTiles() throws {
+    @Test func controlClicksSelectAndTheButtonsPlayThemInTilesOrCompare() throws {
         let view = Self.view()
         let first = try #require(view.cellRect(of: 0, in: Self.bounds, scale: Self.scale))
         let other = try #require(view.cellRect(of: 6, in: Self.bounds, scale: Self.scale))
@@ -53,6 +53,10 @@ import Testing
         let button = view.geometry(Self.bounds, scale: Self.scale).tilesButton
         #expect(view.press(x: button.x + 5, y: button.y + 5, control: false, in: Self.bounds, scale: Self.scale)
                 == .tiles(["/videos/a0.mp4", "/videos/b1.mp4"]))
+        let compare = view.geometry(Self.bounds, scale: Self.scale).compareButton
+        #expect(view.press(x: compare.x + 5, y: compare.y + 5, control: false, in: Self.bounds, scale: Self.scale)
+                == .compare(["/videos/a0.mp4", "/videos/b1.mp4"]))
+        #expect(view.handleKey("c", columns: 7) == .compare(["/videos/a0.mp4", "/videos/b1.mp4"]))
         // A plain click plays.
         #expect(view.press(x: other.x + 5, y: other.y + 5, control: false, in: Self.bounds, scale: Self.scale) == .play("/videos/b1.mp4"))
     }

@@ -8,7 +8,7 @@ import Playback
 /// The camera roll (`library`): every video, newest first, in groups by
 /// day, each a picture with its length and name, drawn over the window.
 /// Arrows move, Enter or a click plays, Ctrl+click (or Space) selects
-/// several for "Play in tiles" (t), the wheel scrolls, Esc
+/// several for "Play in tiles" (t) or two for "Compare" (c), the wheel scrolls, Esc
 /// closes. It only says what was asked (`Action`); the App runs the
 /// commands. Pictures are asked for the rows in view and a margin only.
 /// Main thread only.
@@ -17,6 +17,8 @@ package final class LibraryView {
         case play(String)
         /// Each in a tile of its own.
         case tiles([String])
+        /// The first (the reference) against the second, in a wipe.
+        case compare([String])
         case close
     }
 
@@ -47,7 +49,7 @@ package final class LibraryView {
     private var revealCursor = false
 
     /// The keys it takes (others reach the binding table: `q` quits, `f` goes fullscreen).
-    static let keys: Set<String> = ["LEFT", "RIGHT", "UP", "DOWN", "PGUP", "PGDWN", "HOME", "END", "ENTER", "SPACE", "t", "ESC", "Ctrl+l"]
+    static let keys: Set<String> = ["LEFT", "RIGHT", "UP", "DOWN", "PGUP", "PGDWN", "HOME", "END", "ENTER", "SPACE", "t", "c", "ESC", "Ctrl+l"]
 
     package init(pictures: LibraryPictures) { self.pictures = pictures }
 
@@ -65,7 +67,7 @@ package final class LibraryView {
     // MARK: Geometry
 
     struct Geometry {
-        let panel: Rect, grid: Rect, bottom: Rect, tilesButton: Rect
+        let panel: Rect, grid: Rect, bottom: Rect, tilesButton: Rect, compareButton: Rect
         let cell: (width: Int, height: Int), thumb: (width: Int, height: Int), gap: Int, columns: Int, headerHeight: Int
     }
 
@@ -79,8 +81,9 @@ package final class LibraryView {
         let bottom = Rect(x: bounds.x, y: bounds.y + bounds.height - bottomHeight, width: bounds.width, height: bottomHeight)
         let buttonHeight = u(32), buttonY = bottom.y + (bottomHeight - buttonHeight) / 2
         let tiles = Rect(x: bottom.x + pad, y: buttonY, width: u(170), height: buttonHeight)
+        let compare = Rect(x: tiles.x + tiles.width + gap, y: buttonY, width: u(120), height: buttonHeight)
         let columns = max((grid.width + gap) / (cell.width + gap), 1)
-        return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles,
+        return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles, compareButton: compare,
                         cell: cell, thumb: thumb, gap: gap, columns: columns, headerHeight: u(30))
     }
 
@@ -162,17 +165,19 @@ package final class LibraryView {
         case "ENTER": return entries.indices.contains(cursor) ? .play(entries[cursor].path) : nil
         case "SPACE": if entries.indices.contains(cursor) { toggle(entries[cursor].path) }
         case "t": return selection.count >= 2 ? .tiles(selection) : nil
+        case "c": return selection.count == 2 ? .compare(selection) : nil
         case "ESC", "Ctrl+l": return .close
         default: return nil
         }
         return nil
     }
 
-    /// A left press: on a cell it plays (with Ctrl: selects it); on the tiles button, the selected play in tiles.
+    /// A left press: on a cell it plays (with Ctrl: selects it); on a button, its action for the selected.
     package func press(x: Int, y: Int, control: Bool, in bounds: Rect, scale u: UIScale) -> Action? {
         let g = geometry(bounds, scale: u)
         changed = true
         if selection.count >= 2, g.tilesButton.contains(x: x, y: y) { return .tiles(selection) }
+        if selection.count == 2, g.compareButton.contains(x: x, y: y) { return .compare(selection) }
         guard let index = index(atX: x, y: y, g) else { return nil }
         cursor = index
         if control {
@@ -325,7 +330,11 @@ package final class LibraryView {
             drawButton("Play in tiles (\(selection.count))", g.tilesButton, renderer: r, text: text)
             x = g.tilesButton.x + g.tilesButton.width + g.gap
         }
-        let hint = "Enter or click: play    Ctrl+click or Space: select    t: play the selected in tiles    Esc: close"
+        if selection.count == 2 {
+            drawButton("Compare", g.compareButton, renderer: r, text: text)
+            x = g.compareButton.x + g.compareButton.width + g.gap
+        }
+        let hint = "Enter or click: play    Ctrl+click or Space: select    t: play the selected in tiles    c: compare two    Esc: close"
         text.drawLine(fitted(hint, width: max(g.bottom.x + g.bottom.width - u(16) - x, 0), text: text), renderer: r, x: x,
                       y: g.bottom.y + (g.bottom.height - text.lineHeight) / 2, color: SDL_Color(r: 150, g: 150, b: 160, a: 255))
     }
