@@ -139,7 +139,7 @@ test-quick: deps locale
 # so runs compare between commits). The figures of the last `make soak`, if
 # any, go in too, with the time they were measured.
 BENCH_JSON := playback ttff wakeups tiles compare seams video_seams stream_seams video_cases composition streams speed \
-	stretchers scan live_metrics thumbnails lighter audio_outage compare_align compare_export scrub record
+	stretchers scan live_metrics thumbnails lighter audio_outage compare_align compare_export scrub record library
 bench: bench-deps
 	$(RELEASE_BUILD)
 	rm -f $(BENCH_JSON:%=bench/out/%.json)
@@ -165,6 +165,7 @@ bench: bench-deps
 	python3 bench/audio_outage.py --json bench/out/audio_outage.json
 	$(XVFB) python3 bench/compare_align.py --json bench/out/compare_align.json
 	$(XVFB) python3 bench/scrub.py --json bench/out/scrub.json
+	$(XVFB) python3 bench/library.py --json bench/out/library.json
 	python3 bench/collect.py
 
 # The test suite under ThreadSanitizer, then under AddressSanitizer, each in

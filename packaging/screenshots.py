@@ -12,7 +12,7 @@ the PiP window open; then it pauses, and the X screen is grabbed (ffmpeg's
 x11grab) until two grabs in a row are the same picture.
 
 Usage: packaging/screenshots.py BINARY OUT [NAME...]   (NAME: playing, comparing,
-tiles, pip, menu, menu-speed; default all)
+tiles, pip, menu, menu-speed, roll; default all)
 """
 import json
 import os
@@ -36,11 +36,12 @@ def fail(message):
 class Player:
     """DeskPlayer started with a control socket; talks mpv's JSON IPC."""
 
-    def __init__(self, binary, scratch, args, size=WINDOW):
+    def __init__(self, binary, scratch, args, size=WINDOW, extra_env=None):
         self.path = os.path.join(scratch, "ipc.sock")
         env = dict(os.environ, SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"),
                    XDG_CONFIG_HOME=os.path.join(scratch, "config"),
                    XDG_STATE_HOME=os.path.join(scratch, "state"))
+        env.update(extra_env or {})
         self.process = subprocess.Popen(
             [binary, "--no-config", f"--geometry={size[0]}x{size[1]}+0+0", "--input-ipc-server", self.path,
              "--loop=inf", *args], env=env)
@@ -178,11 +179,54 @@ def open_menu(path):
     return before
 
 
+def roll(binary, scratch, out):
+    """The camera roll (`--library`) of a made-up home: clips cut from the
+    demo and the other asset at several days, some in the Videos folder,
+    two in a phone's DCIM folder where gvfs mounts it; two selected with
+    Ctrl+click, so the Play in tiles button shows."""
+    home = os.path.join(scratch, "roll-home")
+    videos = os.path.join(home, "Videos")
+    dcim = os.path.join(scratch, "roll-run", "gvfs", "mtp:host=Google_Pixel_7", "Internal shared storage", "DCIM", "Camera")
+    os.makedirs(os.path.join(home, ".config"), exist_ok=True)
+    os.makedirs(os.path.join(videos, "Holidays"), exist_ok=True)
+    os.makedirs(dcim, exist_ok=True)
+    os.chmod(os.path.join(scratch, "roll-run"), 0o700)
+    with open(os.path.join(home, ".config", "user-dirs.dirs"), "w") as f:
+        f.write('XDG_VIDEOS_DIR="$HOME/Videos"\n')
+    clips = [(DEMO, 1, dcim, "PXL_20261128_101500.mp4", 0), (OTHER, 4, dcim, "PXL_20261128_093000.mp4", 0),
+             (DEMO, 6, videos, "Garden.mp4", 1), (OTHER, 2, videos, "Recording 2026-11-27.mkv", 2),
+             (DEMO, 8, os.path.join(videos, "Holidays"), "Harbour.mkv", 2), (OTHER, 7, os.path.join(videos, "Holidays"), "Beach.mp4", 2),
+             (DEMO, 3, os.path.join(videos, "Holidays"), "Old town.mp4", 9), (OTHER, 5, videos, "Lecture.mp4", 40)]
+    now = time.time()
+    for index, (source, start, folder, name, days) in enumerate(clips):
+        path = os.path.join(folder, name)
+        subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-ss", str(start), "-i", source, "-t", "2", "-vf", "scale=640:-2",
+                        "-c:v", "libx264", "-preset", "veryfast", "-an", path], check=True)
+        when = now - days * 86400 - index * 600
+        os.utime(path, (when, when))
+    env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+           "XDG_RUNTIME_DIR": os.path.join(scratch, "roll-run")}
+    player = Player(binary, scratch, ["--library", "--ui-scale", "1"], extra_env=env)
+    try:
+        # Pictures are made for the cells in view only: the listing, then a settled window.
+        player.wait_for("the listing", lambda: player.value("library-count") == len(clips))
+        player.wait_for("the pictures in view", lambda: sum((player.value("library-pictures") or {}).values()) > 0
+                        and player.value("window-settled") is True)
+        # Two cells Ctrl+clicked: today's two, from the phone (x: 16 + 172 k; y: the first row's middle).
+        for x, y in ((96, 119), (268, 119)):
+            subprocess.run(["xdotool", "mousemove", str(x), str(y), "keydown", "ctrl", "click", "1", "keyup", "ctrl"], check=True)
+        subprocess.run(["xdotool", "mousemove", "1279", "719"], check=True)
+        player.wait_for("the window settled", lambda: player.value("window-settled") is True)
+        settled(scratch, WINDOW, out)
+    finally:
+        player.close()
+
+
 def main():
     if len(sys.argv) < 3:
         fail("usage: packaging/screenshots.py BINARY OUT [NAME...]")
     binary, out = os.path.abspath(sys.argv[1]), sys.argv[2]
-    wanted = set(sys.argv[3:]) or {"playing", "comparing", "tiles", "pip", "menu", "menu-speed"}
+    wanted = set(sys.argv[3:]) or {"playing", "comparing", "tiles", "pip", "menu", "menu-speed", "roll"}
     if not os.environ.get("DISPLAY"):
         fail('needs an X server: run it under xvfb-run -a -s "-screen 0 1920x1080x24" (make screenshots)')
     for tool in ("ffmpeg", "xdotool"):
@@ -230,6 +274,8 @@ def main():
             shot(binary, scratch, os.path.join(out, "menu.png"), [DEMO], past(2.0), before=open_menu([]))
         if "menu-speed" in wanted:
             shot(binary, scratch, os.path.join(out, "menu-speed.png"), [DEMO], past(2.0), before=open_menu(["Speed"]))
+        if "roll" in wanted:
+            roll(binary, scratch, os.path.join(out, "roll.png"))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -22,8 +22,9 @@ import TestSupport
                            "\"" + String(repeating: "x", count: 70_000) + "\"", "[]", "[1,2]", "{}", "{\"a\":1}",
                            "null", "true", "false", "\"1e13\"", "\"99999999999:00:00\"", "\"${?pause==yes:${\""]
 
-    /// Commands that end the player, its playlist or its only tile on purpose.
-    static let ending: Set<String> = ["quit", "quit-watch-later", "stop", "tile-close"]
+    /// Commands that end the player, its playlist or its only tile on purpose (pip-close
+    /// closes the tile in Picture in Picture: the only one with --pip, or a composition put there).
+    static let ending: Set<String> = ["quit", "quit-watch-later", "stop", "tile-close", "pip-close"]
 
     /// The player's own lists: every property, and every command but those that end it on purpose.
     static func doors(_ client: Client) throws -> (properties: [String], commands: [String]) {

@@ -28,7 +28,8 @@ struct ScreenTests {
         let socketPath: String?
         private var connection: ControlSocketTests.Client?
 
-        /// `environment` adds to the app's environment over `audio` (nil removes a variable).
+        /// `environment` adds to the app's environment over `audio` (nil removes a
+        /// variable): a made-up home's `HOME` and `XDG_*`, a `LANGUAGE`.
         init(_ arguments: [String], audio: [String: String] = ["SDL_AUDIODRIVER": "dummy"],
              environment: [String: String?] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: Fixtures.binary)

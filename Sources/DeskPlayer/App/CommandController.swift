@@ -41,6 +41,8 @@ final class CommandController {
     var audioOutput: AudioOutput?
     /// Files dialogs, the built-in browser, recent files.
     var opener: MediaOpener?
+    /// The camera roll (`library`); nil without a window.
+    var library: LibraryRoll?
     weak var screen: (any PlayerScreen)? {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
@@ -253,6 +255,8 @@ final class CommandController {
             screen.menuItems = shown
         case .recentFiles:
             opener?.showRecentFiles()
+        case .library:
+            try cycle("library", down: false, target, source)
         case .quit:
             quitRequested = true
         case .quitWatchLater:

@@ -15,6 +15,25 @@ enum CompareSession {
         state.diffVariant = options.compareDiff
         state.wipePosition = options.compareWipe
         state.wipeOrientation = options.compareWipeOrientation
+        start(state, window: window, controller: controller, factory: factory)
+    }
+
+    /// The camera roll's "Compare": the tiles there are closed, and the
+    /// two files play synced in a wipe, as `--compare=wipe A B` starts
+    /// them (the comparison's settings at their defaults). Nothing when a
+    /// comparison is on already.
+    static func start(comparing paths: [String], window: MainWindow, controller: CommandController,
+                      factory: TileFactory) throws(CommandError) {
+        guard paths.count == 2, controller.compare == nil else { throw .commandFailed }
+        start(CompareState(mode: .wipe, count: 2), window: window, controller: controller, factory: factory)
+        let tiles = controller.tiles
+        for tile in tiles.tiles { tiles.close(tile) }
+        let made = paths.map { factory.tile([$0]) }
+        for tile in made { tiles.add(tile) }
+        tiles.synchronize(made)
+    }
+
+    private static func start(_ state: CompareState, window: MainWindow, controller: CommandController, factory: TileFactory) {
         controller.compare = state
         let keys = Set(CompareKeys.bindings.map(\.key))
         controller.bindings = CompareKeys.bindings + controller.bindings.filter { $0.section != .main || !keys.contains($0.key) }

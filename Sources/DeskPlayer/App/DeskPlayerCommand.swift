@@ -140,6 +140,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The window title, with mpv's property expansion: ${media-title}, ${NAME:fallback}, ${?NAME:text}, ${!NAME:text}.", valueName: "TEXT"))
     var title: String?
 
+    @Flag(help: "Open the camera roll: every video in the Videos folder and on mounted phones and cards, newest first (Ctrl+L).")
+    var library = false
+
     @Flag(name: .customLong("pip-auto"), help: "Minimizing the window while a video plays moves it into Picture in Picture; restoring the window brings it back.")
     var pipAuto = false
 

@@ -67,6 +67,8 @@ extension PlayerApp {
             run { () throws(CommandError) in try controller.apply(PlayerApp.command(for: action), from: .mouse) }
         case .list(let action):
             controller.opener?.listAction(action)
+        case .library(let action):
+            controller.library?.handle(action)
         case .menu(let text):
             // The item's command, exactly as a key bound to the same text runs it.
             run { () throws(CommandError) in try controller.apply(try Command(parsing: text), from: .mouse) }

@@ -190,6 +190,8 @@ final class PlayerApp {
         tiles.onRetire = { [unowned self] tile in recordOnce(tile) }
         controller.screen = window
         controller.opener = MediaOpener(controller: controller)
+        controller.library = LibraryRoll(controller: controller)
+        controller.library?.compareWindow = { [unowned self, weak window] in window.map { ($0, factory) } }
         let pips = PiPManager(limit: options.maxPip, tiles: tiles, text: window.text)
         pips.screen = window
         // Weak: the window's handler holds the PiP manager and the manager's
@@ -221,6 +223,7 @@ final class PlayerApp {
                                                        csvPath: options.compareMetricsOut, window: window)
         }
         window.showsThumbnails = options.thumbnails == .yes
+        if options.library { controller.library?.open() }
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] event in
             guard let (tile, action) = pips?.handle(event) else { return }
@@ -323,6 +326,7 @@ final class PlayerApp {
             socket?.replyToFileJobs(fileJobs)
             mpris?.serve(at: tick)
             controller.opener?.collectDialog()
+            controller.library?.update()
             for problem in FFmpegLog.takeStreamProblems() {
                 // A segment that could not be read is skipped (a short gap): say so.
                 let line = "stream: " + problem
@@ -376,6 +380,8 @@ final class PlayerApp {
         // A picture asked for before quitting is written whole, not cut off.
         controller.fileWorker.waitUntilIdle(seconds: 5)
         controller.pips?.removeAll()
+        // Its pictures are textures of the window's renderer.
+        controller.library?.close()
         // The views own textures of this window's renderer: free them while it
         // and SDL still exist.
         tiles.removeAll(and: [background].compactMap { $0 })

@@ -52,7 +52,7 @@ enum PropertyTable {
 
     static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + compareExportProperties + recordingProperties + scopeProperties + CompareProperties.all
         + ZoomProperties.all + HardwareDecodingProperties.all + menuProperties
-        + rotateProperties + DesktopProperties.all
+        + rotateProperties + DesktopProperties.all + LibraryProperties.all
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },

@@ -88,6 +88,8 @@ package enum Command: Equatable, Sendable {
     /// mpv's context-menu; the control bar's track buttons run it.
     case contextMenu(String?)
     case recentFiles
+    /// Shows or hides the camera roll (cycles the `library` property).
+    case library
     case quit
     case quitWatchLater
     case writeWatchLaterConfig
@@ -213,6 +215,7 @@ extension Command {
         case .openFiles(let subtitles): return subtitles ? "open-files sub" : "open-files"
         case .contextMenu(let submenu): return "context-menu" + (submenu.map { " " + quoted($0) } ?? "")
         case .recentFiles: return "recent-files"
+        case .library: return "library"
         case .quit: return "quit"
         case .quitWatchLater: return "quit-watch-later"
         case .writeWatchLaterConfig: return "write-watch-later-config"

@@ -242,6 +242,7 @@ package struct CommandSpec: Sendable {
             .contextMenu(try a.optionalText(0))
         },
         CommandSpec("recent-files") { _ throws(CommandError) in .recentFiles },
+        CommandSpec("library") { _ throws(CommandError) in .library },
         CommandSpec("quit", [arg("code", .integer, optional: true)]) { _ throws(CommandError) in .quit },
         CommandSpec("quit-watch-later", [arg("code", .integer, optional: true)]) { _ throws(CommandError) in .quitWatchLater },
         CommandSpec("write-watch-later-config") { _ throws(CommandError) in .writeWatchLaterConfig },

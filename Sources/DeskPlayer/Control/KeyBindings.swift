@@ -64,6 +64,7 @@ package enum KeyBindings {
         ("Ctrl+o", "open-files", trNoop("open files (dialog, or the built-in browser)")),
         ("MBTN_RIGHT", "context-menu", trNoop("the menu (right click)")),
         ("Ctrl+r", "recent-files", trNoop("recent files")),
+        ("Ctrl+l", "library", trNoop("your videos: the camera roll")),
         ("j", "cycle sub", trNoop("next subtitle track")),
         ("J", "cycle sub down", trNoop("previous subtitle track")),
         ("v", "cycle sub-visibility", trNoop("subtitles: show / hide")),

@@ -61,6 +61,7 @@ package enum MenuTable {
         entry("Open recent", list: .recent),
         entry("Open recent > -"),
         entry("Open recent > All recent files…", "recent-files"),
+        entry("Videos…", "library"),
         entry("Playlist", list: .playlist),
         entry("Playlist > -"),
         entry("Playlist > Previous", "playlist-prev"),

@@ -101,34 +101,35 @@ package struct ThumbnailStore: Sendable {
     /// entry is for this URI and modification time, else made and written
     /// there (or the failure written). Blocks while it decodes: call it
     /// off the main thread.
-    package func thumbnail(of path: String, size: Size) -> Outcome {
+    package func thumbnail(of path: String, size: Size) -> Outcome { thumbnailAndLength(of: path, size: size).outcome }
+
+    /// As `thumbnail(of:size:)`, with the file's length in seconds when
+    /// known: the entry's `Thumb::Movie::Length`, or the one just read
+    /// (the camera roll shows it under the picture).
+    package func thumbnailAndLength(of path: String, size: Size) -> (outcome: Outcome, length: Double?) {
         let source: Source
-        do throws(MediaError) { source = try Source(path: path) } catch { return .failed(error.message) }
-        if let cached = cachedPicture(at: url(of: source, size: size), for: source, maxSide: size.rawValue) {
-            return .cached(cached)
+        do throws(MediaError) { source = try Source(path: path) } catch { return (.failed(error.message), nil) }
+        if let entry = ThumbnailStore.readEntry(url(of: source, size: size)), ThumbnailStore.matches(entry.text, source),
+           let cached = try? StillImage.decode(entry.bytes, format: .png, maxSide: size.rawValue) {
+            let length = entry.text["Thumb::Movie::Length"].flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            return (.cached(cached), length)
         }
         if let failure = ThumbnailStore.readEntry(failURL(of: source)), ThumbnailStore.matches(failure.text, source) {
-            return .failed("\(path): DeskPlayer could not make its picture before (\(failURL(of: source).path))")
+            return (.failed("\(path): DeskPlayer could not make its picture before (\(failURL(of: source).path))"), nil)
         }
         do throws(MediaError) {
             let made = try FileThumbnail.make(of: source.path, maxSide: size.rawValue)
             let png = try ThumbnailStore.png(made.picture, duration: made.duration, of: source, software: software)
             try write(png, to: url(of: source, size: size))
-            return .made(made.picture)
+            return (.made(made.picture), made.duration)
         } catch {
             // Remembered (for this modification time) so the file is not decoded again each time it is shown.
             if let empty = try? ThumbnailStore.png(PictureBuffer(width: 1, height: 1), duration: nil, of: source,
                                                    software: software) {
                 try? write(empty, to: failURL(of: source))
             }
-            return .failed(error.message)
+            return (.failed(error.message), nil)
         }
-    }
-
-    /// The picture of the entry at `url` if it is `source`'s as it is now.
-    private func cachedPicture(at url: URL, for source: Source, maxSide: Int) -> PictureBuffer? {
-        guard let entry = ThumbnailStore.readEntry(url), ThumbnailStore.matches(entry.text, source) else { return nil }
-        return try? StillImage.decode(entry.bytes, format: .png, maxSide: maxSide)
     }
 
     /// Whether an entry's chunks are for `source` as it is now: its URI,

@@ -7,7 +7,7 @@ import Output
 /// VLC's main window): where files go, and the keys that open them.
 enum IdleScreen {
     static var headline: String { tr("Drop files here, or press Ctrl+O") }
-    static var hint: String { tr("Right click: menu    Ctrl+R: recent files    F1: keys") }
+    static var hint: String { tr("Right click: menu    Ctrl+L: your videos    Ctrl+R: recent files    F1: keys") }
 
     static func draw(in area: Rect, renderer: OpaquePointer, text: TextRenderer) {
         let cx = area.x + area.width / 2, cy = area.y + area.height / 2

@@ -13,7 +13,7 @@ extension MainWindow {
     /// buffer it draws into is the window's own).
     var drawsTilesAlone: Bool {
         window.isSoftware && background == nil && !comparing && hover == nil && !showsHelp
-            && list == nil && menu == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
+            && list == nil && library == nil && menu == nil && messages.isEmpty && drawnBar == nil && metricsGraph == nil && scopePanel == nil
     }
 
     /// Draws only the tiles whose picture changed and pushes only their
@@ -70,6 +70,7 @@ extension MainWindow {
         metricsGraph?.draw(in: bounds, renderer: r, text: text)
         scopePanel?.draw(in: bounds, renderer: r, text: text)
         if showsHelp { drawHelp() }
+        library?.draw(in: bounds, renderer: r, text: text, scale: scale)
         list?.draw(in: bounds, renderer: r, text: text)
         let content = contentBounds
         // Messages sit above a control bar.

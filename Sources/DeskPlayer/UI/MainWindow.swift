@@ -69,6 +69,8 @@ package final class MainWindow: PlayerScreen {
     /// A list to pick from over everything (file browser, recent files);
     /// while it shows, keys and clicks go to it.
     package var list: ListOverlay? { didSet { needsRedraw = true } }
+    /// The camera roll (`library`) over everything; while it shows, keys, clicks and the wheel go to it.
+    package var library: LibraryView? { didSet { needsRedraw = true } }
     /// The key bindings overlay (F1 or ?).
     package var showsHelp = false { didSet { needsRedraw = true } }
     /// The context menu; while it shows, keys and clicks go to it.
@@ -99,6 +101,7 @@ package final class MainWindow: PlayerScreen {
     /// for a test that waited in vain to say why.
     package var unsettledBy: String? {
         if needsRedraw { return "a redraw" }
+        if let library, library.status != nil || library.pictures.isMaking { return "the roll's listing or pictures" }
         if !messages.isEmpty { return "an OSD line" }
         if showsPlaylistPanel && playlistPanel.isMakingPreviews { return "the playlist panel's pictures" }
         if hover != nil { return "a control bar" }
@@ -243,7 +246,8 @@ package final class MainWindow: PlayerScreen {
             return true
         }
         if menu != nil, handleMenuEvent(event) { return true }
-        if showsPlaylistPanel, list == nil, menu == nil, !showsHelp, handlePanelEvent(event) { return true }
+        if library != nil, list == nil, menu == nil, handleLibraryEvent(event) { return true }
+        if showsPlaylistPanel, list == nil, library == nil, menu == nil, !showsHelp, handlePanelEvent(event) { return true }
         switch SDL_EventType(event.type) {
         case SDL_QUIT:
             return false
@@ -376,7 +380,7 @@ package final class MainWindow: PlayerScreen {
     /// and its sync group.
     private func wheelZoom(steps: Double, x: Int, y: Int) {
         let areas = areas()
-        guard steps != 0, list == nil, menu == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
+        guard steps != 0, list == nil, library == nil, menu == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
               !views[index].isDetached,
               let fitted = views[index].fittedSize(in: areas[index]) else { return }
         let zoom = (views[index].zoom ?? VideoZoom()).zoomed(by: steps, around: x, y, area: areas[index], fitted: fitted)
@@ -386,7 +390,7 @@ package final class MainWindow: PlayerScreen {
     /// The pointer rests over a picture, with nothing it is needed for
     /// (a drag, a list, the key overlay, a control bar).
     private func pointerOverVideo(_ areas: [Rect]) -> Bool {
-        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, menu == nil, !showsHelp, controlBar(at: x, y: y) == nil,
+        guard let (x, y) = pointer, dragging == nil, compare?.isDragging != true, list == nil, library == nil, menu == nil, !showsHelp, controlBar(at: x, y: y) == nil,
               let index = comparing ? (views.isEmpty ? nil : 0) : areas.firstIndex(where: { $0.contains(x: x, y: y) }),
               views.indices.contains(index), !views[index].isDetached else { return false }
         return views[index].player.currentItem?.info?.hasVideo == true
@@ -429,6 +433,7 @@ package final class MainWindow: PlayerScreen {
         if barSignature(areas) != drawnBar { needsRedraw = true }
         updateTooltip(areas, at: now)
         if showsPlaylistPanel, playlistPanel.takeChanges() { needsRedraw = true }
+        if library?.takeChanges() == true { needsRedraw = true }
         if metricsGraph?.changed == true || scopePanel?.changed == true { needsRedraw = true }
         updateThumbnails(areas, at: now)
         pointerIsOverVideo = pointerOverVideo(areas)

@@ -16,6 +16,8 @@ package protocol PlayerScreen: AnyObject {
     var helpLines: [(keys: String, help: String)] { get set }
     /// A list to pick from (file browser, recent files); nil hides it.
     var list: ListOverlay? { get set }
+    /// The camera roll; nil hides it.
+    var library: LibraryView? { get set }
     /// The context menu's items: setting them opens it at the pointer (nil closes it).
     var menuItems: [MenuItem]? { get set }
     /// The context menu while it is open (its rows' places: `context-menu-items`).
@@ -46,5 +48,9 @@ package protocol PlayerScreen: AnyObject {
 
 extension PlayerScreen {
     package var compareSize: (width: Int, height: Int)? { nil }
+    package var library: LibraryView? {
+        get { nil }
+        set {}
+    }
     package func showMessage(_ message: String, seconds: Double = 3) { showMessage(message, seconds: seconds, topic: nil) }
 }

@@ -24,6 +24,8 @@ package enum WindowAction: Equatable {
     case compare(CompareView.Gesture)
     /// A key or click on the list overlay.
     case list(ListOverlay.Action)
+    /// A key, click or button of the camera roll.
+    case library(LibraryView.Action)
     /// A click, drag, key or drop on the playlist panel.
     case playlist(PlaylistPanel.Action)
     /// An item of the context menu was chosen: its command, as input.conf writes it.

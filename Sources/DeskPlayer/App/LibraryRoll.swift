@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Control
+import Foundation
+import Output
+import Playback
+import UI
+
+/// The camera roll's life in the App: opened (`library`) it starts a
+/// scanner of the Videos folder and mounted phones and cards, and a
+/// picture maker on the desktop's thumbnail cache; each loop turn it shows
+/// the newest listing and says, once each, what could not be listed or
+/// pictured (stderr and the OSD); what the user picks runs as the usual
+/// commands (`loadfile`). Closed, both stop. Main thread only.
+final class LibraryRoll {
+    /// Unowned: the controller owns its roll.
+    private unowned let controller: CommandController
+    private let roots: @Sendable () -> [LibraryScan.Root]
+    private var scanner: LibraryScanner?
+    private var view: LibraryView?
+    private var shownNumber = 0
+
+    /// `roots`: where to look, asked by the scanner's thread at each listing
+    /// (a phone plugged in since is found).
+    init(controller: CommandController, roots: @escaping @Sendable () -> [LibraryScan.Root] = { LibraryScan.roots() }) {
+        self.controller = controller
+        self.roots = roots
+    }
+
+    var isOpen: Bool { view != nil }
+    /// Videos listed; nil until the first listing is done (or while closed).
+    var count: Int? { shownNumber == 0 ? nil : view?.entries.count }
+    var pictureCounts: LibraryPictures.Counts? { view?.pictures.counts }
+    var picturesHeld: Int? { view?.pictures.heldCount }
+
+    func open() {
+        guard view == nil, let screen = controller.screen else { return }
+        // Cells are 160 x 90 at 1x: the cache's normal size (128) up to 1.5x, large (256) above.
+        let size: ThumbnailStore.Size = screen.uiScale > 1.5 ? .large : .normal
+        let pictures = LibraryPictures(store: ThumbnailStore(version: DeskPlayerCommand.version), size: size,
+                                       wake: MainThreadWake.post)
+        let made = LibraryView(pictures: pictures)
+        made.status = "Looking for videos…"
+        view = made
+        shownNumber = 0
+        scanner = LibraryScanner(roots: roots, wake: MainThreadWake.post)
+        screen.library = made
+    }
+
+    func close() {
+        guard view != nil else { return }
+        view = nil
+        scanner = nil
+        controller.screen?.library = nil
+    }
+
+    /// Each loop turn: a new listing shown, problems said.
+    func update() {
+        guard let view, let scanner else { return }
+        for line in scanner.takeProblems() + view.pictures.takeFailures() { say("library: " + line) }
+        guard let snapshot = scanner.latest, snapshot.number != shownNumber else { return }
+        shownNumber = snapshot.number
+        view.show(LibraryScan.days(snapshot.result.entries))
+        if snapshot.result.truncated {
+            view.status = "(the newest \(snapshot.result.entries.count) only)"
+        } else if snapshot.result.entries.isEmpty {
+            view.status = "No videos yet in \(snapshot.roots.first?.path ?? "the Videos folder")"
+        } else {
+            view.status = nil
+        }
+    }
+
+    /// What the roll asked for: one file plays in the focused tile (a new
+    /// one when none), several each in a tile of their own.
+    func handle(_ action: LibraryView.Action) {
+        switch action {
+        case .close:
+            close()
+        case .play(let path):
+            close()
+            run { () throws(CommandError) in try controller.apply(.loadfile(path, .replace), from: .mouse) }
+        case .tiles(let paths):
+            guard let first = paths.first else { return }
+            close()
+            run { () throws(CommandError) in
+                try controller.apply(.loadfile(first, .replace), from: .mouse)
+                for path in paths.dropFirst() { try controller.apply(.loadfile(path, .replace), to: .newTile, from: .mouse) }
+            }
+        case .compare(let paths):
+            guard controller.compare == nil else { return say("library: a comparison is on already; quit it to compare two others") }
+            guard let (window, factory) = compareWindow?() else { return }
+            close()
+            run { () throws(CommandError) in try CompareSession.start(comparing: paths, window: window, controller: controller, factory: factory) }
+        }
+    }
+
+    /// The window the comparison is drawn in (set by the App; nil headless).
+    var compareWindow: (() -> (MainWindow, TileFactory)?)?
+
+    private func run(_ body: () throws(CommandError) -> Void) {
+        do { try body() } catch { controller.osd("Cannot do that: \(error.rawValue)", seconds: 2) }
+    }
+
+    private func say(_ line: String) {
+        PlayerApp.printError(line)
+        controller.osd(line, seconds: 4)
+    }
+}

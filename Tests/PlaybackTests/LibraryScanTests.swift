@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Testing
+@testable import Media
+@testable import Playback
+import TestSupport
+
+/// The camera roll's listing (issue 53) on a made-up home: the Videos
+/// folder user-dirs.dirs names, a phone's DCIM folder where gvfs mounts
+/// it, clips of several containers and days; its order, its days, its
+/// bounds, and a new file seen without asking again (inotify).
+@Suite(.serialized) struct LibraryScanTests {
+    static func names(_ entries: [LibraryEntry]) -> [String] { entries.map(\.name) }
+
+    @Test func userDirsNamesTheVideosFolder() {
+        let text = "# comment\nXDG_VIDEOS_DIR=\"$HOME/Vid\\\"éos\"\nXDG_MUSIC_DIR=\"/srv/music\"\nBROKEN=\"unclosed\n"
+        let parsed = UserDirs.parse(text)
+        #expect(parsed["XDG_VIDEOS_DIR"] == "$HOME/Vid\"éos")
+        #expect(parsed["XDG_MUSIC_DIR"] == "/srv/music")
+        #expect(parsed["BROKEN"] == nil, "an unclosed quote is no value")
+        // No file: ~/Videos; "$HOME" alone (not set up): ~/Videos too.
+        #expect(UserDirs.videos(["HOME": "/nowhere", "XDG_CONFIG_HOME": "/nowhere/.config"]).path == "/nowhere/Videos")
+    }
+
+    @Test func theRootsAreTheVideosFolderAndThePhonesDCIM() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let roots = LibraryScan.roots(home.environment)
+        #expect(roots == [LibraryScan.Root(path: home.videos.path, source: "Videos"),
+                          LibraryScan.Root(path: home.dcim.path, source: "Google Pixel 7")])
+    }
+
+    /// Newest first across the folders and the phone; one group per day
+    /// (the two clips of three days ago together); hidden files and
+    /// others than videos left out; nothing opened (the broken file is
+    /// listed like the others: only its picture will fail).
+    @Test func newestFirstGroupedByDay() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let result = LibraryScan.run(LibraryScan.roots(home.environment))
+        #expect(result.entries.map(\.path) == home.newestFirst)
+        #expect(result.problems.isEmpty && !result.truncated)
+        #expect(result.entries.first?.source == "Google Pixel 7")
+        #expect(Set(result.folders) == Set([home.videos.path, home.videos.path + "/2025", home.videos.path + "/clips",
+                                            home.videos.path + "/clips/deep", home.dcim.path, home.dcim.path + "/Camera"]))
+        let days = LibraryScan.days(result.entries)
+        #expect(days.map { Self.names($0.entries) } == [["PXL_20261127_120000.mp4"], ["screen.mov", "holiday.mp4"],
+                                                         ["broken.mp4"], ["party.mkv"], ["old.webm"]])
+        let modified = Date(timeIntervalSince1970: Double(result.entries[1].modified))
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: modified)
+        #expect(days[1].day == String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0))
+    }
+
+    /// Past the depth, folders are not entered; past the count, the oldest
+    /// are left out and the result says so.
+    @Test func depthAndCountAreBounded() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let roots = LibraryScan.roots(home.environment)
+        let shallow = LibraryScan.run(roots, maxDepth: 1)
+        #expect(!shallow.entries.map(\.path).contains(home.old), "clips/deep is two folders down")
+        #expect(shallow.entries.map(\.path).contains(home.party))
+        let few = LibraryScan.run(roots, maxCount: 3)
+        #expect(few.entries.map(\.path) == Array(home.newestFirst.prefix(3)))
+        #expect(few.truncated)
+    }
+
+    /// A folder that cannot be listed is said, once, and the rest are listed.
+    @Test(.enabled(if: getuid() != 0, "root lists any folder")) func aFolderThatCannotBeListedIsSkipped() throws {
+        let home = try LibraryHome()
+        defer {
+            chmod(home.videos.path + "/2025", 0o755)
+            try? FileManager.default.removeItem(at: home.root)
+        }
+        chmod(home.videos.path + "/2025", 0)
+        let result = LibraryScan.run(LibraryScan.roots(home.environment))
+        #expect(result.problems.count == 1 && result.problems[0].contains("2025"), "\(result.problems)")
+        #expect(result.entries.map(\.path) == home.newestFirst.filter { $0 != home.party })
+    }
+
+    /// A clip copied into a subfolder (renamed into place, as a copy does)
+    /// and a new folder with a clip show in a new listing without asking.
+    @Test func aNewFileIsListedWithoutAsking() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let environment = home.environment
+        let scanner = LibraryScanner(roots: { LibraryScan.roots(environment) }, wake: {})
+        #expect(eventually { scanner.latest?.result.entries.count == 6 })
+        let copied = home.videos.path + "/2025/new.mp4"
+        try FileManager.default.copyItem(atPath: home.holiday, toPath: copied + ".part")
+        try FileManager.default.moveItem(atPath: copied + ".part", toPath: copied)
+        #expect(eventually { scanner.latest?.result.entries.contains { $0.path == copied } == true })
+        let folder = home.dcim.appendingPathComponent("Trip")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(eventually { scanner.latest?.result.folders.contains(folder.path) == true })
+        try FileManager.default.copyItem(atPath: home.party, toPath: folder.appendingPathComponent("trip.mkv").path)
+        #expect(eventually { scanner.latest?.result.entries.contains { $0.name == "trip.mkv" } == true })
+        #expect(scanner.takeProblems().isEmpty)
+    }
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Testing
+@testable import Playback
+@testable import UI
+
+/// The camera roll's grid without a window: its rows (a title per day, then
+/// the day's videos a row at a time), what the keys and clicks ask for,
+/// and a new listing keeping the cursor and the selection on their videos.
+@Suite struct LibraryViewTests {
+    static let scale = UIScale(factor: 1, source: "test")
+    static let bounds = Rect(x: 0, y: 0, width: 1280, height: 960)
+
+    static func entry(_ name: String, _ modified: Int) -> LibraryEntry {
+        LibraryEntry(path: "/videos/" + name, modified: modified, bytes: 1, source: "Videos")
+    }
+
+    /// Five videos on one day, two on the one before.
+    static func view() -> LibraryView {
+        let view = LibraryView(pictures: LibraryPictures(store: ThumbnailStore(root: URL(fileURLWithPath: "/nonexistent"),
+                                                                                 version: "test"), size: .normal))
+        view.show([LibraryDay(day: "2026-11-28", entries: (0..<5).map { entry("a\($0).mp4", 100 - $0) }),
+                   LibraryDay(day: "2026-11-27", entries: (0..<2).map { entry("b\($0).mp4", 50 - $0) })])
+        return view
+    }
+
+    @Test func rowsAreADayTitleThenItsVideos() {
+        #expect(Self.view().rows(columns: 3) == [.header(day: 0), .cells(0..<3), .cells(3..<5), .header(day: 1), .cells(5..<7)])
+    }
+
+    @Test func arrowsMoveThroughTheGridAndEnterPlays() {
+        let view = Self.view()
+        _ = view.handleKey("DOWN", columns: 3)
+        #expect(view.cursor == 3)
+        _ = view.handleKey("DOWN", columns: 3)
+        #expect(view.cursor == 5, "down into the next day's first row, same column")
+        _ = view.handleKey("RIGHT", columns: 3)
+        _ = view.handleKey("UP", columns: 3)
+        #expect(view.cursor == 4, "up to the column above")
+        _ = view.handleKey("END", columns: 3)
+        #expect(view.handleKey("ENTER", columns: 3) == .play("/videos/b1.mp4"))
+        #expect(view.handleKey("ESC", columns: 3) == .close)
+    }
+
+    @Test func controlClicksSelectAndTheButtonsPlayThemInTilesOrCompare() throws {
+        let view = Self.view()
+        let first = try #require(view.cellRect(of: 0, in: Self.bounds, scale: Self.scale))
+        let other = try #require(view.cellRect(of: 6, in: Self.bounds, scale: Self.scale))
+        #expect(view.press(x: first.x + 5, y: first.y + 5, control: true, in: Self.bounds, scale: Self.scale) == nil)
+        #expect(view.handleKey("t", columns: 7) == nil, "one is not several")
+        #expect(view.press(x: other.x + 5, y: other.y + 5, control: true, in: Self.bounds, scale: Self.scale) == nil)
+        #expect(view.selection == ["/videos/a0.mp4", "/videos/b1.mp4"])
+        let button = view.geometry(Self.bounds, scale: Self.scale).tilesButton
+        #expect(view.press(x: button.x + 5, y: button.y + 5, control: false, in: Self.bounds, scale: Self.scale)
+                == .tiles(["/videos/a0.mp4", "/videos/b1.mp4"]))
+        let compare = view.geometry(Self.bounds, scale: Self.scale).compareButton
+        #expect(view.press(x: compare.x + 5, y: compare.y + 5, control: false, in: Self.bounds, scale: Self.scale)
+                == .compare(["/videos/a0.mp4", "/videos/b1.mp4"]))
+        #expect(view.handleKey("c", columns: 7) == .compare(["/videos/a0.mp4", "/videos/b1.mp4"]))
+        // A plain click plays.
+        #expect(view.press(x: other.x + 5, y: other.y + 5, control: false, in: Self.bounds, scale: Self.scale) == .play("/videos/b1.mp4"))
+    }
+
+    /// A new file first in a new listing: the cursor stays on its video, a
+    /// selected video that is gone is no longer selected.
+    @Test func aNewListingKeepsTheCursorAndSelection() {
+        let view = Self.view()
+        _ = view.handleKey("RIGHT", columns: 3)
+        _ = view.handleKey("SPACE", columns: 3)
+        _ = view.handleKey("END", columns: 3)
+        _ = view.handleKey("SPACE", columns: 3)
+        view.show([LibraryDay(day: "2026-11-29", entries: [Self.entry("new.mp4", 200)]),
+                   LibraryDay(day: "2026-11-28", entries: (0..<5).map { Self.entry("a\($0).mp4", 100 - $0) })])
+        #expect(view.selection == ["/videos/a1.mp4"])
+        #expect(view.entries[view.cursor].path == "/videos/a4.mp4", "b1 is gone: the cursor stays within the roll")
+        _ = view.handleKey("HOME", columns: 3)
+        #expect(view.handleKey("ENTER", columns: 3) == .play("/videos/new.mp4"))
+    }
+}
