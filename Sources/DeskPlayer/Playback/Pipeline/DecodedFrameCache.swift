@@ -23,6 +23,9 @@ final class DecodedFrameCache {
         let itemTime: MediaTime
         let duration: MediaTime
         let bytes: Int
+        /// Decoded without the loop filter (a 2160p video shown at 720p):
+        /// shown from here as such, never made larger (`VideoFrame.decodedFast`).
+        let decodedFast: Bool
         var end: MediaTime { itemTime + duration }
     }
 
@@ -48,14 +51,18 @@ final class DecodedFrameCache {
     /// Keeps a copy of `source` (a decoded picture needing no filter). One
     /// already kept at that time stays (a decode gives the same picture
     /// again: each step back decodes from the keyframe once more, behind
-    /// the frame shown from here). Evicts what is farthest from it while
-    /// over budget.
-    func insert(_ source: UnsafeMutablePointer<AVFrame>, itemTime: MediaTime, duration: MediaTime) {
+    /// the frame shown from here), unless it was decoded fast and this one
+    /// in full. Evicts what is farthest from it while over budget.
+    func insert(_ source: UnsafeMutablePointer<AVFrame>, itemTime: MediaTime, duration: MediaTime, decodedFast: Bool) {
         let index = entries.firstIndex { $0.itemTime >= itemTime } ?? entries.endIndex
-        if index < entries.endIndex, entries[index].itemTime == itemTime { return }
+        if index < entries.endIndex, entries[index].itemTime == itemTime {
+            guard entries[index].decodedFast && !decodedFast else { return }
+            bytes -= entries[index].bytes
+            entries.remove(at: index)
+        }
         guard let size = DecodedFrameCache.bytes(of: source.pointee), size <= budget,
               let copy = DecodedFrameCache.copy(source) else { return }
-        entries.insert(Entry(frame: copy, itemTime: itemTime, duration: duration, bytes: size), at: index)
+        entries.insert(Entry(frame: copy, itemTime: itemTime, duration: duration, bytes: size, decodedFast: decodedFast), at: index)
         bytes += size
         while bytes > budget, let first = entries.first, let last = entries.last {
             let far = (itemTime - first.itemTime) > (last.itemTime - itemTime) ? 0 : entries.count - 1

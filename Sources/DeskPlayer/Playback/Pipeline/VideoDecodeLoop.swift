@@ -140,15 +140,17 @@ final class VideoDecodeLoop {
         // Unseen (a minimized or covered window), frames nothing refers to are
         // left out: the decoder keeps its place at a lower cost.
         stream.decoder.skipsNonReference = !control.arePicturesSeen || (packet.map(precedesWhatIsKept) ?? false)
-        if fastWhenSmall {
-            // Never at full size: only where scaling down hides what the loop filter smooths.
-            let shown = control.displaySize
-            stream.decoder.decodesFast = shown.width * 2 <= videoSize.width && shown.height * 2 <= videoSize.height
-        }
+        if fastWhenSmall { stream.decoder.decodesFast = isShownSmall }
         stream.decoder.setHardware(control.hardwareDecoding)
         stream.decoder.decode(packet, into: frame, until: { control.isAborted }, each: deliver)
         control.decodeErrors.add(stream.decoder.takeErrors(), warning: warning)
         reportHardware()
+    }
+
+    /// Never at full size: only where scaling down hides what the loop filter smooths.
+    private var isShownSmall: Bool {
+        let shown = control.displaySize
+        return shown.width * 2 <= videoSize.width && shown.height * 2 <= videoSize.height
     }
 
     /// Says once why hardware decoding is not (or no longer) used, and
@@ -215,9 +217,9 @@ final class VideoDecodeLoop {
         if current.firstQueued == nil { current.firstQueued = itemTime }
         if !control.keepsFramesForSteps {
             cache.removeAll()  // playing: the frames kept for steps go
-        } else if current.target != nil, current.interval == nil, current.leftAsIs, !stream.decoder.decodesFast {
+        } else if current.target != nil, current.interval == nil, current.leftAsIs {
             // A step forward and back again comes from memory too.
-            cache.insert(frame, itemTime: itemTime, duration: duration)
+            cache.insert(frame, itemTime: itemTime, duration: duration, decodedFast: stream.decoder.decodesFast)
         }
     }
 
@@ -248,17 +250,17 @@ final class VideoDecodeLoop {
     }
 
     /// Keeps a decoded frame before a seek's target in the cache when it
-    /// needs no filter, was decoded in full, and is close enough to the
+    /// needs no filter (decoded fast or not: the flag goes with it) and is close enough to the
     /// target (`before` ahead of it) to be among the frames kept.
     private func keep(_ source: Frame, itemTime: MediaTime, duration: MediaTime, before: MediaTime) {
         guard let bytes = DecodedFrameCache.bytes(of: source.pointer.pointee) else { return }
         frameBytes = bytes
-        guard current.interval == nil, control.keepsFramesForSteps, !stream.decoder.decodesFast, duration > .zero else { return }
+        guard current.interval == nil, control.keepsFramesForSteps, duration > .zero else { return }
         let framesToTarget = Int(exactly: (before.seconds / duration.seconds).rounded(.up)) ?? Int.max
         guard framesToTarget <= framesKeptBeforeTarget,
               filters.leavesAsIs(source.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping) else { return }
         VideoFilters.fillInColorMatrix(source.pointer)
-        cache.insert(source.pointer, itemTime: itemTime, duration: duration)
+        cache.insert(source.pointer, itemTime: itemTime, duration: duration, decodedFast: stream.decoder.decodesFast)
     }
 
     /// A seek whose target is in the cache shows the cached frame at once,
@@ -270,11 +272,15 @@ final class VideoDecodeLoop {
         guard let first = run.first,
               filters.leavesAsIs(first.frame.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping)
         else { return }
+        // A frame decoded fast is shown from here only while the picture is
+        // still small: one shown larger is decoded again in full.
+        let fastIsFine = fastWhenSmall && isShownSmall
         for entry in run {
+            guard fastIsFine || !entry.decodedFast else { return }
             guard frames.waitForRoom(serial: current.serial), let reference = try? Frame(),
                   av_frame_ref(reference.pointer, entry.frame.pointer) >= 0 else { return }
             frames.push(VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
-                                   itemTime: entry.itemTime, decodedFast: false, origin: origin))
+                                   itemTime: entry.itemTime, decodedFast: entry.decodedFast, origin: origin))
             control.countFrameFromCache()
             if current.firstQueued == nil { current.firstQueued = entry.itemTime }
             current.delivered += 1
