@@ -17,7 +17,7 @@ Both players run under Xvfb, sound to nowhere, one at a time. mpv is asked
 with `seek T absolute+exact` and `frame-back-step`; DeskPlayer with the same
 commands (it takes mpv's names).
 
-Usage: bench/scrub.py [--quick] [--json bench/out/scrub.json]   (under xvfb-run; `make bench`)
+Usage: bench/scrub.py [--quick] [--only 2160p] [--json bench/out/scrub.json]   (under xvfb-run; `make bench`)
 """
 import argparse, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, time
 
@@ -148,6 +148,7 @@ def run_player(kind, clip, duration, seed, folder):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="the 1080p clip only")
+    parser.add_argument("--only", help="measure only the clips whose name has this (e.g. 2160p)")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/scrub.json"))
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="deskplayer-scrub-")
@@ -161,6 +162,8 @@ def main():
         clips.append(("1080p30 HEVC 10-bit, 10 s GOP", make_clip(media, "scrub-hevc10.mp4", "1920x1080", 30,
                       ["-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
                        "-x265-params", "keyint=300:min-keyint=300:scenecut=0:log-level=error"])))
+    if args.only:
+        clips = [clip for clip in clips if args.only in clip[0]]
     results = []
     print(f"{'clip':26} {'player':10} {'seek med':>9} {'seek p90':>9} {'key seek':>9} {'1st back':>9} {'back med':>9} "
           f"{'back max':>9} {'RSS MB':>7}")
