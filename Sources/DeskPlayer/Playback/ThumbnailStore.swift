@@ -192,8 +192,14 @@ package struct ThumbnailStore: Sendable {
                 throw MediaError("cannot make \(base.path): \(error.localizedDescription)")
             }
         }
-        for made in missing.reversed() where mkdir(made.path, 0o700) != 0 && errno != EEXIST {
-            throw MediaError("cannot make \(made.path): \(String(cString: strerror(errno)))")
+        for made in missing.reversed() {
+            guard mkdir(made.path, 0o700) == 0 || errno == EEXIST else {
+                throw MediaError("cannot make \(made.path): \(String(cString: strerror(errno)))")
+            }
+            // 0700 whatever the umask: the process's is not ours alone (the
+            // control socket narrows it to 0177 while it binds, and a folder
+            // made then had no search bit, so nothing could be written in it).
+            chmod(made.path, 0o700)
         }
     }
 

@@ -103,7 +103,7 @@ final class Demuxer {
             let seen = control.demuxerWake.generation
             let request = control.takeDemuxRequest()
             if let time = request.seek {
-                handleSeek(to: time, pass: request.seekPass)
+                handleSeek(to: time, pass: request.seekPass, exact: request.seekExact)
             } else if let audioSwitch = request.audioSwitch {
                 handleAudioSwitch(from: audioSwitch.media, pass: request.seekPass + audioSwitch.pass)
             }
@@ -144,11 +144,11 @@ final class Demuxer {
 
     // MARK: Requests
 
-    private func handleSeek(to time: MediaTime, pass: Int) {
+    private func handleSeek(to time: MediaTime, pass: Int, exact: Bool) {
         passesDone = pass
         pastLoopEnd = []
         passHasPackets = true
-        seekInput(to: time)
+        seekInput(to: time, preroll: exact)
         endedSerial = -1
         checkFirstAudio = false
         replaySkip = false
@@ -174,14 +174,16 @@ final class Demuxer {
         continuity?.reset()
     }
 
-    /// Seeks the input so that decoding can start exactly at media time `time`.
-    private func seekInput(to time: MediaTime) {
+    /// Seeks the input so that decoding can start exactly at media time
+    /// `time`; without `preroll` (a keyframe seek), at the keyframe at or
+    /// before it.
+    private func seekInput(to time: MediaTime, preroll exact: Bool = true) {
         do {
             // Audio decoders need what comes before the target (AAC's
             // overlap, MP3's bit reservoir, Opus's 80 ms pre-roll) to
             // give the exact samples at it: start a little earlier;
             // the accurate seek drops what precedes the target.
-            let preroll = audio != nil ? MediaTime(value: 1, timescale: 5) : .zero
+            let preroll = audio != nil && exact ? MediaTime(value: 1, timescale: 5) : .zero
             let from = time - preroll
             if from <= .zero {
                 // From the start: all of it, priming too (the first real

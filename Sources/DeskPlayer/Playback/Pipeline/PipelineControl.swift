@@ -24,6 +24,9 @@ struct DemuxRequest {
     let audioIndex: Int?
     /// A seek to act on.
     let seek: MediaTime?
+    /// False for a keyframe seek: read from the keyframe at or before the
+    /// seek's time, with no pre-roll before it.
+    var seekExact = true
     /// The loop pass (0-based, counted since the item began) the last seek landed in.
     let seekPass: Int
     /// A track switch: read the audio again from `media` in pass `pass`
@@ -49,6 +52,7 @@ final class PipelineControl: Sendable {
         var audioStart: AudioStart?
         var pendingAudioSwitch: (media: MediaTime, pass: Int)?
         var pendingSeek: MediaTime?
+        var pendingSeekExact = true
         var pendingSeekPass = 0
         /// Where the decoders start delivering after the seek of `serial`.
         var seekTarget: (serial: Int, time: MediaTime)?
@@ -115,6 +119,7 @@ final class PipelineControl: Sendable {
             c.audioSerial = serial
             c.activeInterval = c.loopInterval
             c.pendingSeek = time
+            c.pendingSeekExact = exact
             c.pendingSeekPass = pass
             c.seekTarget = exact ? (serial, time) : nil
             c.audioStart = AudioStart(serial: serial, streamIndex: c.audioIndex, time: time, pass: 0,
@@ -144,9 +149,11 @@ final class PipelineControl: Sendable {
                 c.pendingSeek = nil
                 c.pendingAudioSwitch = nil
             }
-            return DemuxRequest(serial: c.serial, audioSerial: c.audioSerial, audioIndex: c.audioIndex,
+            var request = DemuxRequest(serial: c.serial, audioSerial: c.audioSerial, audioIndex: c.audioIndex,
                                 seek: c.pendingSeek, seekPass: c.pendingSeekPass,
                                 audioSwitch: c.pendingAudioSwitch, passes: c.passes, interval: c.activeInterval)
+            request.seekExact = c.pendingSeekExact
+            return request
         }
     }
 
