@@ -19,7 +19,9 @@ commands (it takes mpv's names).
 
 Usage: bench/scrub.py [--quick] [--only 2160p] [--json bench/out/scrub.json]   (under xvfb-run; `make bench`)
 """
-import argparse, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
+
+from soak import Control  # the control socket connection the soaks use
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("DESKPLAYER_BIN", os.path.join(ROOT, ".build/release/deskplayer"))
@@ -37,21 +39,8 @@ def make_clip(folder, name, size, seconds, extra):
     return path
 
 
-class Client:
-    def __init__(self, path, timeout=60):
-        deadline = time.time() + timeout
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.buffer = b""
-        self.next_id = 1
+class Client(Control):
+    """soak.py's control connection, with waits for events."""
 
     def lines(self, deadline):
         while True:
@@ -68,13 +57,9 @@ class Client:
                 raise ConnectionError("the player went away")
             self.buffer += chunk
 
-    def request(self, command, timeout=30):
-        rid = self.next_id
-        self.next_id += 1
-        self.sock.sendall((json.dumps({"command": command, "request_id": rid}) + "\n").encode())
-        for message in self.lines(time.time() + timeout):
-            if message.get("request_id") == rid and "error" in message:
-                return message
+    def request(self, command):
+        self.sock.settimeout(30)  # `lines` narrowed it to what its own wait had left
+        return self.command(*command)
 
     def timed(self, command, timeout=60):
         """Milliseconds from sending `command` to the playback-restart after it."""

@@ -190,7 +190,10 @@ final class VideoDecodeLoop {
 
     private func filterAndShow(_ source: Frame, duration: MediaTime) {
         inputDuration = duration
-        current.leftAsIs = filters.leavesAsIs(source.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping)
+        // Asked only where the answer is used (a frame kept for steps): the
+        // chain is worked out again in `process`, for every frame played.
+        current.leftAsIs = current.target != nil && current.interval == nil && control.keepsFramesForSteps
+            && filters.leavesAsIs(source.pointer.pointee, deinterlace: control.deinterlace, toneMapping: toneMapping)
         filters.process(source, deinterlace: control.deinterlace, toneMapping: toneMapping, emit: show)
     }
 
