@@ -25,10 +25,14 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # thumbnail cache's entries are checked with (DesktopThumbnailTests);
 # fonts-droid-fallback: the CJK font the text tests fall back to (DejaVu has
 # the Hebrew and Arabic); tesseract with its German and Japanese data: the
-# OCR that reads the translated window back (ScreenTests+Translations.swift).
+# OCR that reads the translated window back (ScreenTests+Translations.swift);
+# fonts-lohit-deva and fonts-noto-color-emoji: Devanagari and emoji for the
+# names in every script, measured against HarfBuzz's hb-shape
+# (libharfbuzz-bin) in ScreenTests+Scripts.swift.
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
 	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish \
-	python3-pil libglib2.0-0 fonts-droid-fallback tesseract-ocr tesseract-ocr-deu tesseract-ocr-jpn
+	python3-pil libglib2.0-0 fonts-droid-fallback tesseract-ocr tesseract-ocr-deu tesseract-ocr-jpn \
+	fonts-lohit-deva fonts-noto-color-emoji libharfbuzz-bin
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What `make install` rasterises the icon with (FFmpeg's librsvg decoder).

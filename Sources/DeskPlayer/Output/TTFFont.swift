@@ -4,15 +4,36 @@ import CSDL2
 /// Owns one SDL_ttf font at one size, and lays a run out in it: the
 /// direction and script for HarfBuzz's shaping are set before every use,
 /// since the font keeps them between calls.
+///
+/// A font of bitmaps at fixed sizes only (Noto Color Emoji has one, 109 px)
+/// cannot be drawn at the size asked for: FreeType picks its nearest strike.
+/// Such a font is drawn scaled down to the line it sits in (`scale` < 1),
+/// and its widths and ascent are given at that scale.
 final class TTFFont {
     let handle: OpaquePointer
-    /// Pixels from the top of a line to its baseline (to line runs of different fonts up).
+    /// Pixels from the top of a line to its baseline (to line runs of different fonts up), at `scale`.
     let ascent: Int
+    /// What the font's own pixels are multiplied by when drawn: 1, or less for a fixed-size bitmap font taller than the line.
+    let scale: Double
 
-    init?(path: String, index: Int = 0, pointSize: Int32) {
+    /// `lineHeight`: the height of the line this font's runs sit in (the
+    /// main font's); a font whose glyphs come out taller than half again
+    /// as much is scaled down to it.
+    init?(path: String, index: Int = 0, pointSize: Int32, lineHeight: Int? = nil) {
         guard let handle = TTF_OpenFontIndex(path, pointSize, index) else { return nil }
         self.handle = handle
-        ascent = Int(TTF_FontAscent(handle))
+        let height = Int(TTF_FontHeight(handle))
+        if let lineHeight, lineHeight > 0, height * 2 > lineHeight * 3 {
+            scale = Double(lineHeight) / Double(height)
+        } else {
+            scale = 1
+        }
+        ascent = Int((Double(TTF_FontAscent(handle)) * scale).rounded())
+    }
+
+    /// A length in the font's own pixels at the size it is drawn.
+    func scaled(_ pixels: Int32) -> Int32 {
+        scale == 1 ? pixels : Int32((Double(pixels) * scale).rounded())
     }
 
     deinit { TTF_CloseFont(handle) }
@@ -39,10 +60,11 @@ final class TTFFont {
     func width(of run: TextRun) -> Int {
         var w: Int32 = 0, h: Int32 = 0
         TTF_SizeUTF8(handle, prepare(run), &w, &h)
-        return Int(w)
+        return Int(scaled(w))
     }
 
-    /// `run` drawn in `color` (a surface the caller frees), nil for an empty one.
+    /// `run` drawn in `color` (a surface the caller frees, at the font's own
+    /// size: draw it `scaled`), nil for an empty one.
     func render(_ run: TextRun, color: SDL_Color) -> UnsafeMutablePointer<SDL_Surface>? {
         TTF_RenderUTF8_Blended(handle, prepare(run), color)
     }

@@ -70,7 +70,7 @@ package final class TextRenderer {
             if let known = opened[face] {
                 slot = known
             } else {
-                slot = TTFFont(path: face.path, index: face.index, pointSize: pointSize).map { font in
+                slot = TTFFont(path: face.path, index: face.index, pointSize: pointSize, lineHeight: lineHeight).map { font in
                     fonts.append(font)
                     return fonts.count - 1
                 }
@@ -105,8 +105,10 @@ package final class TextRenderer {
             let font = fonts[run.font]
             guard let surface = font.render(run, color: color) else { continue }
             defer { SDL_FreeSurface(surface) }
-            let w = surface.pointee.w, h = surface.pointee.h
+            let w = font.scaled(surface.pointee.w), h = font.scaled(surface.pointee.h)
             if let texture = SDL_CreateTextureFromSurface(renderer, surface) {
+                // An emoji's 109 px bitmap brought down to the line: smoothed, not every fifth pixel.
+                if font.scale != 1 { SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear) }
                 // Runs in other fonts sit on the main font's baseline.
                 var dst = SDL_Rect(x: Int32(pen), y: Int32(y + main.ascent - font.ascent), w: w, h: h)
                 SDL_RenderCopy(renderer, texture, nil, &dst)
