@@ -37,7 +37,7 @@ final class MediaOpener {
     /// file chosen loads as the focused file's subtitles (sub-add).
     func openFiles(subtitles: Bool = false) {
         guard dialog == nil else { return }
-        if let running = FileDialog(startingIn: startFolder, title: subtitles ? "Load subtitles" : "Open media") {
+        if let running = FileDialog(startingIn: startFolder, title: subtitles ? tr("Load subtitles") : tr("Open media")) {
             dialog = running
             dialogForSubtitles = subtitles
             return

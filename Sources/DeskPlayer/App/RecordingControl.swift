@@ -43,15 +43,16 @@ final class RecordingControl {
         if let recorder {
             capture?.stop()
             recorder.stop()
-            controller.osd("Stopping the recording…", seconds: 2, topic: "record")
+            controller.osd(tr("Stopping the recording…"), seconds: 2, topic: "record")
             return
         }
         guard let tile, let item = tile.player.currentItem else {
-            say("record: no camera to record (open one with --camera)", controller)
+            say("record: no camera to record (open one with --camera)", shown: tr("No camera to record (open one with --camera)"), controller)
             throw .propertyUnavailable
         }
         guard item.info?.isDevice == true else {
-            say("record: only a camera can be recorded, not \(item.name)", controller)
+            say("record: only a camera can be recorded, not \(item.name)",
+                shown: String(format: tr("Only a camera can be recorded, not %@"), item.name), controller)
             throw .commandFailed
         }
         do {
@@ -75,7 +76,7 @@ final class RecordingControl {
         path = url.path
         lastShown = 0
         events.append(("recording-started", [("path", .string(url.path))]))
-        controller.osd("● Recording \(url.lastPathComponent)", seconds: 2, topic: "record")
+        controller.osd("● " + String(format: tr("Recording %@"), url.lastPathComponent), seconds: 2, topic: "record")
     }
 
     /// Each turn of the main loop: the time and size on the OSD, the end said and played.
@@ -91,7 +92,8 @@ final class RecordingControl {
             let now = HostTime.now()
             guard now &- lastShown >= 250_000_000 else { return }
             lastShown = now
-            let dropped = progress.dropped > 0 ? " — \(progress.dropped) frames dropped" : ""
+            let dropped = progress.dropped > 0
+                ? " — " + String(format: trn("%d frame dropped", "%d frames dropped", progress.dropped), progress.dropped) : ""
             controller.osd("● REC \(DisplayText.clock(progress.seconds))  \(RecordingControl.size(progress.bytes))\(dropped)",
                            seconds: 1, topic: "record")
             return
@@ -100,22 +102,26 @@ final class RecordingControl {
         capture?.stop()
         capture = nil
         let written: URL?
-        let line: String
+        let line: String, shown: String
         switch outcome {
         case .finished(let url):
             written = url
             // The file's own size: the trailer and the last fragment came after the last count.
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
-            line = "Recorded \(url.lastPathComponent): \(DisplayText.clock(progress.seconds)), "
-                + RecordingControl.size(bytes ?? progress.bytes)
+            let size = RecordingControl.size(bytes ?? progress.bytes)
+            line = "Recorded \(url.lastPathComponent): \(DisplayText.clock(progress.seconds)), " + size
+            shown = String(format: tr("Recorded %@: %@, %@"), url.lastPathComponent, DisplayText.clock(progress.seconds), size)
         case .inputEnded(let url, let reason):
             written = url
             line = "The camera stopped\(reason.map { " (\($0))" } ?? ""): the recording is kept as \(url.lastPathComponent)"
+            shown = String(format: tr("The camera stopped: the recording is kept as %@"), url.lastPathComponent)
         case .failed(let url, let reason):
             written = url
             line = "Recording stopped: \(reason)" + (url.map { "; what was written is kept as \($0.lastPathComponent)" } ?? "")
+            shown = String(format: tr("Recording stopped: %@"), reason)
+                + (url.map { "; " + String(format: tr("what was written is kept as %@"), $0.lastPathComponent) } ?? "")
         }
-        say(line, controller)
+        say(line, shown: shown, controller)
         if let written { path = written.path }
         var fields: [(String, JSONValue)] = [("path", written.map { .string($0.path) } ?? .null),
                                              ("seconds", .number((progress.seconds * 1000).rounded() / 1000)),
@@ -155,8 +161,9 @@ final class RecordingControl {
             : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
     }
 
-    private func say(_ line: String, _ controller: CommandController) {
+    /// `line` on stderr (English, as every log line), `shown` (in the user's language) in the window.
+    private func say(_ line: String, shown: String? = nil, _ controller: CommandController) {
         PlayerApp.printError(line)
-        controller.osd(line, seconds: 4, topic: "record")
+        controller.osd(shown ?? line, seconds: 4, topic: "record")
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
+import Media
 import UI
 import Foundation
 
@@ -81,6 +82,6 @@ enum ZoomProperties {
                      let smooth = try PropertyValue.flag(v)
                      try change(t) { $0.smooth = smooth }
                  },
-                 osd: { t in (try? zoom(t)).map { $0.smooth ? "Magnified pixels: smooth" : "Magnified pixels: squares" } }),
+                 osd: { t in (try? zoom(t)).map { $0.smooth ? tr("Magnified pixels: smooth") : tr("Magnified pixels: squares") } }),
     ]
 }

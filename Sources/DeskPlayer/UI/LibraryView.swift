@@ -233,7 +233,7 @@ package final class LibraryView {
         if revealCursor { reveal(rows, g) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(bounds, (12, 12, 16, 255), renderer: r)
-        let title = "Your videos (\(entries.count))" + (status.map { "   " + $0 } ?? "")
+        let title = String(format: tr("Your videos (%d)"), entries.count) + (status.map { "   " + $0 } ?? "")
         text.drawLine(fitted(title, width: bounds.width - u(32), text: text), renderer: r, x: g.grid.x,
                       y: bounds.y + (u(44) - text.lineHeight) / 2, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         let shown = visibleRows(rows, g)
@@ -296,7 +296,7 @@ package final class LibraryView {
             var target = Rect(x: box.x + (box.width - w) / 2, y: box.y + (box.height - h) / 2, width: w, height: h).sdl
             SDL_RenderCopy(r, texture.texture, nil, &target)
         } else if made != nil {
-            text.drawCentered("no picture", renderer: r, cx: box.x + box.width / 2, cy: box.y + box.height / 2, maxWidth: box.width,
+            text.drawCentered(tr("no picture"), renderer: r, cx: box.x + box.width / 2, cy: box.y + box.height / 2, maxWidth: box.width,
                               color: SDL_Color(r: 150, g: 150, b: 160, a: 255))
         }
         let selected = selection.contains(entry.path)
@@ -327,14 +327,14 @@ package final class LibraryView {
         fill(g.bottom, (24, 24, 30, 255), renderer: r)
         var x = g.tilesButton.x
         if selection.count >= 2 {
-            drawButton("Play in tiles (\(selection.count))", g.tilesButton, renderer: r, text: text)
+            drawButton(String(format: tr("Play in tiles (%d)"), selection.count), g.tilesButton, renderer: r, text: text)
             x = g.tilesButton.x + g.tilesButton.width + g.gap
         }
         if selection.count == 2 {
-            drawButton("Compare", g.compareButton, renderer: r, text: text)
+            drawButton(tr("Compare"), g.compareButton, renderer: r, text: text)
             x = g.compareButton.x + g.compareButton.width + g.gap
         }
-        let hint = "Enter or click: play    Ctrl+click or Space: select    t: play the selected in tiles    c: compare two    Esc: close"
+        let hint = tr("Enter or click: play    Ctrl+click or Space: select    t: play the selected in tiles    c: compare two    Esc: close")
         text.drawLine(fitted(hint, width: max(g.bottom.x + g.bottom.width - u(16) - x, 0), text: text), renderer: r, x: x,
                       y: g.bottom.y + (g.bottom.height - text.lineHeight) / 2, color: SDL_Color(r: 150, g: 150, b: 160, a: 255))
     }
@@ -351,8 +351,8 @@ package final class LibraryView {
         parse.locale = Locale(identifier: "en_US_POSIX")
         parse.dateFormat = "yyyy-MM-dd"
         guard let date = parse.date(from: day) else { return day }
-        if parse.string(from: now) == day { return "Today" }
-        if parse.string(from: now.addingTimeInterval(-86_400)) == day { return "Yesterday" }
+        if parse.string(from: now) == day { return tr("Today") }
+        if parse.string(from: now.addingTimeInterval(-86_400)) == day { return tr("Yesterday") }
         let show = DateFormatter()
         show.setLocalizedDateFormatFromTemplate("EEEEdMMMMyyyy")
         return show.string(from: date)
