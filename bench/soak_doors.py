@@ -96,9 +96,26 @@ def settle(path, pid, before=None, seconds=60):
         still = still + 1 if counts == last else 0
         last = counts
         if before and f["threads"] <= before["threads"] and f["fds"] <= before["fds"]:
-            return f
+            return described(pid, f)
         if still >= 3 or time.time() > deadline:
-            return f
+            return described(pid, f)
+
+
+def described(pid, f):
+    """`f` with the names of the threads and what each file descriptor is:
+    when a count is not back, which thread or file stayed."""
+    names, targets = [], []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            names.append(open(f"/proc/{pid}/task/{tid}/comm").read().strip())
+        except OSError:
+            pass  # a thread that ended meanwhile
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            pass
+    return dict(f, thread_names=sorted(names), fd_targets=sorted(targets))
 EXTREMES = [1e13, -1e19, 1e300, 9223372036854775807, "nan", "", "x" * 5000, [], {}, None, True, "99999999999:00:00"]
 KEYS = ["space", "Right", "Left", "Up", "Down", "m", "f", "f", "x", "o", "Tab", "F1", "F1", "i", "l", "bracketleft",
         "bracketright", "period", "comma", "A", "ctrl+p", "Escape", "9", "0", "d", "s"]
@@ -333,6 +350,9 @@ def main():
             line += (f", RSS {f['rss_kb'] / 1024:.1f} -> {e['rss_kb'] / 1024:.1f} MB ({r['rss_growth_percent']:+.1f} %)"
                      f", fds {f['fds']} -> {e['fds']}, threads {f['threads']} -> {e['threads']}")
         print(line + ("  ok" if r["passed"] else f"  FAIL {r['checks']}"), flush=True)
+        if f and e and (e["threads"] > f["threads"] or e["fds"] > f["fds"]):
+            stayed = lambda key: sorted(set(e[key]) - set(f[key])) or sorted(e[key])
+            print(f"{'':20} threads at the end: {stayed('thread_names')}; files: {stayed('fd_targets')}", flush=True)
         if r["crashed"]:
             print(f"exit code {r['exit_code']}; stderr:\n" + r.get("stderr_tail", ""))
     shutil.rmtree(folder, ignore_errors=True)

@@ -84,6 +84,56 @@ import TestSupport
         return taken
     }
 
+    /// The process's umask as /proc says it (umask(2) cannot read it without changing it).
+    static func processUmask() -> mode_t? {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+        return line.flatMap { mode_t($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) }
+    }
+
+    /// The socket is made 0600 without touching the umask, which is the
+    /// whole process's: while it was narrowed to 0177 around bind, a folder
+    /// another thread made came out 0600, without the bit that lets anyone
+    /// into it (the thumbnail store's, beside a test's socket). Folders made
+    /// on a second thread while servers start and stop all keep their x bits,
+    /// and every socket is 0600.
+    @Test func listeningLeavesTheProcessUmaskAlone() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mask = try #require(Self.processUmask())
+        let expected = 0o755 & ~mask
+        let stop = Atomic<Bool>(false)
+        let made = Atomic<Int>(0), wrong = Atomic<Int>(0)
+        let folders = dir.appendingPathComponent("folders").path
+        mkdir(folders, 0o755)
+        let maker = Thread {
+            var i = 0
+            while !stop.load(ordering: .relaxed) {
+                let path = "\(folders)/\(i)"
+                if mkdir(path, 0o755) == 0 {
+                    var info = stat()
+                    if stat(path, &info) == 0, info.st_mode & 0o777 != expected { wrong.add(1, ordering: .relaxed) }
+                    made.add(1, ordering: .relaxed)
+                    rmdir(path)
+                }
+                i += 1
+            }
+        }
+        maker.start()
+        #expect(eventually { made.load(ordering: .relaxed) > 0 })
+        for n in 0..<2000 {
+            let path = dir.appendingPathComponent("s\(n % 4).sock").path
+            let server = try IPCServer(path: path)
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")
+            _ = server
+        }
+        stop.store(true, ordering: .relaxed)
+        #expect(eventually { maker.isFinished })
+        #expect(made.load(ordering: .relaxed) > 0)
+        #expect(wrong.load(ordering: .relaxed) == 0, "\(wrong.load(ordering: .relaxed)) of \(made.load(ordering: .relaxed)) folders made while servers bound lacked their mode's bits")
+    }
+
     @Test func aReplyLargerThanTheSocketBufferReachesALateReaderWhole() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -73,13 +73,13 @@ package final class IPCServer {
             unlink(path)
         }
         if bindPath != path, lstat(bindPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK { unlink(bindPath) }
-        // Created 0600: other users must not drive the player.
-        let oldMask = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(oldMask)
-        guard bound == 0, listen(fd, 8) == 0, bindPath == path || rename(bindPath, path) == 0 else {
+        // Made 0600 before it listens (no one can connect before that): other users must
+        // not drive the player. Not by narrowing the umask around bind: the umask is the
+        // process's, and a folder another thread made meanwhile came out without its x bits.
+        guard bound == 0, chmod(bindPath, 0o600) == 0, listen(fd, 8) == 0, bindPath == path || rename(bindPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             if bound == 0 { unlink(bindPath) }
