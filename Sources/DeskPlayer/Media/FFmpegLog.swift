@@ -94,4 +94,22 @@ package enum FreedMemory {
 
     /// Four malloc arenas for all the threads (see the shim): called first thing, before any thread starts.
     package static func limitArenas() { dp_limit_malloc_arenas(4) }
+
+    private static let lastRelease = Atomic<UInt64>(0)
+    /// Ten seconds: a trim of a 150 MB heap takes a few milliseconds of a worker, and holds each arena's lock only while it walks it.
+    private static let releaseInterval: UInt64 = 10_000_000_000
+
+    /// While anything plays, what glibc keeps of freed memory is handed back
+    /// every ten seconds, on a worker. Without it, the peaks of what a person
+    /// did (the playlist panel's previews, live metrics, a fullscreen
+    /// window's textures, a PiP window) stayed resident after they ended:
+    /// the door soak's Picture in Picture run ended 25 % above its first
+    /// minute, with 46 MB live of 164 MB resident (heaptrack). Called on
+    /// every player's tick; at rest nothing ticks, and nothing wakes for it.
+    package static func releaseNowAndThen(at now: UInt64) {
+        let last = lastRelease.load(ordering: .relaxed)
+        guard now &- last >= releaseInterval,
+              lastRelease.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return }
+        DispatchQueue.global(qos: .utility).async { release() }
+    }
 }

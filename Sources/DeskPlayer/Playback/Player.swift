@@ -307,6 +307,7 @@ package final class Player {
     package func tick(at now: UInt64) {
         guard tickedAt != now else { return }
         tickedAt = now
+        FreedMemory.releaseNowAndThen(at: now)
         guard let picked = advanceState(at: now) else { return }
         // A frame no view took (nobody draws this player) is let go.
         untaken = picked
