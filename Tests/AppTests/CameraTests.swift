@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import Control
 @testable import Media
+@testable import Playback
 import TestSupport
 
 /// `--camera` and `record` with a stand-in camera (a lavfi graph paced at
@@ -185,6 +186,29 @@ import TestSupport
         let decoded = try CameraTests.decodedVideo(partial.path)
         #expect(decoded.frames >= 60, "\(decoded.frames) frames decode from a killed recording")
         #expect(decoded.seconds >= 2)
+        #expect(partial.lastPathComponent.hasPrefix("."), "a killed recording is left under its hidden temporary name")
+
+        // The next player to record there names it as it was to be named, beside its own recording.
+        let socket = s.dir.appendingPathComponent("ipc2.sock").path
+        let stderr = s.dir.appendingPathComponent("stderr2.txt")
+        let next = try ControlSocketTests().startPlayer(["--camera", CameraTests.camera, "--no-microphone", "--record-to", s.takes.path],
+                                                        socket: socket, stderr: stderr)
+        defer { if next.isRunning { next.terminate(); next.waitUntilExit() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(eventually { client.get("seekable") == .bool(false) })
+        #expect(client.error([.string("set_property"), .string("recording"), .bool(true)]) == "success")
+        let intended = String(partial.lastPathComponent.dropFirst().prefix { $0 != "." }) + ".mp4"
+        let recovered = s.takes.appendingPathComponent(intended)
+        #expect(eventually { FileManager.default.fileExists(atPath: recovered.path) },
+                "\(intended) in \(s.files.map(\.lastPathComponent))")
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        #expect(try CameraTests.decodedVideo(recovered.path).frames == decoded.frames)
+        let said = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+        #expect(said.contains("an interrupted recording is kept as \(recovered.path)"), "\(said)")
+        // The recording running now is not taken for a left one: its file stays hidden until it stops.
+        #expect(eventually { client.get("recording-time")?.number ?? 0 > 1 })
+        #expect(s.files.filter { $0.lastPathComponent.hasPrefix(".") }.count == 1, "\(s.files.map(\.lastPathComponent))")
+        #expect(InterruptedRecordings.recover(in: s.takes).isEmpty, "a recording still being written is left alone")
     }
 
     @Test func aCameraThatEndsMidRecordingLeavesItsRecording() throws {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
 import Foundation
+import Media
 import Output
 import Playback
 import UI
@@ -39,7 +40,9 @@ final class LibraryRoll {
         let pictures = LibraryPictures(store: ThumbnailStore(version: DeskPlayerCommand.version), size: size,
                                        wake: MainThreadWake.post)
         let made = LibraryView(pictures: pictures)
-        made.status = "Looking for videos…"
+        made.status = tr("Looking for videos…")
+        // A recording a killed player left hidden shows in the roll under its own name.
+        controller.recording.recoverInterrupted(controller)
         view = made
         shownNumber = 0
         scanner = LibraryScanner(roots: roots, wake: MainThreadWake.post)

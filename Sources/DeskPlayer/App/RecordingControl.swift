@@ -61,6 +61,7 @@ final class RecordingControl {
             say("record: cannot make \(folder.path): \(error.localizedDescription)", controller)
             throw .commandFailed
         }
+        recoverInterrupted(controller)
         let url = RecordingName.free(in: folder, at: Date())
         do {
             let started = try item.record(to: url, audio: microphone != nil)
@@ -159,6 +160,20 @@ final class RecordingControl {
     static func size(_ bytes: Int64) -> String {
         bytes >= 1 << 30 ? String(format: "%.2f GB", Double(bytes) / Double(1 << 30))
             : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+
+    /// Recordings a killed player left under hidden temporary names, put
+    /// under the names they were to have (each said once: it happens once).
+    func recoverInterrupted(_ controller: CommandController) {
+        for result in InterruptedRecordings.recover(in: folder) {
+            switch result {
+            case .success(let url):
+                say("record: an interrupted recording is kept as \(url.path)",
+                    shown: String(format: tr("An interrupted recording is kept as %@"), url.lastPathComponent), controller)
+            case .failure(let error):
+                say("record: \(error)", controller)
+            }
+        }
     }
 
     /// `line` on stderr (English, as every log line), `shown` (in the user's language) in the window.

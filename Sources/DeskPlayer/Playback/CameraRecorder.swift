@@ -101,6 +101,9 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
         if rate.num <= 0 || rate.den <= 0 || (ContainerMath.value(rate) ?? 0) > 240 { rate = AVRational(num: 30, den: 1) }
         let perSecond = min(max(ContainerMath.wholeFramesPerSecond(rate) ?? 30, 1), 240)
         let (fd, temporary) = try AtomicFile.createTemporary(beside: url)
+        // Held while this process writes it: a recording whose lock is free
+        // was left by a player that was killed (`InterruptedRecordings`).
+        _ = flock(fd, LOCK_EX | LOCK_NB)
         self.url = url
         self.temporary = temporary
         descriptor = fd
@@ -278,15 +281,7 @@ package final class CameraRecorder: PacketTap, @unchecked Sendable {  // the mut
             unlink(temporary.path)
             return .failure(MediaError("nothing was recorded"))
         }
-        for candidate in RecordingName.candidates(for: url).prefix(1000) {
-            if link(temporary.path, candidate.path) == 0 {
-                unlink(temporary.path)
-                return .success(candidate)
-            }
-            guard errno == EEXIST else { break }
-        }
-        let reason = String(cString: strerror(errno))
-        return .failure(MediaError("cannot name the recording \(url.lastPathComponent) (\(reason)); it is kept as \(temporary.path)"))
+        return RecordingName.place(temporary, as: url)
     }
 }
 
@@ -304,6 +299,21 @@ package enum RecordingName {
     package static func free(in folder: URL, at date: Date) -> URL {
         let first = folder.appendingPathComponent(base(at: date) + ".mp4")
         return candidates(for: first).prefix(1000).first { !FileManager.default.fileExists(atPath: $0.path) } ?? first
+    }
+
+    /// `temporary` under `url`, or `url` with " (2)", " (3)"… where another
+    /// file has the name; never over an existing file (a hard link fails
+    /// where the name is taken).
+    package static func place(_ temporary: URL, as url: URL) -> Result<URL, MediaError> {
+        for candidate in candidates(for: url).prefix(1000) {
+            if link(temporary.path, candidate.path) == 0 {
+                unlink(temporary.path)
+                return .success(candidate)
+            }
+            guard errno == EEXIST else { break }
+        }
+        let reason = String(cString: strerror(errno))
+        return .failure(MediaError("cannot name the recording \(url.lastPathComponent) (\(reason)); it is kept as \(temporary.path)"))
     }
 
     /// `url`, then `url` with " (2)", " (3)"… before its extension.
