@@ -47,6 +47,8 @@ BASELINE = [["set_property", "compare-metrics", "no"], ["set_property", "scope",
             ["set_property", "thumbnails", True], ["set_property", "pause", False], ["set_property", "speed", 1],
             ["set_property", "video-zoom", 0], ["set_property", "fullscreen", False], ["set_property", "content-mode", "fit"],
             ["set_property", "video-rotate", 0], ["set_property", "deinterlace", "auto"],
+            # The camera roll watches the Videos folder (an inotify descriptor and its thread) while open.
+            ["set_property", "library", False],
             # Every tile playing on a loop: a tile a client left at its end (loop-file no, --keep-open)
             # has let its decoding threads go, and one playing has them.
             ["set_property", "loop-file", "inf"]]
