@@ -211,6 +211,61 @@ import TestSupport
         #expect(InterruptedRecordings.recover(in: s.takes).isEmpty, "a recording still being written is left alone")
     }
 
+    /// The phone's flow twice over: a take, "Take video…" (the `camera`
+    /// command) brings the camera back in its place, a second take, and
+    /// "Compare with previous take" puts the two side by side, the older
+    /// as the reference. A second comparison is refused with its line.
+    @Test func takeVideoAgainThenCompareWithThePreviousTake() throws {
+        let s = try Session()
+        #expect(s.opened(), "\(s.errors)")
+        #expect(s.client.error([.string("compare-takes")]) != "success", "no take yet")
+        var takes: [String] = []
+        for n in 0..<2 {
+            if n > 0 {
+                #expect(s.client.error([.string("camera"), .string(CameraTests.camera)]) == "success", "\(s.errors)")
+                #expect(eventually { s.client.get("camera") != nil && s.client.get("seekable") == .bool(false) }, "\(s.errors)")
+            }
+            #expect(s.client.error([.string("record")]) == "success", "\(s.errors)")
+            #expect(eventually(seconds: 15) { s.recordingTime() >= 1 }, "\(s.errors)")
+            #expect(s.client.error([.string("record")]) == "success")
+            // This take's recording-stopped: the client reads its events while waiting for one that never comes.
+            func stops() -> [JSONValue] { s.client.events.filter { $0["event"]?.string == "recording-stopped" } }
+            #expect(eventually(seconds: 15) { _ = s.client.waitForEvent("(none)", seconds: 0.2); return stops().count == n + 1 },
+                    "\(s.errors)")
+            let path = try #require(stops().last?["path"]?.string, "\(s.errors)")
+            takes.append(path)
+            #expect(eventually { s.client.get("path") == .string(path) }, "take \(n + 1) plays in the tile")
+        }
+        #expect(takes[0] != takes[1])
+        #expect(s.client.error([.string("compare-takes")]) == "success", "\(s.errors)")
+        #expect(eventually { s.client.get("compare") != nil }, "\(s.errors)")
+        #expect(eventually {
+            guard case .array(let tiles)? = s.client.get("tiles") else { return false }
+            return tiles.compactMap { $0["filename"]?.string } == takes
+        }, "\(String(describing: s.client.get("tiles"))) \(s.errors)")
+        #expect(s.client.error([.string("compare-takes")]) != "success")
+        #expect(s.errors.contains("compare-takes: a comparison is on already"), "\(s.errors)")
+        #expect(s.player.isRunning)
+    }
+
+    /// "Take video…" on a machine with no camera: one line, and the file that played plays on.
+    @Test(.enabled(if: CameraList.cameras().isEmpty, "a camera is plugged in: the command would open it"))
+    func takeVideoWithNoCameraSaysSoAndPlaysOn() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let stderr = dir.appendingPathComponent("stderr.txt")
+        let player = try ControlSocketTests().startPlayer([Fixtures.asset("demo.mp4"), "--loop", "inf"], socket: socket, stderr: stderr)
+        defer { if player.isRunning { player.terminate(); player.waitUntilExit() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("duration") == .number(10))
+        #expect(client.error([.string("camera")]) == "error running command")
+        let said = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+        #expect(said.contains("camera: No camera found"), "\(said)")
+        #expect(client.get("filename") == .string("demo.mp4"))
+        #expect(player.isRunning)
+    }
+
     @Test func aCameraThatEndsMidRecordingLeavesItsRecording() throws {
         let s = try Session(camera: "lavfi:testsrc2=size=320x240:rate=30:duration=3,realtime")
         #expect(s.opened(), "\(s.errors)")

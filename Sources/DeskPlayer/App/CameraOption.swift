@@ -32,7 +32,9 @@ enum CameraOption {
         if value == automatic || value.hasPrefix("/dev/") {
             let camera: CameraList.Camera
             if value == automatic {
-                guard let first = CameraList.cameras().first else { return .failure(MediaError("No camera found")) }
+                guard let first = CameraList.cameras().first else {
+                    return .failure(MediaError("No camera found", shown: tr("No camera found: open a file instead (Ctrl+O)")))
+                }
                 camera = first
             } else {
                 if let problem = LiveDevice(format: "v4l2", url: value).problem() { return .failure(MediaError(problem)) }

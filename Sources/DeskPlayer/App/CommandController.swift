@@ -43,6 +43,9 @@ final class CommandController {
     var opener: MediaOpener?
     /// The camera roll (`library`); nil without a window.
     var library: LibraryRoll?
+    /// The window a comparison started at run time is drawn in (the roll's
+    /// "Compare", compare-takes), with its tile factory; nil headless.
+    var compareWindow: (() -> (MainWindow, TileFactory)?)?
     weak var screen: (any PlayerScreen)? {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
@@ -217,6 +220,10 @@ final class CommandController {
             try compareExport.start(path, audio: audio, controller: self)
         case .record:
             try recording.toggle(try resolve(target).first, controller: self)
+        case .camera(let device):
+            try openCamera(device, target, source)
+        case .compareTakes:
+            try recording.compareTakes(controller: self)
         case .compareMark:
             try markCompareFrame()
         case .compareExportFrames(let directory, let worst):

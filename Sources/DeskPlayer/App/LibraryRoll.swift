@@ -90,14 +90,12 @@ final class LibraryRoll {
             }
         case .compare(let paths):
             guard controller.compare == nil else { return say("library: a comparison is on already; quit it to compare two others") }
-            guard let (window, factory) = compareWindow?() else { return }
+            guard let (window, factory) = controller.compareWindow?() else { return }
             close()
             run { () throws(CommandError) in try CompareSession.start(comparing: paths, window: window, controller: controller, factory: factory) }
         }
     }
 
-    /// The window the comparison is drawn in (set by the App; nil headless).
-    var compareWindow: (() -> (MainWindow, TileFactory)?)?
 
     private func run(_ body: () throws(CommandError) -> Void) {
         do { try body() } catch { controller.osd("Cannot do that: \(error.rawValue)", seconds: 2) }

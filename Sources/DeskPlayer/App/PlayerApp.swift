@@ -191,7 +191,7 @@ final class PlayerApp {
         controller.screen = window
         controller.opener = MediaOpener(controller: controller)
         controller.library = LibraryRoll(controller: controller)
-        controller.library?.compareWindow = { [unowned self, weak window] in window.map { ($0, factory) } }
+        controller.compareWindow = { [unowned self, weak window] in window.map { ($0, factory) } }
         let pips = PiPManager(limit: options.maxPip, tiles: tiles, text: window.text)
         pips.screen = window
         // Weak: the window's handler holds the PiP manager and the manager's

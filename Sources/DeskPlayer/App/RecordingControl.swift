@@ -26,6 +26,8 @@ final class RecordingControl {
     private var lastShown: UInt64 = 0
     /// The latest recording's file (the one being written, else the last written).
     private(set) var path: String?
+    /// The files this player recorded, oldest first (the last 100): "previous take".
+    private var takes: [URL] = []
     /// Events for the control socket's clients, taken each turn.
     private var events: [(name: String, fields: [(String, JSONValue)])] = []
 
@@ -123,7 +125,11 @@ final class RecordingControl {
                 + (url.map { "; " + String(format: tr("what was written is kept as %@"), $0.lastPathComponent) } ?? "")
         }
         say(line, shown: shown, controller)
-        if let written { path = written.path }
+        if let written {
+            path = written.path
+            takes.append(written)
+            if takes.count > 100 { takes.removeFirst() }
+        }
         var fields: [(String, JSONValue)] = [("path", written.map { .string($0.path) } ?? .null),
                                              ("seconds", .number((progress.seconds * 1000).rounded() / 1000)),
                                              ("frames", .number(Double(progress.frames)))]
@@ -160,6 +166,42 @@ final class RecordingControl {
     static func size(_ bytes: Int64) -> String {
         bytes >= 1 << 30 ? String(format: "%.2f GB", Double(bytes) / Double(1 << 30))
             : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+
+    /// "Compare with previous take": the latest recording beside the one
+    /// before it, in a comparison (the phone's flow: take it again, then
+    /// see which is better). The one before is this player's previous take,
+    /// else the newest older recording in the folder.
+    func compareTakes(controller: CommandController) throws(CommandError) {
+        guard !isRecording, let latest = takes.last else {
+            say("compare-takes: no recording finished yet", shown: tr("No recording finished yet"), controller)
+            throw .propertyUnavailable
+        }
+        guard let previous = previousTake(before: latest) else {
+            say("compare-takes: no recording before \(latest.lastPathComponent) in \(folder.path)",
+                shown: String(format: tr("No recording before %@"), latest.lastPathComponent), controller)
+            throw .commandFailed
+        }
+        guard controller.compare == nil else {
+            say("compare-takes: a comparison is on already", shown: tr("A comparison is on already"), controller)
+            throw .commandFailed
+        }
+        guard let (window, factory) = controller.compareWindow?() else { throw .propertyUnavailable }
+        try CompareSession.start(comparing: [previous.path, latest.path], window: window, controller: controller, factory: factory)
+    }
+
+    private func previousTake(before latest: URL) -> URL? {
+        if let i = takes.lastIndex(of: latest), i > 0, FileManager.default.fileExists(atPath: takes[i - 1].path) { return takes[i - 1] }
+        func modified(_ url: URL) -> Date {
+            (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+        }
+        let newest = modified(latest)
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey],
+                                                                   options: .skipsHiddenFiles)) ?? []
+        return files.prefix(10_000)
+            .filter { $0.lastPathComponent.hasPrefix("Video ") && $0.pathExtension == "mp4" && $0.lastPathComponent != latest.lastPathComponent }
+            .filter { modified($0) <= newest }
+            .max { modified($0) < modified($1) }
     }
 
     /// Recordings a killed player left under hidden temporary names, put

@@ -65,6 +65,11 @@ package enum Command: Equatable, Sendable {
     case compareMark
     /// Starts or stops recording the focused tile's camera.
     case record
+    /// Opens a camera in the focused tile ("Take video…"): the device
+    /// (/dev/videoN or FORMAT:URL), or the first camera found.
+    case camera(String?)
+    /// Compares the latest recording with the one before it ("Compare with previous take").
+    case compareTakes
     /// Moves one side of a comparison by `frames` of its own frames (side
     /// 0 the reference, 1 B), the other side staying: a hand correction of
     /// compare-shift.
@@ -201,6 +206,8 @@ extension Command {
         case .compareExport(let path, let audio): return "compare-export \(quoted(path))" + (audio.map { " " + $0 } ?? "")
         case .compareMark: return "compare-mark"
         case .record: return "record"
+        case .camera(let device): return "camera" + (device.map { " " + quoted($0) } ?? "")
+        case .compareTakes: return "compare-takes"
         case .compareExportFrames(let dir, let worst): return "compare-export-frames \(quoted(dir))" + (worst.map { " \($0)" } ?? "")
         case .compareStep(let side, let frames): return "compare-step \(side == 0 ? "A" : "B") \(frames)"
         case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(saturating: ($0 * 1000).rounded()))" } ?? "")

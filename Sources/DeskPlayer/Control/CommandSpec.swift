@@ -191,6 +191,8 @@ package struct CommandSpec: Sendable {
         },
         CommandSpec("compare-mark", []) { _ throws(CommandError) in .compareMark },
         CommandSpec("record", []) { _ throws(CommandError) in .record },
+        CommandSpec("camera", [arg("device", .text, optional: true)]) { a throws(CommandError) in .camera(try a.optionalText(0)) },
+        CommandSpec("compare-takes", []) { _ throws(CommandError) in .compareTakes },
         CommandSpec("compare-align", [arg("method", .choice, optional: true)]) { a throws(CommandError) in
             .compareAlign(try a.choice(0, default: Command.CompareAlignMethod.auto))
         },
