@@ -155,7 +155,7 @@ extension ScreenTests {
         // Open file… in the idle window's menu.
         try rightClick(client, at: 480, 270)
         let top = menuColumns(client).first ?? []
-        #expect(top.map(\.title).starts(with: ["Open file…", "Open recent", "Videos…", "Playlist"]), "\(top.map(\.title))")
+        #expect(top.map(\.title).starts(with: ["Open file…", "Open recent", "Videos…", "Take video…", "Playlist"]), "\(top.map(\.title))")
         #expect(!top.contains { $0.title == "Compare" }, "Compare shows only while comparing")
         try choose(client, ["Open file…"])
         waitUntil("the file chosen plays") { client.get("path") == .string(movie) }

@@ -104,7 +104,7 @@ extension ScreenTests {
         // The menu: the socket gives the rows as drawn, the OCR reads them.
         try rightClick(client, at: 200, 120)
         let top = menuColumns(client).first ?? []
-        #expect(top.map(\.title).starts(with: ["Datei öffnen…", "Zuletzt geöffnet", "Videos…", "Wiedergabeliste"]), "\(top.map(\.title))")
+        #expect(top.map(\.title).starts(with: ["Datei öffnen…", "Zuletzt geöffnet", "Videos…", "Video aufnehmen…", "Wiedergabeliste"]), "\(top.map(\.title))")
         let menu = dir.appendingPathComponent("menu.ppm").path
         _ = try grabSettled(app, 960, 540, to: menu)
         let menuText = try ocr(menu, "deu")
@@ -131,7 +131,7 @@ extension ScreenTests {
         let client = try #require(app.control, "no control socket: \(app.errors)")
         try rightClick(client, at: 200, 120)
         let top = menuColumns(client).first ?? []
-        #expect(top.map(\.title).starts(with: ["ファイルを開く…", "最近使ったファイル", "ビデオ…", "プレイリスト"]), "\(top.map(\.title))")
+        #expect(top.map(\.title).starts(with: ["ファイルを開く…", "最近使ったファイル", "ビデオ…", "ビデオを撮る…", "プレイリスト"]), "\(top.map(\.title))")
         let menu = dir.appendingPathComponent("menu.ppm").path
         _ = try grabSettled(app, 960, 540, to: menu)
         // Japanese has no spaces between words; tesseract puts some between characters.
