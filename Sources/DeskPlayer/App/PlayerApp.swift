@@ -148,7 +148,7 @@ final class PlayerApp {
         defer { core.socket = nil }  // removes the socket file (the socket feature lets go of it at the end too)
         connect(window)
         makeTiles(composition, window: window)
-        features = FeatureRegistry.features(core)
+        features = FeatureRegistry.make(core)
         if options.scope != .none { controller.scopes?.show(options.scope) }
         if options.compareMetrics != nil || options.compareMetricsOut != nil {
             controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))

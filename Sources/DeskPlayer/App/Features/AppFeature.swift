@@ -4,9 +4,13 @@ import Playback
 /// The one face every feature shows the main loop, as mpv's core calls each
 /// subsystem and sleeps until the earliest deadline any of them gave: the
 /// loop asks the features `FeatureRegistry` lists and names none of them.
-/// Each method has a default that does nothing, so a feature writes only
+/// Each method but `init` has a default that does nothing, so a feature writes only
 /// what it needs. Main thread only.
 protocol AppFeature: AnyObject {
+    /// Made once the window is open; nil when the options leave it out.
+    init?(_ core: AppCore)
+    /// Its properties, in the one table `set`, `cycle`, the socket and MPRIS share.
+    static var properties: [Property] { get }
     /// Before the window draws in this turn (the players have ticked and their events are taken).
     func prepare(_ core: AppCore, at now: UInt64)
     /// This turn's work once the window drew: serve what arrived, take what other threads finished.
@@ -28,6 +32,7 @@ protocol AppFeature: AnyObject {
 }
 
 extension AppFeature {
+    static var properties: [Property] { [] }
     func prepare(_ core: AppCore, at now: UInt64) {}
     func update(_ core: AppCore, at now: UInt64) {}
     func announce(_ core: AppCore, at now: UInt64) {}

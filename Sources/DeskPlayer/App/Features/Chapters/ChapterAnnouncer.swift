@@ -10,6 +10,12 @@ final class ChapterAnnouncer: AppFeature {
     private weak var item: PlayerItem?
     private var chapter = -1
 
+    init() {}
+    convenience init(_ core: AppCore) { self.init() }
+
+    /// `chapter`, `chapters`, `chapter-list`.
+    static var properties: [Property] { ChapterProperties.all }
+
     func announce(_ core: AppCore, at now: UInt64) { update(core.controller) }
 
     func update(_ controller: CommandController) {

@@ -3,6 +3,11 @@
 /// Comparing's work between commands: the alignment and export runs and the
 /// live metrics, each on threads of its own, whose results the loop takes.
 final class CompareFeature: AppFeature {
+    init(_ core: AppCore) {}
+
+    /// The comparison's settings, its metrics and its export.
+    static var properties: [Property] { CompareProperties.all + PropertyTable.compareMetricsProperties + PropertyTable.compareExportProperties }
+
     func update(_ core: AppCore, at now: UInt64) {
         let controller = core.controller
         controller.compareAlignment.update(controller)

@@ -2,6 +2,8 @@
 
 /// The Picture in Picture windows draw each turn after the main window.
 final class PiPFeature: AppFeature {
+    init(_ core: AppCore) {}
+
     func update(_ core: AppCore, at now: UInt64) {
         let window = core.window
         core.controller.pips?.refresh(at: now, fullscreenMain: window.isFullscreen ? window.window : nil)

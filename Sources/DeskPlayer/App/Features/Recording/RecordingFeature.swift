@@ -3,6 +3,11 @@
 /// The camera's recordings between commands: what the recorder finished,
 /// said to the socket's clients.
 final class RecordingFeature: AppFeature {
+    init(_ core: AppCore) {}
+
+    /// `record`, the recording's path, size and length.
+    static var properties: [Property] { PropertyTable.recordingProperties }
+
     func update(_ core: AppCore, at now: UInt64) {
         let recording = core.controller.recording
         recording.update(core.controller)

@@ -2,6 +2,11 @@
 
 /// The scope panel (`scope`) follows the focused tile's frames while it shows.
 final class ScopesFeature: AppFeature {
+    init(_ core: AppCore) {}
+
+    /// `scope` and what it measured.
+    static var properties: [Property] { PropertyTable.scopeProperties }
+
     func update(_ core: AppCore, at now: UInt64) {
         core.controller.scopes?.update(focused: core.tiles.focused)
     }

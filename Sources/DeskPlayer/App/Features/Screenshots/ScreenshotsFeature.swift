@@ -5,6 +5,8 @@ import Media
 /// Says where each finished screenshot went, or why it failed (the writer
 /// wakes the loop when one is done).
 final class ScreenshotsFeature: AppFeature {
+    init(_ core: AppCore) {}
+
     func update(_ core: AppCore, at now: UInt64) {
         for result in core.controller.screenshots.takeFinished() {
             switch result {

@@ -4,6 +4,8 @@
 /// loop when one arrives), replies owed by file jobs sent once they ran,
 /// and observers told last in the turn what changed.
 final class SocketFeature: AppFeature {
+    init(_ core: AppCore) {}
+
     func update(_ core: AppCore, at now: UInt64) {
         core.socket?.serve(core.controller)
         // The file jobs' outcomes are said whether or not a client waits for them.

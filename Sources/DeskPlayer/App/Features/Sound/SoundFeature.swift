@@ -4,6 +4,8 @@
 /// SDL's audio thread wakes for every buffer, silence or not; open again
 /// the turn anything moves), and its notices (lost, back) are said.
 final class SoundFeature: AppFeature {
+    init(_ core: AppCore) {}
+
     func update(_ core: AppCore, at now: UInt64) {
         for notice in core.controller.audioOutput?.takeNotices() ?? [] {
             core.report(notice.line, shown: notice.short)

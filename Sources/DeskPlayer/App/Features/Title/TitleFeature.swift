@@ -4,7 +4,7 @@
 final class TitleFeature: AppFeature {
     private var title: WindowTitle
 
-    init(_ options: DeskPlayerCommand) { title = WindowTitle(template: options.title) }
+    init(_ core: AppCore) { title = WindowTitle(template: core.options.title) }
 
     func announce(_ core: AppCore, at now: UInt64) {
         title.update(at: now, controller: core.controller, screen: core.window)
