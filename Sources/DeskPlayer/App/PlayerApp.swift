@@ -139,13 +139,15 @@ final class PlayerApp {
         factory.picturesForGPU = !window.window.isSoftware
         let core = AppCore(options: options, tiles: tiles, controller: controller, window: window)
         self.core = core
+        // The window goes with this function, before SDL quits.
+        defer { self.core = nil }
         if let path = options.inputIPCServer {
             do { core.socket = try ControlSocket(path: path, arrived: MainThreadWake.post) } catch {
                 PlayerApp.printError("\(error)")
                 return 1
             }
         }
-        defer { core.socket = nil }  // removes the socket file (the socket feature lets go of it at the end too)
+        defer { core.socket = nil }  // removes the socket file
         connect(window)
         makeTiles(composition, window: window)
         features = FeatureRegistry.make(core)
