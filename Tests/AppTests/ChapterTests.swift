@@ -160,7 +160,7 @@ import TestSupport
     /// playback crossing into one is the same path, seen by ScreenTests).
     @Test func theOSDSaysWhenTheChapterChanges() throws {
         let rig = try CommandTests.Rig([try media().mkv])
-        var announcer = ChapterAnnouncer()
+        let announcer = ChapterAnnouncer()
         announcer.update(rig.controller)
         #expect(rig.screen.messages.isEmpty, "not said when the item starts")
         try rig.apply("seek 1")

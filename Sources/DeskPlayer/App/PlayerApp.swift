@@ -21,14 +21,12 @@ final class PlayerApp {
     let tiles: TileSet
     private let factory: TileFactory
     let controller: CommandController
-    /// A muted video looping behind the tiles (`--background`).
-    private var background: Tile?
-    var socket: ControlSocket?
-    /// MPRIS on the session bus (nil without one).
-    private var mpris: MPRISService?
+    /// What the features share (made once the window is open).
+    private var core: AppCore?
+    /// The features, in the order each turn asks them (`FeatureRegistry`).
+    private var features: [any AppFeature] = []
+    var socket: ControlSocket? { core?.socket }
     var autoPiP: AutoPiP?
-    private var title: WindowTitle
-    private var chapterAnnouncer = ChapterAnnouncer()
     /// When the first item became ready (`--quit-after` counts from there).
     var playingSince: UInt64?
     /// The window took the first video's aspect (or was left as it was).
@@ -42,7 +40,6 @@ final class PlayerApp {
         factory = TileFactory(options: options)
         controller = CommandController(tiles: tiles, factory: factory,
                                        screenshots: Screenshots(directory: options.screenshotDir))
-        title = WindowTitle(template: options.title)
         if let folder = options.recordTo { controller.recording.folder = URL(fileURLWithPath: folder) }
         if !options.noMicrophone {
             controller.recording.microphone = CameraOption.microphone(options.microphone ?? CameraOption.defaultMicrophone)
@@ -140,17 +137,20 @@ final class PlayerApp {
         }
         stats = StatsReport(renderer: window.window.rendererName)
         factory.picturesForGPU = !window.window.isSoftware
+        let core = AppCore(options: options, tiles: tiles, controller: controller, window: window)
+        self.core = core
+        // The window goes with this function, before SDL quits.
+        defer { self.core = nil }
         if let path = options.inputIPCServer {
-            do { socket = try ControlSocket(path: path, arrived: MainThreadWake.post) } catch {
+            do { core.socket = try ControlSocket(path: path, arrived: MainThreadWake.post) } catch {
                 PlayerApp.printError("\(error)")
                 return 1
             }
         }
-        defer { socket = nil }  // removes the socket file
-        mpris = MPRISService.start(controller: controller, verbose: options.verbose)
-        defer { mpris = nil }  // leaves the bus
+        defer { core.socket = nil }  // removes the socket file
         connect(window)
         makeTiles(composition, window: window)
+        features = FeatureRegistry.make(core)
         if options.scope != .none { controller.scopes?.show(options.scope) }
         if options.compareMetrics != nil || options.compareMetricsOut != nil {
             controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
@@ -158,15 +158,9 @@ final class PlayerApp {
         CompareSession.tilesMade(options, controller: controller)
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
-        let code = runLoop(window)
+        let code = runLoop(core)
         saveRemembered(window)
-        controller.compareMetrics?.finish()
-        controller.compareAlignment.stop()
-        controller.compareExport.stop()
-        controller.recording.stop()
-        controller.scopes?.close()
-        shutDown()
-        window.holdsOffScreenSaver = false
+        shutDown(core)
         if let path = options.statsJSON {
             (stats.fullPresents, stats.tilePresents) = (window.fullPresents, window.tilePresents)
             stats.recordThumbnails(waits: window.thumbnailWaits, ready: window.thumbnailsReady)
@@ -248,16 +242,6 @@ final class PlayerApp {
             made = tileMode ? options.files.map { factory.tile([$0], start: start, decoderThreads: threads) }
                 : [factory.tile(options.files, start: start)]
         }
-        if let file = options.background {
-            let tile = factory.tile([file], decoderThreads: 1)
-            tile.view.contentMode = .fill
-            tile.player.isAudible = false
-            tile.player.passesPerItem = nil
-            background = tile
-            window.background = tile.view
-            mixer.add(tile.player.audio)
-            tile.player.play()
-        }
         for tile in made { tiles.add(tile, paused: options.pause) }
         if synced { tiles.synchronize(made) }
     }
@@ -276,82 +260,63 @@ final class PlayerApp {
         }
     }
 
-    /// Every tile's player events, and the background's (taken, not shown).
+    /// Every tile's player events.
     private func handleAllEvents(_ window: MainWindow, tick: UInt64) {
-        _ = background?.playlist.takeEvents()
         for tile in tiles.tiles { handleEvents(of: tile, window: window, tick: tick) }
     }
 
-    private func runLoop(_ window: MainWindow) -> Int32 {
+    /// The longest the loop waits while anything moves, though every deadline
+    /// is later or a thread has promised to wake it: a wake nobody sent
+    /// costs a quarter of a second at worst, not a hang.
+    static let longestWait = 0.25
+
+    private func runLoop(_ core: AppCore) -> Int32 {
+        let window = core.window
         let started = HostTime.now()
         var failureShownUntil: UInt64?
         while !controller.quitRequested {
             let now = HostTime.now()
-            var due = background?.player.timeUntilNextFrame(at: now)
-            for tile in tiles.tiles {
-                if let t = tile.player.timeUntilNextFrame(at: now) { due = min(due ?? t, t) }
+            // The earliest deadline any player or feature gave: a frame due
+            // (rounded up: early is worse than a fraction of a millisecond
+            // late), a look at work no thread announces. What other threads
+            // bring (a frame a waiting player gets, a socket request, a D-Bus
+            // call, a finished screenshot or dialog, an audio device notice, a
+            // job's result) wakes the loop through MainThreadWake.
+            var deadline = earliestDeadline(core, at: now, started: started, failureShownUntil: failureShownUntil)
+            var resting = deadline == nil && isAtRest(core, failureShown: failureShownUntil != nil)
+            // Before a rest that may last: what is left to say is said now.
+            for feature in features where resting && !feature.settle(core, at: now) {
+                resting = false
+                deadline = min(deadline ?? Player.lookInterval, Player.lookInterval)
             }
-            // Wake when the next frame is due (rounded up: early is worse than
-            // a fraction of a millisecond late), and at least every 10 ms while
-            // anything is on its way; at rest, only when something comes:
-            // input, or news from another thread through MainThreadWake (a
-            // socket request, a D-Bus call, a finished screenshot or dialog,
-            // an audio device notice, a job's result).
-            var resting = due == nil && isAtRest(window, failureShown: failureShownUntil != nil)
-            if resting, mpris?.settle(at: now) == true { resting = false }
-            if resting { title.update(at: now, controller: controller, screen: window, settling: true) }
-            // The sound device follows the same decision: closed a second
-            // into a rest (SDL's audio thread wakes for every buffer,
-            // silence or not), open again the turn anything moves.
-            controller.audioOutput?.setResting(resting)
-            let wait: Int32? = resting && MainThreadWake.beginRest()
-                ? nil : due.map { Int32(max(0, min(($0 * 1000).rounded(.up), 10))) } ?? (resting ? 0 : 10)
+            for feature in features { feature.willWait(core, resting: resting) }
+            let wait: Int32?
+            if !MainThreadWake.beginRest() {
+                wait = 0  // news came since the last turn
+            } else if resting {
+                wait = nil
+            } else {
+                let seconds = min(max(deadline ?? PlayerApp.longestWait, 0), PlayerApp.longestWait)
+                wait = Int32((seconds * 1000).rounded(.up))
+            }
             let open = window.pumpEvents(timeoutMs: wait)
             MainThreadWake.endRest()
             if !open { break }
             let tick = HostTime.now()
             // Every player keeps its own time, drawn or not; the views then take the frames due.
-            background?.player.tick(at: tick)
             for tile in tiles.tiles { tile.player.tick(at: tick) }
             // What the ticks did (a gapless hand-over, an end) reaches the
             // playlists before anything reads them: asked in this same turn,
             // the socket saw the new item's time with the old playlist-pos.
             handleAllEvents(window, tick: tick)
-            // The panel follows the focused tile's playlist, whatever changed it.
-            if window.showsPlaylistPanel { window.playlistPanel.entries = PlayerApp.panelEntries(of: tiles.focused) }
+            for feature in features { feature.prepare(core, at: tick) }
             window.refresh(at: tick)
-            controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
-            socket?.serve(controller)
-            let fileJobs = controller.finishFileJobs()
-            socket?.replyToFileJobs(fileJobs)
-            mpris?.serve(at: tick)
-            controller.opener?.collectDialog()
-            controller.library?.update()
-            for problem in FFmpegLog.takeStreamProblems() {
-                // A segment that could not be read is skipped (a short gap): say so.
-                let line = "stream: " + problem
-                PlayerApp.printError(line)
-                window.showMessage(line, seconds: 3)
-            }
-            reportScreenshots(window)
-            controller.compareAlignment.update(controller)
-            controller.compareExport.update(controller)
-            controller.recording.update(controller)
-            for event in controller.recording.takeEvents() { socket?.broadcast(event.name, event.fields) }
-            controller.compareMetrics?.update(playhead: tiles.tiles.first?.player.currentTime.seconds ?? 0)
-            controller.scopes?.update(focused: tiles.focused)
-            for notice in controller.audioOutput?.takeNotices() ?? [] {
-                PlayerApp.printError(notice.line)
-                window.showMessage(notice.short, seconds: 3)
-            }
+            for feature in features { feature.update(core, at: tick) }
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             // And what the commands of this turn did (an item replaced, a
             // seek), announced in this turn, in mpv's order.
             handleAllEvents(window, tick: tick)
-            socket?.announce(controller)
-            window.holdsOffScreenSaver = tiles.playsVideoInSight(mainWindowVisible: !window.isMinimized)
-            title.update(at: tick, controller: controller, screen: window)
-            chapterAnnouncer.update(controller)
+            for feature in features { feature.announce(core, at: tick) }
             if !tiles.isEmpty, tiles.tiles.allSatisfy({ $0.ended }), !staysOpen {
                 if anyPlayed { break }
                 // Nothing could be played: leave the error on screen a moment.
@@ -365,39 +330,39 @@ final class PlayerApp {
         return anyPlayed || options.idleMode != .no ? 0 : 1
     }
 
+    /// Seconds from `now` to the earliest deadline the players, the window,
+    /// the features and the loop's own limits gave; nil: none.
+    private func earliestDeadline(_ core: AppCore, at now: UInt64, started: UInt64, failureShownUntil: UInt64?) -> Double? {
+        var earliest: Double?
+        func take(_ deadline: Double?) {
+            if let deadline { earliest = min(earliest ?? deadline, deadline) }
+        }
+        for tile in tiles.tiles { take(tile.player.nextDeadline(at: now, wake: MainThreadWake.post)) }
+        for feature in features { take(feature.nextDeadline(core, at: now)) }
+        if core.window.awaitsLook { take(Player.lookInterval) }
+        if let until = failureShownUntil { take(Double(Int64(bitPattern: until &- now)) / 1e9) }
+        if let limit = options.quitAfter { take(limit - Double(now &- (playingSince ?? started)) / 1e9) }
+        return earliest
+    }
+
     /// Nothing moves and nothing is on its way: every player paused or
     /// played out with its picture shown, the window drawn with no OSD line,
-    /// bar or pointer about to change, and no timed work (a background
-    /// video, Picture in Picture, metrics, scopes, an alignment or export, a time limit).
-    private func isAtRest(_ window: MainWindow, failureShown: Bool) -> Bool {
-        background == nil && !failureShown && options.quitAfter == nil && controller.compareMetrics == nil
-            && !controller.compareAlignment.isRunning && !controller.compareExport.isRunning && !controller.recording.isRecording
-            && (controller.scopes.map { $0.kind == .none } ?? true) && (controller.pips?.isEmpty ?? true) && window.isSettled
-            && tiles.tiles.allSatisfy { $0.player.isAtRest }
+    /// bar or pointer about to change, every feature at rest, no error on
+    /// screen waiting to go and no time limit.
+    private func isAtRest(_ core: AppCore, failureShown: Bool) -> Bool {
+        !failureShown && options.quitAfter == nil && core.window.isSettled
+            && tiles.tiles.allSatisfy { $0.player.isAtRest } && features.allSatisfy { $0.isAtRest(core) }
     }
 
-    private func shutDown() {
+    private func shutDown(_ core: AppCore) {
         // A picture asked for before quitting is written whole, not cut off.
         controller.fileWorker.waitUntilIdle(seconds: 5)
-        controller.pips?.removeAll()
-        // Its pictures are textures of the window's renderer.
-        controller.library?.close()
+        // Each feature stops its work and frees what belongs to the window
+        // (Picture in Picture windows, the roll's pictures, the background).
+        for feature in features { feature.finish(core) }
+        features = []
         // The views own textures of this window's renderer: free them while it
         // and SDL still exist.
-        tiles.removeAll(and: [background].compactMap { $0 })
-        background = nil
-    }
-
-    private func reportScreenshots(_ window: MainWindow) {
-        for result in controller.screenshots.takeFinished() {
-            switch result {
-            case .success(let url):
-                print("Screenshot: \(url.path)")
-                window.showMessage(String(format: tr("Screenshot: %@"), url.path), seconds: 3)
-            case .failure(let error):
-                PlayerApp.printError("screenshot: \(error)")
-                window.showMessage(String(format: tr("Screenshot: %@"), shownDescription(of: error)), seconds: 3)
-            }
-        }
+        tiles.removeAll()
     }
 }

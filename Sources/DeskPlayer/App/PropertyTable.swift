@@ -50,9 +50,10 @@ enum PropertyTable {
         tile.ended = false
     }
 
-    static let all: [Property] = transport + chapters + sound + playlist + tracks + window + app + compareMetricsProperties + compareExportProperties + recordingProperties + scopeProperties + CompareProperties.all
+    /// The app's own properties, then each feature's (`FeatureRegistry`).
+    static let all: [Property] = transport + sound + playlist + tracks + window + app
         + ZoomProperties.all + HardwareDecodingProperties.all + menuProperties
-        + rotateProperties + DesktopProperties.all + LibraryProperties.all
+        + rotateProperties + DesktopProperties.all + FeatureRegistry.properties
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },
@@ -149,20 +150,6 @@ enum PropertyTable {
             guard let info = try t.item().info else { throw .propertyUnavailable }
             return .bool(info.duration != nil && !info.isLive)
         }),
-    ]
-
-    private static let chapters: [Property] = [
-        // A seek, so the whole sync group moves (to the leader's chapter start).
-        Property("chapter", .number(-1...1e9), format: .integer, scope: .group, get: { t throws(CommandError) in
-            .number(Double(try ChapterProperties.current(t)))
-        }, set: { t, v throws(CommandError) in try ChapterProperties.seek(t, to: v) },
-           add: { t, delta throws(CommandError) in try ChapterProperties.step(t, by: delta) },
-           osd: { t in ChapterProperties.osd(t) }),
-        Property("chapters", format: .integer, get: { t throws(CommandError) in
-            guard let info = try t.item().info else { throw .propertyUnavailable }
-            return .number(Double(info.chapters.count))
-        }),
-        Property("chapter-list", get: { t throws(CommandError) in try ChapterProperties.list(t) }),
     ]
 
     private static let sound: [Property] = [

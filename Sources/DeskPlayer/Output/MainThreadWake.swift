@@ -16,9 +16,10 @@ package enum MainThreadWake {
         if registered != UInt32.max { type = registered }
     }
 
-    /// Set by the main loop only while it waits at rest: otherwise it turns
-    /// every 10 ms anyway, and serves what arrived in one turn together (a
-    /// client's three quick requests see one state, not three).
+    /// Set by the main loop while it waits (until a deadline, or at rest
+    /// with none): news posted while it turns is served in the next turn,
+    /// all that arrived together (a client's three quick requests see one
+    /// state, not three), without an event each.
     private static let armed = Atomic<Bool>(false)
     /// Something was posted since the main loop last woke. The poster sets it
     /// before it reads `armed`, the loop sets `armed` before it reads this
@@ -26,8 +27,8 @@ package enum MainThreadWake {
     /// arms is never lost to a wait with no end.
     private static let pending = Atomic<Bool>(false)
 
-    /// The main loop is about to wait with no timeout: true when it may (no
-    /// news since it last woke), false when it should turn again at once.
+    /// The main loop is about to wait: true when it may (no news since it
+    /// last woke), false when it should turn again at once.
     package static func beginRest() -> Bool {
         armed.store(true, ordering: .sequentiallyConsistent)
         if pending.exchange(false, ordering: .sequentiallyConsistent) {
@@ -45,7 +46,7 @@ package enum MainThreadWake {
     }
 
     /// Safe from any thread (SDL_PushEvent is); pushes an event only while
-    /// the main loop rests (otherwise it turns soon anyway).
+    /// the main loop waits (otherwise it looks at `pending` before it does).
     @Sendable package static func post() {
         pending.store(true, ordering: .sequentiallyConsistent)
         guard type != 0, armed.load(ordering: .sequentiallyConsistent) else { return }

@@ -14,6 +14,13 @@ extension Player {
     /// What keeps it from rest, in a few words (nil: at rest), for a test
     /// that waited in vain (`window-unsettled-by`).
     package var restBlocker: String? {
+        guard currentItem != nil else { return nil }
+        return passingBlocker ?? (isPaused || endReported ? nil : "playing")
+    }
+
+    /// What keeps it from rest for a moment only (opening, seeking, a
+    /// first picture, a remake, a subtitle file), in a few words.
+    private var passingBlocker: String? {
         guard let item = currentItem else { return nil }
         // An item that failed on its loading thread is at rest once a tick
         // has told its owner (the error on stderr, the next item, the exit).
@@ -24,7 +31,29 @@ extension Player {
         if pictureRemakeRequested { return "remaking its picture" }
         let subtitles = item.subtitleLoads
         if subtitles.reading != 0 || subtitles.read != subtitleFilesSeen { return "reading a subtitle file" }
-        return isPaused || endReported ? nil : "playing"
+        return nil
+    }
+
+    /// How often the loop looks at a player whose next step no thread
+    /// announces (an item opening, a seek, sound alone playing, a stall).
+    package static let lookInterval = 0.01
+
+    /// Seconds from `now` until this player needs the loop again though
+    /// nothing wakes it (nil: never). Playing video, that is its next
+    /// frame's time; while it waits for a frame the decoder has not made,
+    /// `wake` is armed instead and called (on the decode thread) when the
+    /// frame comes. Anything else on its way is looked at every `lookInterval`.
+    package func nextDeadline(at now: UInt64, wake: @escaping @Sendable () -> Void) -> Double? {
+        guard restBlocker != nil else { return nil }
+        let due = timeUntilNextFrame(at: now)
+        let look = Player.lookInterval
+        // A hand-over the audio has heard, a stall, a moment's work: no
+        // frame says when it is done.
+        guard passingBlocker == nil, waitingSince == nil, audio.generation == audioGeneration,
+              let item = currentItem, item.composition == nil, let pipeline = item.pipeline, pipeline.hasVideo
+        else { return min(due ?? look, look) }
+        if let due { return due }
+        return pipeline.frames.wakeWhenFrameQueued(wake) ? nil : look
     }
 
     /// True once the player has waited more than half a second for data

@@ -100,15 +100,28 @@ package final class MainWindow: PlayerScreen {
     /// What keeps the window from being settled, in a word (nil: settled),
     /// for a test that waited in vain to say why.
     package var unsettledBy: String? {
+        if let own = ownUnsettledBy { return own }
+        if let index = views.firstIndex(where: { !$0.isAtRest }) {
+            return "tile \(index + 1): " + (views[index].restBlocker ?? "?")
+        }
+        return nil
+    }
+
+    /// The main loop should look again soon though no player gives it a
+    /// time: something of the window's own is unsettled, or a picture is
+    /// still being made for a player at rest (a player that moves gives the
+    /// loop its own deadlines).
+    package var awaitsLook: Bool { ownUnsettledBy != nil || views.contains { $0.player.isAtRest && !$0.isAtRest } }
+
+    /// What keeps the window itself from being settled, its views apart: a
+    /// redraw, an OSD line or control bar to go, pictures being made.
+    private var ownUnsettledBy: String? {
         if needsRedraw { return "a redraw" }
         if let library, library.status != nil || library.pictures.isMaking { return "the roll's listing or pictures" }
         if !messages.isEmpty { return "an OSD line" }
         if showsPlaylistPanel && playlistPanel.isMakingPreviews { return "the playlist panel's pictures" }
         if hover != nil { return "a control bar" }
         if pointerIsOverVideo && pointerAutohide.isVisible { return "the pointer over the video" }
-        if let index = views.firstIndex(where: { !$0.isAtRest }) {
-            return "tile \(index + 1): " + (views[index].restBlocker ?? "?")
-        }
         return nil
     }
 

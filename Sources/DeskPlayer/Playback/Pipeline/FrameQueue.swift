@@ -36,6 +36,10 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
     private var aborted = false
     private(set) var serial = 0
     private var endedSerial = -1
+    /// Called once, on the decode thread, when the queue next gets a frame
+    /// or ends: the main loop sleeps on it rather than on a timer while its
+    /// player waits for a picture the decoder has not made yet.
+    private var wakeOnFrame: (@Sendable () -> Void)?
 
     init(capacity: Int = 2) {
         self.capacity = max(capacity, 1)
@@ -52,9 +56,28 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
     /// Queues a frame; a stale one is let go.
     func push(_ frame: VideoFrame) {
         condition.lock()
-        defer { condition.unlock() }
         if !aborted && frame.serial == serial { frames.append(frame) }
+        let wake = frames.isEmpty ? nil : takeWake()
         condition.broadcast()
+        condition.unlock()
+        wake?()
+    }
+
+    /// Asks for `wake` (once, from the decode thread) when a frame is
+    /// queued or the decoder ends this serial. False when there is nothing
+    /// to wait for: a frame is queued already, or the serial ended.
+    func wakeWhenFrameQueued(_ wake: @escaping @Sendable () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard frames.isEmpty && endedSerial != serial && !aborted else { return false }
+        wakeOnFrame = wake
+        return true
+    }
+
+    /// The wake asked for, taken (the lock held).
+    private func takeWake() -> (@Sendable () -> Void)? {
+        defer { wakeOnFrame = nil }
+        return wakeOnFrame
     }
 
     func peek(_ offset: Int = 0) -> VideoFrame? {
@@ -85,8 +108,10 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
     func markEnded(serial ended: Int) {
         condition.lock()
         if ended == serial { endedSerial = ended }
+        let wake = endedSerial == serial ? takeWake() : nil
         condition.broadcast()
         condition.unlock()
+        wake?()
     }
 
     /// Waits until a frame is queued, the decoder ends or the serial
@@ -126,7 +151,9 @@ package final class FrameQueue: @unchecked Sendable {  // guarded by `condition`
         condition.lock()
         aborted = true
         frames.removeAll()
+        let wake = takeWake()
         condition.broadcast()
         condition.unlock()
+        wake?()
     }
 }

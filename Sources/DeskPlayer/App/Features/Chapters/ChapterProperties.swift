@@ -13,6 +13,21 @@ enum ChapterProperties {
     /// mpv's `--chapter-seek-threshold` default, in seconds.
     static let seekThreshold = 5.0
 
+    /// `chapter`, `chapters`, `chapter-list`.
+    static let all: [Property] = [
+        // A seek, so the whole sync group moves (to the leader's chapter start).
+        Property("chapter", .number(-1...1e9), format: .integer, scope: .group, get: { t throws(CommandError) in
+            .number(Double(try ChapterProperties.current(t)))
+        }, set: { t, v throws(CommandError) in try ChapterProperties.seek(t, to: v) },
+           add: { t, delta throws(CommandError) in try ChapterProperties.step(t, by: delta) },
+           osd: { t in ChapterProperties.osd(t) }),
+        Property("chapters", format: .integer, get: { t throws(CommandError) in
+            guard let info = try t.item().info else { throw .propertyUnavailable }
+            return .number(Double(info.chapters.count))
+        }),
+        Property("chapter-list", get: { t throws(CommandError) in try ChapterProperties.list(t) }),
+    ]
+
     /// The item's chapters; unavailable while it opens or when it has none.
     static func chapters(_ target: PropertyTarget) throws(CommandError) -> [Chapter] {
         guard let chapters = try target.item().info?.chapters, !chapters.isEmpty else { throw .propertyUnavailable }

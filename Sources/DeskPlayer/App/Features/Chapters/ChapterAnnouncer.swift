@@ -6,11 +6,19 @@ import Playback
 /// says it at once through the property's OSD line; this line, on the same
 /// topic, takes its place rather than adding another). Not said when an
 /// item starts. Main thread only.
-struct ChapterAnnouncer {
+final class ChapterAnnouncer: AppFeature {
     private weak var item: PlayerItem?
     private var chapter = -1
 
-    mutating func update(_ controller: CommandController) {
+    init() {}
+    convenience init(_ core: AppCore) { self.init() }
+
+    /// `chapter`, `chapters`, `chapter-list`.
+    static var properties: [Property] { ChapterProperties.all }
+
+    func announce(_ core: AppCore, at now: UInt64) { update(core.controller) }
+
+    func update(_ controller: CommandController) {
         guard let player = controller.tiles.focused?.player, let item = player.currentItem,
               let chapters = item.info?.chapters, !chapters.isEmpty else {
             self.item = nil

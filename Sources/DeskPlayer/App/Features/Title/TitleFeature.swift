@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+/// The main window's title (`--title`) follows the focused tile.
+final class TitleFeature: AppFeature {
+    private var title: WindowTitle
+
+    init(_ core: AppCore) { title = WindowTitle(template: core.options.title) }
+
+    func announce(_ core: AppCore, at now: UInt64) {
+        title.update(at: now, controller: core.controller, screen: core.window)
+    }
+
+    func settle(_ core: AppCore, at now: UInt64) -> Bool {
+        title.update(at: now, controller: core.controller, screen: core.window, settling: true)
+        return true
+    }
+}
