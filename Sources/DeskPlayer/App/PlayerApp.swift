@@ -319,7 +319,9 @@ final class PlayerApp {
             handleAllEvents(window, tick: tick)
             // The panel follows the focused tile's playlist, whatever changed it.
             if window.showsPlaylistPanel { window.playlistPanel.entries = PlayerApp.panelEntries(of: tiles.focused) }
-            window.refresh(at: tick)
+            // The views measure, the players are given what they need, then the views take their frames and draw.
+            for needs in window.measureViews() { needs.apply() }
+            if let drawn = window.refresh(at: tick) { controller.compare?.record(drawn) }
             controller.pips?.refresh(at: tick, fullscreenMain: window.isFullscreen ? window.window : nil)
             socket?.serve(controller)
             let fileJobs = controller.finishFileJobs()

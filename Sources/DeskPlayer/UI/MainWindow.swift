@@ -400,12 +400,31 @@ package final class MainWindow: PlayerScreen {
         areas().firstIndex { $0.contains(x: x, y: y) }
     }
 
-    /// Advances every player, uploads due frames and redraws when needed.
-    package func refresh(at now: UInt64) {
-        let areas = areas()
-        // Minimized or covered: the players go on unseen (no conversion, no upload, no present).
-        let seen = !isMinimized && !isCovered
+    /// Minimized or covered: the players go on unseen (no conversion, no upload, no present).
+    private var isSeen: Bool { !isMinimized && !isCovered }
+
+    /// The views shown, each with its area: the tiles, then the background's.
+    private func shownViews(_ areas: [Rect]) -> [(view: PlayerView, area: Rect)] {
+        Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
+    }
+
+    /// Lays the views out for this turn and says what each one's player
+    /// needs before it takes its frame (`PlayerView.measure`), for the App
+    /// to give them; `refresh(at:)` follows.
+    package func measureViews() -> [PlayerView.PlayerNeeds] {
+        // Every side of a comparison in the reference's geometry, with the shared zoom.
         compare?.prepare(views)
+        let seen = isSeen
+        return shownViews(areas()).compactMap { $0.view.measure(in: $0.area, seen: seen) }
+    }
+
+    /// Advances every player, uploads due frames and redraws when needed.
+    /// Returns what the comparison measured when it was drawn (nil: not
+    /// drawn this turn, or no comparison), for the App to keep in its state.
+    @discardableResult
+    package func refresh(at now: UInt64) -> CompareView.Drawing? {
+        let areas = areas()
+        let seen = isSeen
         // Drawing changed tiles alone, a tile's picture is made where the
         // renderer would copy it: in the window's own frame buffer.
         let onWindow = drawsTilesAlone
@@ -415,13 +434,12 @@ package final class MainWindow: PlayerScreen {
             }
             view.drawsOnWindow = onWindow
         }
-        let shown = Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
-        let refreshed = PlayerView.refresh(shown, at: now, renderer: window.renderer, seen: seen)
+        let refreshed = PlayerView.refresh(shownViews(areas), at: now, renderer: window.renderer, seen: seen)
         let changed = views.indices.filter { refreshed[$0] }
         if background != nil && refreshed[views.count] { needsRedraw = true }
         guard seen else {
             needsRedraw = true  // everything is drawn anew when it shows again
-            return
+            return nil
         }
         // The controls stay while the mouse is on them (looking at a thumbnail).
         if let h = hover, h.until <= now, dragging == nil,
@@ -440,9 +458,10 @@ package final class MainWindow: PlayerScreen {
         pointerAutohide.update(at: now, overVideo: pointerIsOverVideo)
         if messages.expire(at: now) { needsRedraw = true }
         if needsRedraw || (!changed.isEmpty && !drawsTilesAlone) {
-            render()
+            return render()
         } else if !changed.isEmpty {
             renderTiles(changed, in: areas)
         }
+        return nil
     }
 }
