@@ -3,7 +3,6 @@ import Foundation
 import Testing
 @testable import Media
 @testable import Analysis
-@testable import Playback
 import TestSupport
 
 /// The camera roll's listing (issue 53) on a made-up home: the Videos

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-import Playback
 
 /// One video of the camera roll, as its folder lists it: found by name and
 /// `stat` alone, never opened (a phone over MTP sends the whole file for an open).

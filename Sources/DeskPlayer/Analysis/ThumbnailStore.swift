@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Media
-import Playback
 
 /// The desktop's own thumbnail cache (the freedesktop Thumbnail Managing
 /// Standard, 0.9): `$XDG_CACHE_HOME/thumbnails/SIZE/MD5.png`, MD5 of the
