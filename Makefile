@@ -130,7 +130,7 @@ test: test-deps locale
 
 # The edit-build-test loop: the suites that need no window, no X server and
 # no audio server (the layers below App, and App's pure ones).
-QUICK_SUITES := MediaTests PlaybackTests ControlTests UITests \
+QUICK_SUITES := MediaTests PlaybackTests AnalysisTests ControlTests UITests \
 	AppTests.KeyBindingTests AppTests.CommandTests AppTests.ContextMenuTests AppTests.DoorFuzzTests AppTests.ModeDoorFuzzTests \
 	AppTests.ControlSocketTests AppTests.ControlSocketBoundsTests
 test-quick: deps locale

@@ -74,6 +74,16 @@ let package = Package(
             dependencies: ["Media", "CFFmpeg", .product(name: "Collections", package: "swift-collections")],
             path: "Sources/DeskPlayer/Playback"
         ),
+        // Analysis: what reads media apart from playing it: thumbnails and
+        // their store, the camera roll's scan, playlist previews, metrics
+        // (scanned and live), scopes, alignment, frame grabs and export
+        // inputs. Nothing in Playback uses it; it opens files through what
+        // Playback exposes (`package`), and runs on threads of its own. No SDL.
+        .target(
+            name: "Analysis",
+            dependencies: ["Playback", "Media", "CFFmpeg", .product(name: "Collections", package: "swift-collections")],
+            path: "Sources/DeskPlayer/Analysis"
+        ),
         // Output: SDL's windows, textures and the audio device. It needs
         // nothing of Playback: the device pulls from a source it defines.
         .target(
@@ -84,7 +94,7 @@ let package = Package(
         // UI: the main and PiP windows' views, layout and input.
         .target(
             name: "UI",
-            dependencies: ["Output", "Playback", "Media", "CSDL2"],
+            dependencies: ["Output", "Analysis", "Playback", "Media", "CSDL2"],
             path: "Sources/DeskPlayer/UI"
         ),
         // Control: the command vocabulary, key bindings, IPC and D-Bus
@@ -100,7 +110,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "Control", "UI", "Output", "Playback", "Media", "CSDL2", "CFFmpeg",
+                "Control", "UI", "Output", "Analysis", "Playback", "Media", "CSDL2", "CFFmpeg",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -153,8 +163,12 @@ let package = Package(
             dependencies: ["PlaybackTestSupport", "TestSupport", "Playback", "Media", "CFFmpeg"]
         ),
         .testTarget(
+            name: "AnalysisTests",
+            dependencies: ["PlaybackTestSupport", "TestSupport", "Analysis", "Playback", "Media", "CFFmpeg"]
+        ),
+        .testTarget(
             name: "UITests",
-            dependencies: ["TestSupport", "UI", "Output", "Playback", "Media"]
+            dependencies: ["TestSupport", "UI", "Output", "Analysis", "Playback", "Media"]
         ),
         .testTarget(
             name: "ControlTests",
@@ -162,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["DeskPlayer", "App", "Control", "UI", "Output", "Playback", "Media", "CFFmpeg",
+            dependencies: ["DeskPlayer", "App", "Control", "UI", "Output", "Analysis", "Playback", "Media", "CFFmpeg",
                            "PlaybackTestSupport", "TestSupport"],
             // corpus/: inputs `make fuzz` found, read by path.
             exclude: ["corpus"]

@@ -2,6 +2,7 @@
 import CFFmpeg
 import Foundation
 import Testing
+@testable import Analysis
 @testable import App
 @testable import Control
 @testable import Media

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Testing
+@testable import Analysis
 @testable import Playback
 import TestSupport
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Testing
-@testable import Playback
+@testable import Analysis
 @testable import UI
 
 /// The camera roll's grid without a window: its rows (a title per day, then

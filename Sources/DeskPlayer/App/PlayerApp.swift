@@ -310,7 +310,9 @@ final class PlayerApp {
             // the socket saw the new item's time with the old playlist-pos.
             handleAllEvents(window, tick: tick)
             for feature in features { feature.prepare(core, at: tick) }
-            window.refresh(at: tick)
+            // The views measure, the players are given what they need, then the views take their frames and draw.
+            for needs in window.measureViews() { needs.apply() }
+            core.drawing = window.refresh(at: tick)
             for feature in features { feature.update(core, at: tick) }
             if let master = tiles.syncGroup.first?.player, !master.isPaused { measureSync(master, at: tick) }
             // And what the commands of this turn did (an item replaced, a

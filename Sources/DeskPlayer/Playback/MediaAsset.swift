@@ -18,7 +18,7 @@ struct OpenedStream: Sendable {
 /// choice of streams, decoders and subtitles an item plays. Every raw read
 /// of the input's AVStreams (starts, ends, sizes, font attachments) is here.
 /// Used on the thread that opens the item (or takes a screenshot).
-final class MediaAsset {
+package final class MediaAsset {
     /// Where to read from: the location, or an HLS variant's playlist (or a
     /// master playlist of a variant and its one audio rendition, given to
     /// FFmpeg as a data: URL), and the segment cache for a network stream.
@@ -35,8 +35,8 @@ final class MediaAsset {
     }
 
     /// The location as the user gave it.
-    let location: MediaLocation
-    let input: MediaInput
+    package let location: MediaLocation
+    package let input: MediaInput
 
     init(_ source: Source, of location: MediaLocation, interrupt: InterruptFlag) throws(MediaError) {
         self.location = location
@@ -45,13 +45,13 @@ final class MediaAsset {
     }
 
     /// An input already opened (a stream segment read into memory), standing for `location`.
-    init(input: MediaInput, of location: MediaLocation) {
+    package init(input: MediaInput, of location: MediaLocation) {
         self.location = location
         self.input = input
     }
 
     /// A local file or a plain URL, as it is (no variant choice, no cache).
-    convenience init(opening location: MediaLocation) throws(MediaError) {
+    package convenience init(opening location: MediaLocation) throws(MediaError) {
         try self.init(Source(location: location, playlist: nil, cache: nil), of: location, interrupt: InterruptFlag())
     }
 
@@ -139,7 +139,7 @@ final class MediaAsset {
     /// before it is priming). Otherwise the earliest start of the streams
     /// played, exactly in their own time bases; never negative (AAC priming
     /// starts before zero on purpose).
-    func startOffset(video: Int?, audio: Int?, trim: SampleTrim? = nil) -> MediaTime {
+    package func startOffset(video: Int?, audio: Int?, trim: SampleTrim? = nil) -> MediaTime {
         let earliest = max([video, audio].compactMap { $0.flatMap(start(ofStream:)) }.min() ?? .zero, .zero)
         switch passBounds(video: video, audio: audio, trim: trim) {
         case .video:
@@ -345,7 +345,7 @@ final class MediaAsset {
     /// (phones write one), with `settings`' extra rotation. A matrix that
     /// is not a quarter turn or flip (a shear, a scale) is not followed:
     /// `problem` says so, once, for the warning.
-    func orientation(ofStream index: Int, settings: VideoFilterSettings) -> (orientation: VideoOrientation, problem: String?) {
+    package func orientation(ofStream index: Int, settings: VideoFilterSettings) -> (orientation: VideoOrientation, problem: String?) {
         guard settings.extraRotation != nil, let stream = input.stream(index) else { return (.upright, nil) }
         var size: Int = 0
         var file = VideoOrientation.upright
@@ -393,5 +393,5 @@ final class MediaAsset {
     static let fontBytesLimit = 32 << 20
 
     /// The sample aspect ratios taken from a file.
-    static let sampleAspectRange = (1.0 / 16)...16.0
+    package static let sampleAspectRange = (1.0 / 16)...16.0
 }

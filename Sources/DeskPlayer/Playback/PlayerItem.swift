@@ -329,7 +329,7 @@ package final class PlayerItem: Sendable {
     package var cachePeakRecordingBytes: Int? { state.withLock { $0.cache }?.peakRecordingBytes }
 
     /// The segment cache of an HLS stream (its thumbnails read through it too).
-    var segmentCache: SegmentCache? { state.withLock { $0.cache } }
+    package var segmentCache: SegmentCache? { state.withLock { $0.cache } }
 
     /// The HLS variant playing (from a master playlist), if any.
     package var variant: HLSVariant? { state.withLock { $0.variant } }

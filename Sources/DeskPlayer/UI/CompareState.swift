@@ -72,8 +72,8 @@ package final class CompareState {
     /// The zoom and pan every side shares (mpv's video-zoom, video-pan-x/y).
     package var zoom = VideoZoom() { didSet { if zoom != oldValue { changed() } } }
     /// Video pixels per screen pixel of the reference fitted in its area
-    /// (kept up to date by the view): video-zoom log2 of it shows 1:1.
-    package var fitScale = 1.0
+    /// (as last drawn, `record`): video-zoom log2 of it shows 1:1.
+    package private(set) var fitScale = 1.0
     /// A magnifier at the pointer: each side's pixels around it at 8× and their values.
     package var showsLoupe = false {
         didSet {
@@ -95,14 +95,22 @@ package final class CompareState {
         package var code: DecodedPicture.CodeValues?
     }
     /// The values the loupe shows now, A's then B's (empty while it is off
-    /// or the pointer is outside the window); kept by the view as it draws.
-    package var loupeReadings: [LoupeReading] = []
+    /// or the pointer is outside the window), as last drawn (`record`).
+    package private(set) var loupeReadings: [LoupeReading] = []
     /// Each side's file name, time and frame number on top of it.
     package var showsLabels = true { didSet { changed() } }
-    /// The labels drawn last, A's first (kept by the view as it draws; empty while hidden).
-    package var labelTexts: [String] = []
+    /// The labels drawn last, A's first (`record`; empty while hidden).
+    package private(set) var labelTexts: [String] = []
     /// Called after any change (the window redraws).
     package var onChange: () -> Void = {}
+
+    /// Keeps what the window's drawing of the comparison measured, for the
+    /// properties that read it (the App gives it each drawing).
+    package func record(_ drawing: CompareView.Drawing) {
+        if let scale = drawing.fitScale { fitScale = scale }
+        loupeReadings = drawing.loupeReadings
+        labelTexts = drawing.labelTexts
+    }
 
     /// A copy of every setting, so later changes to this one leave it alone
     /// (an export renders the comparison as it was when it started).

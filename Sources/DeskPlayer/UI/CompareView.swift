@@ -21,6 +21,19 @@ package final class CompareView {
 
     package init(state: CompareState) { self.state = state }
 
+    /// What a drawing of the comparison measured, returned to the App to
+    /// keep in its state (`CompareState.record`), where properties read
+    /// it: the view writes nothing there.
+    package struct Drawing: Equatable {
+        /// Video pixels per screen pixel of the reference fitted in its
+        /// area (nil: the reference had no video to fit).
+        package var fitScale: Double?
+        /// The loupe's values, A's then B's (empty while it is off or the pointer is away).
+        package var loupeReadings: [CompareState.LoupeReading] = []
+        /// The labels drawn, A's first (empty while hidden).
+        package var labelTexts: [String] = []
+    }
+
     /// The reference's display size: every other side is shown in it.
     package func prepare(_ views: [PlayerView]) {
         guard let reference = views.first else { return }
@@ -128,38 +141,42 @@ package final class CompareView {
 
     /// The reference's position (the shared clock, in its item) while drawing.
     private var referenceTime: Double?
+    /// The labels drawn so far in this drawing, A's first.
+    private var drawnLabels: [String] = []
 
-    package func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)? = nil) {
-        defer {
-            if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
-                state.loupeReadings = CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
-                                                        areas: areas(count: views.count, in: bounds), bounds: bounds,
-                                                        renderer: r, text: text)
-            } else {
-                state.loupeReadings = []
-            }
+    /// Draws the window's comparison, the loupe over it; returns what it measured.
+    package func draw(_ views: [PlayerView], in bounds: Rect, renderer r: OpaquePointer, text: TextRenderer,
+                      pointer: (x: Int, y: Int)? = nil) -> Drawing {
+        var drawing = compose(views, at: views.first.map { $0.player.currentTime.seconds }, in: bounds, renderer: r, text: text)
+        if state.showsLoupe, let pointer, views.count >= 2, views.indices.contains(state.other) {
+            drawing.loupeReadings = CompareLoupe.draw(views[0], views[state.other], other: state.other, at: pointer,
+                                                      areas: areas(count: views.count, in: bounds), bounds: bounds,
+                                                      renderer: r, text: text)
         }
-        compose(views, at: views.first.map { $0.player.currentTime.seconds }, in: bounds, renderer: r, text: text)
+        return drawing
     }
 
     /// Draws the comparison of `views` (the reference first) in `bounds`:
     /// the window's and an export's frames (`CompareExportRenderer`) are
     /// both drawn by this.
     /// `time`: the reference's position (the shared clock, in its item).
+    /// Returns what it measured: the fit scale and the labels drawn.
+    @discardableResult
     package func compose(_ views: [any CompareSide], at time: Double?, in bounds: Rect, renderer r: OpaquePointer,
-                         text: TextRenderer) {
+                         text: TextRenderer) -> Drawing {
         referenceTime = time
-        state.labelTexts = []
+        drawnLabels = []
+        var drawing = Drawing()
         guard views.count >= 2, views.indices.contains(state.other) else {
             views.first?.draw(in: bounds, renderer: r, text: text, overBackground: false)
-            return
+            return drawing
         }
         let reference = views[0], other = views[state.other]
         let areas = areas(count: views.count, in: bounds)
         if let info = reference.sideInfo, info.hasVideo {
             let fitted = VideoPlacement(mode: reference.contentMode, videoWidth: info.displayWidth, videoHeight: info.displayHeight,
                                         area: areas[0])
-            state.fitScale = Double(info.displayWidth) / Double(max(fitted.pictureWidth, 1))
+            drawing.fitScale = Double(info.displayWidth) / Double(max(fitted.pictureWidth, 1))
             drawnFittedSize = (fitted.pictureWidth, fitted.pictureHeight)
         }
         switch state.mode {
@@ -184,6 +201,8 @@ package final class CompareView {
                 SDL_RenderSetClipRect(r, nil)
             }
         }
+        drawing.labelTexts = drawnLabels
+        return drawing
     }
 
     private func drawWipe(_ reference: any CompareSide, _ other: any CompareSide, in b: Rect, renderer r: OpaquePointer, text: TextRenderer) {
@@ -300,7 +319,7 @@ package final class CompareView {
     private func drawLabel(_ view: any CompareSide, index: Int, at corner: (x: Int, y: Int), text: TextRenderer,
                            renderer r: OpaquePointer, alignRight: Bool = false) {
         let line = CompareView.label(view, index: index, groupTime: referenceTime.map { $0 + state.shift(of: index) })
-        state.labelTexts.append(line)
+        drawnLabels.append(line)
         let width = text.width(of: line) + 12
         drawPanel(line, x: alignRight ? corner.x - width : corner.x, y: corner.y, text: text, renderer: r)
     }

@@ -39,7 +39,9 @@ extension MainWindow {
         compare == nil ? nil : (compareBounds.width, compareBounds.height)
     }
 
-    func render() {
+    /// Draws the whole window; returns what the comparison measured, if one is drawn.
+    @discardableResult
+    func render() -> CompareView.Drawing? {
         let r = window.renderer
         // The whole window is drawn anew: pictures made in its frame buffer go to their textures first.
         for view in views { view.adoptWindowPicture() }
@@ -47,8 +49,9 @@ extension MainWindow {
         SDL_RenderClear(r)
         background?.draw(in: bounds, renderer: r, text: text)
         let areas = areas()
+        var compareDrawing: CompareView.Drawing?
         if let compare, !views.isEmpty {
-            compare.draw(views, in: compareBounds, renderer: r, text: text, pointer: pointer)
+            compareDrawing = compare.draw(views, in: compareBounds, renderer: r, text: text, pointer: pointer)
         } else if views.isEmpty {
             IdleScreen.draw(in: contentBounds, renderer: r, text: text)
         } else {
@@ -85,5 +88,6 @@ extension MainWindow {
         SDL_RenderPresent(r)
         fullPresents += 1
         needsRedraw = false
+        return compareDrawing
     }
 }

@@ -63,7 +63,7 @@ package final class MainWindow: PlayerScreen {
     /// The seek or volume bar the mouse is dragging, and when it last seeked.
     var dragging: (index: Int, volume: Bool, lastSeek: UInt64)?
     /// A drag panning a zoomed tile: the tile, where it started and its zoom then.
-    private var panning: (index: Int, x: Int, y: Int, zoom: VideoZoom)?
+    var panning: (index: Int, x: Int, y: Int, zoom: VideoZoom)?
     /// What the control bar showed when last drawn: redraw when it changes.
     var drawnBar: BarState?
     /// A list to pick from over everything (file browser, recent files);
@@ -199,7 +199,7 @@ package final class MainWindow: PlayerScreen {
 
     /// Another window covers it whole (X11's VisibilityNotify; never
     /// under a compositing window manager, which draws windows off screen).
-    package private(set) var isCovered = false
+    package internal(set) var isCovered = false
 
     /// Minimized or hidden: nothing in it is seen.
     package var isMinimized: Bool {
@@ -227,179 +227,6 @@ package final class MainWindow: PlayerScreen {
         return layout.areas(count: views.count, in: contentBounds)
     }
 
-    /// Waits up to `timeoutMs` (nil: until something comes) for input and
-    /// handles all pending events. Returns false when the window was asked to close.
-    package func pumpEvents(timeoutMs: Int32?) -> Bool {
-        var event = SDL_Event()
-        var open = true
-        guard SDL_WaitEventTimeout(&event, timeoutMs.map { max($0, 0) } ?? -1) != 0 else { return true }
-        repeat {
-            open = handle(event) && open
-        } while SDL_PollEvent(&event) != 0
-        return open
-    }
-
-    /// The window an input or window event belongs to (0 for none).
-    private static func windowID(of event: SDL_Event) -> UInt32 {
-        switch SDL_EventType(event.type) {
-        case SDL_KEYDOWN, SDL_KEYUP: return event.key.windowID
-        case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP: return event.button.windowID
-        case SDL_MOUSEMOTION: return event.motion.windowID
-        case SDL_MOUSEWHEEL: return event.wheel.windowID
-        case SDL_WINDOWEVENT: return event.window.windowID
-        case SDL_DROPFILE: return event.drop.windowID
-        default: return 0
-        }
-    }
-
-    private func handle(_ event: SDL_Event) -> Bool {
-        let id = MainWindow.windowID(of: event)
-        if id != 0 && id != SDL_GetWindowID(window.window) {
-            onOtherWindowEvent(OtherWindowEvent(windowID: id, event: event))
-            return true
-        }
-        if menu != nil, handleMenuEvent(event) { return true }
-        if library != nil, list == nil, menu == nil, handleLibraryEvent(event) { return true }
-        if showsPlaylistPanel, list == nil, library == nil, menu == nil, !showsHelp, handlePanelEvent(event) { return true }
-        switch SDL_EventType(event.type) {
-        case SDL_QUIT:
-            return false
-        case SDL_SYSWMEVENT:
-            var e = event
-            let covered = dp_visibility_change(&e, window.window)
-            if covered >= 0 {
-                isCovered = covered == 1
-                needsRedraw = true
-            }
-        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_CLOSE:
-            return false  // with a PiP window open, SDL sends no SDL_QUIT for the main one
-        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_MINIMIZED:
-            onAction(.minimized)
-        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_RESTORED:
-            needsRedraw = true
-            onAction(.restored)
-        case SDL_MOUSEMOTION:
-            pointerMovedAt = HostTime.now()
-            pointerAutohide.moved(at: pointerMovedAt)
-            motion(event)
-        case SDL_DROPFILE:
-            if let file = event.drop.file {
-                let path = String(cString: file)
-                SDL_free(file)
-                var x: Int32 = 0, y: Int32 = 0
-                SDL_GetMouseState(&x, &y)
-                onAction(.drop(path: path, tile: tileIndex(x: Int(x), y: Int(y))))
-            }
-        case SDL_KEYDOWN where list != nil:
-            if let name = KeyNames.name(for: event.key.keysym), let action = list?.handleKey(name) { onAction(.list(action)) }
-            needsRedraw = true
-        case SDL_MOUSEBUTTONDOWN where list != nil:
-            if let list, let index = list.index(atX: Int(event.button.x), y: Int(event.button.y), in: bounds,
-                                                 lineHeight: text.lineHeight) {
-                list.select(index)
-                if event.button.clicks >= 2 { onAction(.list(.pick(index))) }
-            }
-            needsRedraw = true
-        case SDL_KEYDOWN:
-            guard let name = KeyNames.name(for: event.key.keysym) else { break }
-            // A key shows the focused tile's controls a moment, as a mouse move does.
-            showControls(focusedIndex)
-            onAction(.key(name))
-        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_RIGHT) || event.button.button == UInt8(SDL_BUTTON_MIDDLE):
-            buttonClick(event)
-        case SDL_MOUSEBUTTONDOWN where metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) != nil:
-            if let fraction = metricsGraph?.seekFraction(x: Int(event.button.x), y: Int(event.button.y), bounds: bounds) {
-                onAction(.seekBar(tile: focusedIndex, fraction: fraction))
-            }
-        case SDL_MOUSEBUTTONDOWN where !comparing && pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) != nil:
-            if let index = pipButtonHit(x: Int(event.button.x), y: Int(event.button.y)) {
-                onAction(.pipButton(tile: index))
-                hover = nil
-                needsRedraw = true
-            }
-        case SDL_MOUSEBUTTONDOWN where !comparing && controlBar(at: Int(event.button.x), y: Int(event.button.y)) != nil:
-            if let (index, bar) = controlBar(at: Int(event.button.x), y: Int(event.button.y)) {
-                pressBar(bar, index: index, x: Int(event.button.x), y: Int(event.button.y))
-            }
-        case SDL_MOUSEBUTTONUP where dragging != nil:
-            if let drag = dragging { dragBar(drag, x: Int(event.button.x), final: true) }
-            dragging = nil
-        case SDL_MOUSEBUTTONDOWN where comparing:
-            if let gesture = compare?.press(x: Int(event.button.x), y: Int(event.button.y), in: compareBounds) {
-                onAction(.compare(gesture))
-            }
-        case SDL_WINDOWEVENT where SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_LEAVE:
-            hover = nil
-            pointer = nil
-            needsRedraw = true
-        case SDL_MOUSEWHEEL where comparing:
-            var x: Int32 = 0, y: Int32 = 0
-            SDL_GetMouseState(&x, &y)
-            let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
-            if let gesture = compare?.wheel(steps: steps, x: Int(x), y: Int(y), in: compareBounds) { onAction(.compare(gesture)) }
-        case SDL_MOUSEWHEEL:
-            var x: Int32 = 0, y: Int32 = 0
-            SDL_GetMouseState(&x, &y)
-            let steps = Double(event.wheel.y) * (event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1)
-            wheelZoom(steps: steps, x: Int(x), y: Int(y))
-        case SDL_MOUSEBUTTONUP:
-            compare?.release()
-            panning = nil
-        case SDL_MOUSEBUTTONDOWN:
-            let (x, y) = (Int(event.button.x), Int(event.button.y))
-            if let index = tileIndex(x: x, y: y) {
-                onAction(.focus(tile: index))
-                // A zoomed-in picture pans with a drag.
-                if let zoom = views[index].zoom, zoom.log2 > 0, event.button.button == UInt8(SDL_BUTTON_LEFT) {
-                    panning = (index, x, y, zoom)
-                }
-            }
-        case SDL_WINDOWEVENT:
-            menu?.fit(in: bounds)
-            needsRedraw = true
-        default:
-            break
-        }
-        return true
-    }
-
-    private func motion(_ event: SDL_Event) {
-        let x = Int(event.motion.x), y = Int(event.motion.y)
-        if let drag = dragging {
-            dragBar(drag, x: x, final: false)
-        } else if let compare, compare.isDragging {
-            if let gesture = compare.drag(x: x, y: y, in: compareBounds) { onAction(.compare(gesture)) }
-        } else if let pan = panning {
-            let areas = areas()
-            guard views.indices.contains(pan.index), areas.indices.contains(pan.index),
-                  let fitted = views[pan.index].fittedSize(in: areas[pan.index]) else { return }
-            onAction(.zoom(tile: pan.index, pan.zoom.panned(from: (pan.zoom.panX, pan.zoom.panY), dx: x - pan.x, dy: y - pan.y,
-                                                            fitted: fitted)))
-        } else if comparing {
-            pointer = (x, y)
-            // The loupe follows the pointer.
-            if compare?.state.showsLoupe == true { needsRedraw = true }
-        } else {
-            pointer = (x, y)
-            if let index = tileIndex(x: x, y: y) {
-                if hover?.index != index { needsRedraw = true }
-                showControls(index)
-            }
-        }
-    }
-
-    /// The wheel over a tile zooms its picture around the pointer (the
-    /// video point under it stays there), for the App to apply to the tile
-    /// and its sync group.
-    private func wheelZoom(steps: Double, x: Int, y: Int) {
-        let areas = areas()
-        guard steps != 0, list == nil, library == nil, menu == nil, !showsHelp, let index = tileIndex(x: x, y: y), views.indices.contains(index),
-              !views[index].isDetached,
-              let fitted = views[index].fittedSize(in: areas[index]) else { return }
-        let zoom = (views[index].zoom ?? VideoZoom()).zoomed(by: steps, around: x, y, area: areas[index], fitted: fitted)
-        onAction(.zoom(tile: index, zoom))
-    }
-
     /// The pointer rests over a picture, with nothing it is needed for
     /// (a drag, a list, the key overlay, a control bar).
     private func pointerOverVideo(_ areas: [Rect]) -> Bool {
@@ -409,16 +236,31 @@ package final class MainWindow: PlayerScreen {
         return views[index].player.currentItem?.info?.hasVideo == true
     }
 
-    func tileIndex(x: Int, y: Int) -> Int? {
-        areas().firstIndex { $0.contains(x: x, y: y) }
+    /// Minimized or covered: the players go on unseen (no conversion, no upload, no present).
+    private var isSeen: Bool { !isMinimized && !isCovered }
+
+    /// The views shown, each with its area: the tiles, then the background's.
+    private func shownViews(_ areas: [Rect]) -> [(view: PlayerView, area: Rect)] {
+        Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
+    }
+
+    /// Lays the views out for this turn and says what each one's player
+    /// needs before it takes its frame (`PlayerView.measure`), for the App
+    /// to give them; `refresh(at:)` follows.
+    package func measureViews() -> [PlayerView.PlayerNeeds] {
+        // Every side of a comparison in the reference's geometry, with the shared zoom.
+        compare?.prepare(views)
+        let seen = isSeen
+        return shownViews(areas()).compactMap { $0.view.measure(in: $0.area, seen: seen) }
     }
 
     /// Advances every player, uploads due frames and redraws when needed.
-    package func refresh(at now: UInt64) {
+    /// Returns what the comparison measured when it was drawn (nil: not
+    /// drawn this turn, or no comparison), for the App to keep in its state.
+    @discardableResult
+    package func refresh(at now: UInt64) -> CompareView.Drawing? {
         let areas = areas()
-        // Minimized or covered: the players go on unseen (no conversion, no upload, no present).
-        let seen = !isMinimized && !isCovered
-        compare?.prepare(views)
+        let seen = isSeen
         // Drawing changed tiles alone, a tile's picture is made where the
         // renderer would copy it: in the window's own frame buffer.
         let onWindow = drawsTilesAlone
@@ -428,13 +270,12 @@ package final class MainWindow: PlayerScreen {
             }
             view.drawsOnWindow = onWindow
         }
-        let shown = Array(zip(views, areas)) + (background.map { [($0, bounds)] } ?? [])
-        let refreshed = PlayerView.refresh(shown, at: now, renderer: window.renderer, seen: seen)
+        let refreshed = PlayerView.refresh(shownViews(areas), at: now, renderer: window.renderer, seen: seen)
         let changed = views.indices.filter { refreshed[$0] }
         if background != nil && refreshed[views.count] { needsRedraw = true }
         guard seen else {
             needsRedraw = true  // everything is drawn anew when it shows again
-            return
+            return nil
         }
         // The controls stay while the mouse is on them (looking at a thumbnail).
         if let h = hover, h.until <= now, dragging == nil,
@@ -453,9 +294,10 @@ package final class MainWindow: PlayerScreen {
         pointerAutohide.update(at: now, overVideo: pointerIsOverVideo)
         if messages.expire(at: now) { needsRedraw = true }
         if needsRedraw || (!changed.isEmpty && !drawsTilesAlone) {
-            render()
+            return render()
         } else if !changed.isEmpty {
             renderTiles(changed, in: areas)
         }
+        return nil
     }
 }

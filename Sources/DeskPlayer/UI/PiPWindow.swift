@@ -98,8 +98,15 @@ package final class PiPWindow {
         return Rect(x: 0, y: 0, width: w, height: h)
     }
 
-    package func refresh(at now: UInt64, text: TextRenderer) {
+    /// Follows the video's aspect and says what the view's player needs
+    /// before it takes its frame (`PlayerView.measure`), for the App to
+    /// give it; `refresh(at:text:)` follows.
+    package func measureView() -> PlayerView.PlayerNeeds? {
         followVideoAspect()
+        return view.measure(in: bounds, seen: true)
+    }
+
+    package func refresh(at now: UInt64, text: TextRenderer) {
         if PlayerView.refresh([(view, bounds)], at: now, renderer: window.renderer).first == true { needsRedraw = true }
         if hovering { needsRedraw = true }  // the progress bar moves
         guard needsRedraw else { return }

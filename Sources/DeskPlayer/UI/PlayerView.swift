@@ -101,8 +101,55 @@ package final class PlayerView {
         self.contentMode = contentMode
     }
 
-    /// Advances the views' players and puts each due frame on its view's
-    /// texture; returns, per view, whether its picture changed. The
+    /// What a view found its player needs before the view takes its frame:
+    /// whether its pictures are seen, the size they are drawn at, the frame
+    /// on screen decoded again. The view decides nothing about its player:
+    /// the App gives it these through the player's interface, then refreshes.
+    package struct PlayerNeeds {
+        package let player: Player
+        /// False while the window is minimized or covered: decoded, not converted.
+        package let picturesSeen: Bool
+        /// The picture size of the layout the view draws at now, when that
+        /// changed since the last (`Player.setOutputSizing`); nil: unchanged.
+        package let outputSizing: OutputSizing?
+        /// The frame on screen, decoded fast for a small picture, is to be
+        /// decoded again at the size now drawn (`Player.redisplayCurrentFrame`).
+        package let redisplaysFrame: Bool
+    }
+
+    /// Measures the view for its area (`seen`: false while the window is
+    /// minimized or covered) and says what its player needs; nil for a
+    /// view whose player shows in a Picture in Picture window.
+    package func measure(in area: Rect, seen: Bool) -> PlayerNeeds? {
+        lastArea = area
+        if isDetached { return nil }
+        var redisplay = false
+        if seen && frameToRemake {
+            frameToRemake = false
+            // One decoded fast (for a small picture) is decoded again at full size.
+            if player.isPaused && shownFrame?.decodedFast == true { redisplay = true } else { remakeMeasured = true }
+        }
+        let layout = OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
+        var sizing: OutputSizing?
+        if layout != outputLayout {
+            // The layout changed: the output's size with it (the decoders' small-picture mode follows it).
+            outputLayout = layout
+            sizing = layout.sizing
+            // Paused, the frame on screen is made again at the new size, from the
+            // decoded picture it holds; one decoded fast (it was shown small) is decoded again.
+            if player.isPaused && shownFrame != nil {
+                if shownFrame?.decodedFast == true { redisplay = true } else { remakeMeasured = true }
+            }
+        }
+        return PlayerNeeds(player: player, picturesSeen: seen, outputSizing: sizing, redisplaysFrame: redisplay)
+    }
+
+    /// `measure` found the frame on screen is to be made again from its decoded picture.
+    private var remakeMeasured = false
+
+    /// Advances the views' players (given what `measure` found they need)
+    /// and puts each due frame on its view's texture; returns, per view,
+    /// whether its picture changed. The
     /// pictures are made side by side on the cores (each view has its own
     /// scaler; each writes in its own texture's memory): 16 tiles' worth of
     /// scaling is not queued on the main thread. `seen`: false while the
@@ -128,13 +175,12 @@ package final class PlayerView {
     /// Advances the player and takes a new frame if one is due. Returns
     /// true when the picture changed.
     private func refresh(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool) -> Bool {
-        lastArea = area
         let zoomed = zoomChanged
         zoomChanged = false
         return refreshPicture(at: now, area: area, renderer: renderer, seen: seen) || zoomed
     }
 
-    /// The area it was last refreshed for.
+    /// The area it was last measured for.
     private(set) var lastArea: Rect?
 
     /// The picture's fitted size (its content mode, no zoom) in `area`, in screen pixels.
@@ -155,26 +201,12 @@ package final class PlayerView {
 
     private func refreshPicture(at now: UInt64, area: Rect, renderer: OpaquePointer, seen: Bool) -> Bool {
         if isDetached { return drawnPlaceholder != PlayerView.detachedText }
-        player.setPicturesSeen(seen)
         // Shown again after frames went by unseen: the latest is made now.
-        var remake = (seen && missedPictures) || player.takePictureRemakeRequest()
+        var remake = (seen && missedPictures) || player.takePictureRemakeRequest() || remakeMeasured
+        remakeMeasured = false
         if seen { missedPictures = false }
-        if seen && frameToRemake {
-            frameToRemake = false
-            // One decoded fast (for a small picture) is decoded again at full size.
-            if player.isPaused && shownFrame?.decodedFast == true { player.redisplayCurrentFrame() } else { remake = true }
-        }
+        // As measured this turn (`measure(in:seen:)`).
         let layout = OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
-        if layout != outputLayout {
-            // The layout changed: the output's size with it (the decoders' small-picture mode follows it).
-            outputLayout = layout
-            player.setOutputSizing(layout.sizing)
-            // Paused, the frame on screen is made again at the new size, from the
-            // decoded picture it holds; one decoded fast (it was shown small) is decoded again.
-            if player.isPaused && shownFrame != nil {
-                if shownFrame?.decodedFast == true { player.redisplayCurrentFrame() } else { remake = true }
-            }
-        }
         // A frame taken when no picture could be made of it (the area not
         // laid out yet, a texture refused) is made once it can be: paused,
         // no other frame comes, and the tile stayed without a picture.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Media
+import Analysis
 import Playback
 import Output
 import CSDL2

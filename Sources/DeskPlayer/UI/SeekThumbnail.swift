@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Output
+import Analysis
 import Playback
 import Media
 import CSDL2

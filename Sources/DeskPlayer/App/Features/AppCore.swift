@@ -12,6 +12,9 @@ final class AppCore {
     let window: MainWindow
     /// The control socket (`--input-ipc-server`); nil without one.
     var socket: ControlSocket?
+    /// What the window's drawing of a comparison measured in this turn (fit
+    /// scale, loupe readings, label texts); nil when it drew none.
+    var drawing: CompareView.Drawing?
 
     init(options: DeskPlayerCommand, tiles: TileSet, controller: CommandController, window: MainWindow) {
         self.options = options

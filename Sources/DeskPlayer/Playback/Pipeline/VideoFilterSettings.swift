@@ -27,7 +27,7 @@ package struct VideoFilterSettings: Sendable, Equatable {
     /// ignores the file's rotation too (mpv's `--video-rotate=no`).
     package var extraRotation: Int? = 0
     package var deinterlace: DeinterlaceMode = .auto
-    var toneMapping: ToneMapping = .hable
+    package var toneMapping: ToneMapping = .hable
 
     package init(extraRotation: Int? = 0, deinterlace: DeinterlaceMode = .auto, toneMapping: ToneMapping = .hable) {
         (self.extraRotation, self.deinterlace, self.toneMapping) = (extraRotation, deinterlace, toneMapping)

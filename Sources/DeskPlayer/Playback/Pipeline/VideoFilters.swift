@@ -14,7 +14,7 @@ import Media
 /// Bad luck is never fatal: a filter this FFmpeg lacks is said once under
 /// `-v` and that feature is left out; a chain that cannot be built or
 /// fails while running is one warning, and frames go on unfiltered.
-final class VideoFilters {
+package final class VideoFilters {
     /// What the graph was built for.
     private struct Key: Equatable {
         var width: Int32, height: Int32, format: Int32
@@ -30,7 +30,7 @@ final class VideoFilters {
     /// Hands on a frame to show: its data, the time base of its pts, and
     /// how its duration relates to the input frame's (½ when a
     /// deinterlacer makes a frame of each field).
-    typealias Emit = (_ frame: UnsafeMutablePointer<AVFrame>, _ timeBase: AVRational, _ durationScale: AVRational) -> Void
+    package typealias Emit = (_ frame: UnsafeMutablePointer<AVFrame>, _ timeBase: AVRational, _ durationScale: AVRational) -> Void
 
     private let orientation: VideoOrientation
     /// The stream says its fields are interlaced (its field order).
@@ -48,7 +48,7 @@ final class VideoFilters {
     private let output: Frame
 
     /// `interlaced`: the stream says its fields are interlaced (its field order).
-    init(orientation: VideoOrientation, interlaced: Bool, timeBase: AVRational, frameRate: AVRational,
+    package init(orientation: VideoOrientation, interlaced: Bool, timeBase: AVRational, frameRate: AVRational,
          warning: @escaping (String) -> Void) throws(MediaError) {
         self.orientation = orientation
         streamInterlaced = interlaced
@@ -63,7 +63,7 @@ final class VideoFilters {
     /// Filters `frame` (its pts in the stream's time base; its data is
     /// taken) and hands on what comes out, which may be nothing yet (a
     /// deinterlacer looks one frame ahead) or two frames (one per field).
-    func process(_ frame: Frame, deinterlace: DeinterlaceMode, toneMapping: ToneMapping, emit: Emit) {
+    package func process(_ frame: Frame, deinterlace: DeinterlaceMode, toneMapping: ToneMapping, emit: Emit) {
         VideoFilters.fillInColorMatrix(frame.pointer)
         let chain = self.chain(for: frame.pointer.pointee, deinterlace: deinterlace, toneMapping: toneMapping)
         let key = VideoFilters.key(frame.pointer.pointee, chain)
@@ -93,7 +93,7 @@ final class VideoFilters {
 
     /// At the end of a loop pass or of the stream: the frames the filters
     /// still hold come out, and the graph goes (the next frame builds anew).
-    func drain(emit: Emit) {
+    package func drain(emit: Emit) {
         guard let graph else { return }
         do {
             try graph.push(nil)
@@ -187,7 +187,7 @@ final class VideoFilters {
         return nil
     }()
 
-    static let canToneMap: Bool = {
+    package static let canToneMap: Bool = {
         let missing = ["zscale", "tonemap"].filter { !FilterGraph.isAvailable($0) }
         if !missing.isEmpty {
             FFmpegLog.noticeOnce("this FFmpeg lacks \(missing.joined(separator: ", ")): HDR video shows without tone mapping")

@@ -22,10 +22,10 @@ package final class WakeSignal: @unchecked Sendable {  // `condition` guards the
     static let safetyBound = 5.0
 
     /// The number of signals so far.
-    var generation: UInt64 { count.load(ordering: .sequentiallyConsistent) }
+    package var generation: UInt64 { count.load(ordering: .sequentiallyConsistent) }
 
     /// Wakes every thread waiting.
-    func signal() {
+    package func signal() {
         count.add(1, ordering: .sequentiallyConsistent)
         // Sequentially consistent on both sides: either the waiter sees the
         // new count before waiting, or this sees the waiter and wakes it.
@@ -38,7 +38,7 @@ package final class WakeSignal: @unchecked Sendable {  // `condition` guards the
     /// Waits until a signal after `seen` (a `generation` read earlier), or
     /// `timeout` seconds: the bound that keeps a waiter that also watches
     /// something unsignalled (a deadline, a flag) from waiting forever.
-    func wait(after seen: UInt64, timeout: Double) {
+    package func wait(after seen: UInt64, timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         waiters.add(1, ordering: .sequentiallyConsistent)

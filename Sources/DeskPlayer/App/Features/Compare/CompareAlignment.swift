@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Control
 import UI
+import Analysis
 import Playback
 import Media
 import Foundation

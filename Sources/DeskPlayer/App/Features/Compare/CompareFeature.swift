@@ -10,6 +10,8 @@ final class CompareFeature: AppFeature {
 
     func update(_ core: AppCore, at now: UInt64) {
         let controller = core.controller
+        // What the view measured, for the properties that read it (the view writes no state).
+        if let drawing = core.drawing { controller.compare?.record(drawing) }
         controller.compareAlignment.update(controller)
         controller.compareExport.update(controller)
         controller.compareMetrics?.update(playhead: core.tiles.tiles.first?.player.currentTime.seconds ?? 0)

@@ -98,6 +98,7 @@ final class PiPManager {
     func refresh(at now: UInt64, fullscreenMain: Window?) {
         for entry in entries {
             entry.window.stayAbove(fullscreen: fullscreenMain)
+            entry.window.measureView()?.apply()
             entry.window.refresh(at: now, text: text)
         }
     }

@@ -2,6 +2,7 @@
 import Control
 import UI
 import Output
+import Analysis
 import Playback
 import Media
 import Foundation

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 @testable import Media
-@testable import Playback
+@testable import Analysis
 import TestSupport
 
 /// The camera roll's listing (issue 53) on a made-up home: the Videos

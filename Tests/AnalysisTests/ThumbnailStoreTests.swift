@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 @testable import Media
-@testable import Playback
+@testable import Analysis
 import TestSupport
 
 /// The desktop's thumbnail cache as DeskPlayer shares it with file

@@ -2,6 +2,7 @@
 import CFFmpeg
 import Collections
 import Media
+import Playback
 
 /// One side of a comparison export (`compare-export`): the file's video
 /// decoded from its start on a thread of its own (`MetricsInput`: FFmpeg's

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Media
+import Playback
 
 /// Seek-bar thumbnails of an HLS stream (VOD), one segment at a time: the
 /// playlist's segment times say which segment holds the time; that segment

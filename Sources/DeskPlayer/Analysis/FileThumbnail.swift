@@ -2,6 +2,7 @@
 import CFFmpeg
 import Foundation
 import Media
+import Playback
 
 /// The picture the desktop shows for a media file (the freedesktop
 /// thumbnail cache's, and `deskplayer-thumbnailer`'s): for a video, its

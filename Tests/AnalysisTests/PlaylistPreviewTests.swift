@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 @testable import Media
-@testable import Playback
+@testable import Analysis
 import TestSupport
 
 /// The playlist panel's previews queue a bounded number of names: asked

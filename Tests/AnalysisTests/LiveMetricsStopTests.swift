@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Testing
-@testable import Playback
+@testable import Analysis
 import TestSupport
 
 /// A stopped live-metrics scan winds down even on a busy machine (issue 50):

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Media
 import CFFmpeg
+import Playback
 
 /// Decodes the small pictures of the seek bar's thumbnails from an input of
 /// its own: one decoder thread, the in-loop deblocking filter skipped and

@@ -3,6 +3,7 @@ import Media
 import CFFmpeg
 import Foundation
 import Synchronization
+import Playback
 
 /// A scope of the picture a tile shows, live while it plays and while it is
 /// paused: the tile's file decoded again on a thread of its own at its own

@@ -2,6 +2,7 @@
 import CFFmpeg
 import Foundation
 import Media
+import Playback
 
 /// Screenshots: the video frame of a file at a position, decoded again at the
 /// file's own size (what plays is scaled to the size shown), through the

@@ -2,6 +2,7 @@
 import Media
 import Foundation
 import Synchronization
+import Playback
 
 /// Pictures of a file at the times the mouse hovers on its seek bar. A
 /// decoder of its own (its own input, one thread at the lowest priority,

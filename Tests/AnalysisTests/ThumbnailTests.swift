@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Media
+@testable import Analysis
 @testable import Playback
 import TestSupport
 

@@ -3,6 +3,7 @@ import CFFmpeg
 import Foundation
 import Media
 import Synchronization
+import Playback
 
 /// What the playlist panel shows of each entry, also of those never
 /// opened: its duration, its title tag and a small picture from a tenth of
