@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Media
+
+/// Playing backward (mpv's `--play-dir=backward`): time runs down from the
+/// frame on screen at the playback speed, on host time, and each time the
+/// frame before is due the player steps back to it, as `frame-back-step`
+/// does (an exact seek just before the frame shown). While paused the
+/// pipeline keeps the frames an exact seek decodes on its way
+/// (`DecodedFrameCache`), so a keyframe interval is decoded once and its
+/// frames are then shown from memory, one a step. The sound is off: mpv
+/// plays it reversed, DeskPlayer does not.
+///
+/// A step that falls behind the clock goes to the frame due then: the
+/// frames passed over are counted as dropped. At the start of the item it
+/// pauses on the first frame.
+extension Player {
+    /// One tick while playing backward: steps back when the frame before
+    /// the one on screen is due.
+    func stepBackward(_ pipeline: any ItemSource, at now: UInt64) {
+        // A step (or a seek) still on its way: its frame first.
+        guard !presenter.needsFirstFrame, pendingSeek == nil, let shown = presenter.lastPresentedTime,
+              let shownEnd = presenter.lastFrameEnd else { return }
+        let (index, passStart) = pass(at: shown.seconds)
+        let itemStart = shown - passStart + pipeline.passOrigin(index)
+        let duration = max(shownEnd - shown.seconds, 1e-3)
+        if let from = backwardStepFrom {
+            backwardStepFrom = nil
+            // The step showed the frame it left, or none before it: the start.
+            if itemStart >= from { return stopBackwardAtStart() }
+        }
+        guard let anchor = backwardAnchor else {
+            // From the end of the frame on screen: it stays its whole duration.
+            backwardAnchor = (itemStart.seconds + duration, now)
+            return
+        }
+        let due = backwardTime(anchor, at: now)
+        guard due < itemStart.seconds else { return }
+        guard itemStart.seconds > duration / 2 else { return stopBackwardAtStart() }
+        // The frame before is due, or (fallen behind) one before that: those between are dropped.
+        let passedOver = max(0, Int(((itemStart.seconds - max(due, 0)) / duration).rounded(.up)) - 1)
+        // Just before the frame shown (as a step back), or inside the frame due.
+        let target = passedOver == 0 ? itemStart - MediaTime(value: 1, timescale: 1000) : MediaTime(seconds: max(due, 0))
+        backwardStepFrom = itemStart
+        seekPipeline(pipeline, to: max(target, .zero), anchorClock: true)
+        presenter.countDropped(passedOver)
+        steppedWhilePaused = true
+    }
+
+    /// Seconds until the next step back is due (for the event loop's sleep).
+    func timeUntilBackwardStep(at now: UInt64) -> Double? {
+        guard let anchor = backwardAnchor, let shown = shownItemTime else { return 0.005 }
+        return max(0, (backwardTime(anchor, at: now) - shown.seconds) / max(speed.value, 1e-3))
+    }
+
+    private func backwardTime(_ anchor: (time: Double, host: UInt64), at now: UInt64) -> Double {
+        anchor.time - Double(now &- anchor.host) / 1e9 * speed.value
+    }
+
+    /// At the item's first frame: paused there, as mpv stops there.
+    private func stopBackwardAtStart() {
+        pause()
+        steppedWhilePaused = true
+    }
+}

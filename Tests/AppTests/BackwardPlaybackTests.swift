@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Testing
+@testable import App
+@testable import Control
+@testable import Media
+@testable import Playback
+import TestSupport
+
+/// Playing backward (`play-dir`) and editors' J/K/L, on real H.264 whose
+/// frames show their own numbers (`FrameBackStepTests.codedClip`).
+@Suite struct BackwardPlaybackTests {
+    /// Refreshes the player until it pauses (or 20 s pass), and returns
+    /// the frame number of every picture it put on screen meanwhile.
+    static func framesUntilPaused(_ player: Player) -> [Int] {
+        var codes: [Int] = []
+        let deadline = Date().addingTimeInterval(20)
+        while !player.isPaused && Date() < deadline {
+            if let frame = player.update(at: HostTime.now()), let picture = frame.madePicture() {
+                codes.append(FrameBackStepTests.code(of: picture))
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return codes
+    }
+
+    /// From frame 47 backward at half speed: every frame before it shows
+    /// once, in reverse order, through four keyframe intervals (keyframes
+    /// every 12), none dropped; at the start the player pauses on frame 0.
+    @Test func backwardShowsEveryFrameOnceInReverseOrder() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "coded.mp4")))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        player.seek(to: MediaTime(seconds: 47.0 / 25))
+        #expect(FrameBackStepTests.nextFrames([player]) == [47])
+        let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
+        let fromCacheBefore = pipeline.framesFromCache
+        player.speed.value = 0.5
+        player.playDirection = .backward
+        player.play()
+        let codes = Self.framesUntilPaused(player)
+        #expect(codes == Array((0...46).reversed()), "shown: \(codes)")
+        #expect(player.stats.framesDropped == 0)
+        #expect(player.isPaused && player.playDirection == .backward)
+        #expect(abs(player.currentTime.seconds) < 1e-6, "paused at the start, at \(player.currentTime.seconds) s")
+        // Each interval decoded once: most frames came out of memory.
+        #expect(pipeline.framesFromCache - fromCacheBefore >= 40, "\(pipeline.framesFromCache - fromCacheBefore) of 47 from the cache")
+    }
+
+    /// Forward again after playing backward: the frames follow on from the
+    /// one on screen, in order.
+    @Test func forwardAgainGoesOnFromTheFrameShown() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "coded.mp4")))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        player.seek(to: MediaTime(seconds: 30.0 / 25))
+        #expect(FrameBackStepTests.nextFrames([player]) == [30])
+        player.playDirection = .backward
+        player.play()
+        var shown: [Int] = []
+        while shown.count < 5, let code = FrameBackStepTests.nextFrames([player])[0] { shown.append(code) }
+        player.pause()
+        let last = try #require(shown.last)
+        #expect(shown == Array((last...29).reversed()), "backward: \(shown)")
+        player.playDirection = .forward
+        player.play()
+        var after: [Int] = []
+        while after.count < 5, let code = FrameBackStepTests.nextFrames([player])[0] { after.append(code) }
+        player.pause()
+        // The frame on screen again first (the realigning seek), then on.
+        #expect(after.drop { $0 == last } .prefix(4) == ArraySlice(Array(last + 1...last + 4)), "forward: \(after) after \(last)")
+    }
+
+    /// Alt+j, Alt+k and Alt+l (editors' J/K/L) set play-dir, speed and
+    /// pause as editors do: again in the same direction doubles the speed
+    /// up to 4×, the other direction starts at 1×.
+    @Test func jklSetTheDirectionAndTheSpeed() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rig = try CommandTests.Rig([try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "coded.mp4")])
+        let player = try #require(rig.players.first)
+        func state() -> (String, Double, Bool) { (player.playDirection.rawValue, player.speed.value, player.isPaused) }
+        try rig.apply("seek 2 absolute")
+        var expected: [(String, Double, Bool)] = []
+        var seen: [(String, Double, Bool)] = []
+        for (key, after) in [("Alt+j", ("backward", 1.0, false)), ("Alt+j", ("backward", 2.0, false)),
+                             ("Alt+j", ("backward", 4.0, false)), ("Alt+j", ("backward", 4.0, false)),
+                             ("Alt+k", ("backward", 4.0, true)), ("Alt+l", ("forward", 1.0, false)),
+                             ("Alt+l", ("forward", 2.0, false)), ("Alt+k", ("forward", 2.0, true)),
+                             ("Alt+j", ("backward", 1.0, false))] {
+            try rig.controller.handleKey(key)
+            expected.append(after)
+            seen.append(state())
+        }
+        #expect(seen.map { "\($0)" } == expected.map { "\($0)" })
+        // The same through the socket's property.
+        try rig.apply("set play-dir forward")
+        #expect(player.playDirection == .forward)
+        try rig.apply("set play-dir -")
+        #expect(player.playDirection == .backward)
+    }
+}
