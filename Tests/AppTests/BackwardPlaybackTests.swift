@@ -6,6 +6,7 @@ import Testing
 @testable import Media
 @testable import Playback
 import TestSupport
+@testable import UI
 
 /// Playing backward (`play-dir`) and editors' J/K/L, on real H.264 whose
 /// frames show their own numbers (`FrameBackStepTests.codedClip`).
@@ -102,5 +103,66 @@ import TestSupport
         #expect(player.playDirection == .forward)
         try rig.apply("set play-dir -")
         #expect(player.playDirection == .backward)
+    }
+}
+
+/// A comparison's sides step back together, each from its own cache.
+@Suite struct CompareBackStepTests {
+    /// Two encodes side by side (`--compare`: one sync group, the
+    /// comparison's keys first); `,` twenty times from frame 50: each
+    /// step both sides show the frame before, and after the steps that
+    /// cross a keyframe (every 12) both take their frames from memory.
+    @Test func aComparisonStepsBothSidesBackTogether() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "a.mp4")
+        let b = try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "b.mp4")
+        let rig = try CommandTests.Rig([a, b], synced: 2, arguments: ["--compare", "wipe"])
+        rig.controller.compare = CompareState(mode: .wipe, count: 2)
+        rig.controller.bindings = CompareKeys.bindings + rig.controller.bindings
+        try rig.apply("seek 2 absolute")
+        var codes = FrameBackStepTests.nextFrames(rig.players)
+        #expect(codes == [50, 50])
+        let pipelines = rig.players.compactMap { $0.currentItem?.pipeline as? ItemPipeline }
+        let before = pipelines.map(\.framesFromCache)
+        for step in 1...20 {
+            try rig.controller.handleKey(",")
+            codes = FrameBackStepTests.nextFrames(rig.players)
+            #expect(codes == [50 - step, 50 - step], "step \(step): \(codes)")
+        }
+        #expect(rig.players.allSatisfy { $0.isPaused })
+        // 49 (the first), 47 and 35 are decoded from their keyframe; the other 17 come from memory.
+        let fromCache = zip(pipelines.map(\.framesFromCache), before).map { $0 - $1 }
+        #expect(fromCache.count == 2 && fromCache.allSatisfy { $0 >= 17 }, "from the cache: \(fromCache)")
+    }
+
+    /// Playing backward in a comparison: the second side follows the
+    /// first one's frames down, frame for frame, to the start.
+    @Test func aComparisonPlaysBackwardTogether() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "a.mp4")
+        let b = try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "b.mp4")
+        let rig = try CommandTests.Rig([a, b], synced: 2, arguments: ["--compare", "wipe"])
+        try rig.apply("seek 1 absolute")
+        #expect(FrameBackStepTests.nextFrames(rig.players) == [25, 25])
+        try rig.apply("set speed 0.5")
+        try rig.apply("set play-dir backward")
+        try rig.apply("set pause no")
+        var shown: [[Int]] = [[], []]
+        let deadline = Date().addingTimeInterval(20)
+        // Until the first side has paused at the start and the second shows frame 0 too.
+        while (!rig.players[0].isPaused || shown[1].last != 0) && Date() < deadline {
+            let now = HostTime.now()
+            for (side, player) in rig.players.enumerated() {
+                if let frame = player.update(at: now), let picture = frame.madePicture() {
+                    shown[side].append(FrameBackStepTests.code(of: picture))
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        #expect(shown[0] == Array((0...24).reversed()), "A: \(shown[0])")
+        #expect(shown[1] == Array((0...24).reversed()), "B: \(shown[1])")
+        #expect(rig.players.allSatisfy { $0.shownItemTime == .zero })
     }
 }

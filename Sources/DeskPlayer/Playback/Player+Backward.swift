@@ -20,6 +20,9 @@ extension Player {
         // A step (or a seek) still on its way: its frame first.
         guard !presenter.needsFirstFrame, pendingSeek == nil, let shown = presenter.lastPresentedTime,
               let shownEnd = presenter.lastFrameEnd else { return }
+        // A sync group's other tiles (a comparison's sides) follow the
+        // first one's clock, each from its own cache.
+        if let leader = syncClock { return followBackward(leader, pipeline, shown: shown.seconds, end: shownEnd, at: now) }
         let (index, passStart) = pass(at: shown.seconds)
         let itemStart = shown - passStart + pipeline.passOrigin(index)
         let duration = max(shownEnd - shown.seconds, 1e-3)
@@ -43,6 +46,16 @@ extension Player {
         backwardStepFrom = itemStart
         seekPipeline(pipeline, to: max(target, .zero), anchorClock: true)
         presenter.countDropped(passedOver)
+        steppedWhilePaused = true
+    }
+
+    /// Shows the frame due on the group's clock when the one on screen is
+    /// not (the first tile stepped back, or went on past it).
+    private func followBackward(_ leader: PlaybackClock, _ pipeline: any ItemSource, shown: Double, end: Double, at now: UInt64) {
+        let due = leader.time(at: now) + groupOffset
+        guard due < shown - 1e-6 || due >= end else { return }
+        let (index, passStart) = pass(at: max(due, 0))
+        seekPipeline(pipeline, to: max(MediaTime(seconds: due) - passStart + pipeline.passOrigin(index), .zero), anchorClock: true)
         steppedWhilePaused = true
     }
 
