@@ -61,7 +61,10 @@ extension Player {
 
     /// Seconds until the next step back is due (for the event loop's sleep).
     func timeUntilBackwardStep(at now: UInt64) -> Double? {
-        guard let anchor = backwardAnchor, let shown = shownItemTime else { return 0.005 }
+        // A sync group's other tiles move when the first one does.
+        guard syncClock == nil else { return nil }
+        // A step on its way: its frame is taken soon after it comes.
+        guard let anchor = backwardAnchor, !presenter.needsFirstFrame, let shown = shownItemTime else { return 0.004 }
         return max(0, (backwardTime(anchor, at: now) - shown.seconds) / max(speed.value, 1e-3))
     }
 

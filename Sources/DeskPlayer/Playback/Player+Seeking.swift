@@ -37,6 +37,7 @@ extension Player {
         seekPipeline(pipeline, to: target, anchorClock: keyframes, keyframes: keyframes)
         // Backward, time runs on from the frame the seek shows.
         backwardAnchor = nil
+        backwardStepFrom = nil
         if playDirection == .backward { steppedWhilePaused = true }
     }
 

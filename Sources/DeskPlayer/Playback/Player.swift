@@ -183,6 +183,7 @@ package final class Player {
         wantsToPlay = true
         endReported = false
         backwardAnchor = nil
+        backwardStepFrom = nil
         guard playDirection == .forward else { return }
         if let pipeline = currentItem?.pipeline, audioIsSilent(pipeline) {
             clock.set(time: clock.time(at: HostTime.now()), host: HostTime.now(), running: true, audioDriven: false,
@@ -193,6 +194,7 @@ package final class Player {
     package func pause() {
         wantsToPlay = false
         backwardAnchor = nil
+        backwardStepFrom = nil
         // Before any seek that follows (a step back pauses, then seeks).
         currentItem?.pipeline?.setKeepsFramesForSteps(true)
         audio.setGate(false)
@@ -391,6 +393,7 @@ package final class Player {
         let running = playsForward && videoReady && !endReported
         audio.setGate(running && pipeline.hasAudio)
         pipeline.setKeepsFramesForSteps(!playsForward)
+        pipeline.setPlaysBackward(wantsToPlay && playDirection == .backward)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
             clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false, rate: speed.value)
         }

@@ -33,7 +33,8 @@ final class VideoDecodeLoop {
         var firstQueued: MediaTime?
         /// A step back (the target just before the frame the last serial
         /// showed first): the whole budget is kept for the steps to come; a
-        /// seek elsewhere keeps the second before its target.
+        /// seek elsewhere keeps the second before its target (backward,
+        /// every seek back is a step).
         var isStepBack = false
 
         mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
@@ -114,7 +115,8 @@ final class VideoDecodeLoop {
                               interval: control.activeLoopInterval)
                 if let shownBefore, let target = current.target {
                     let frame = MediaTime(nominalDuration, stream.timeBase)
-                    current.isStepBack = target < shownBefore && shownBefore - frame - frame <= target
+                    current.isStepBack = target < shownBefore
+                        && (control.playsBackward || shownBefore - frame - frame <= target)
                 }
                 if !control.keepsFramesForSteps {
                     cache.removeAll()
