@@ -50,6 +50,30 @@ import TestSupport
         #expect(pipeline.framesFromCache - fromCacheBefore >= 40, "\(pipeline.framesFromCache - fromCacheBefore) of 47 from the cache")
     }
 
+    /// At 4× with nothing kept (`--frame-cache-size 0`: every step decodes
+    /// from its keyframe), steps may fall behind the clock: the frames
+    /// shown still go down, none twice, and every frame not shown is
+    /// counted as dropped.
+    @Test func framesLeftOutBackwardAreCountedAsDropped() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var preferences = ItemPreferences()
+        preferences.frameCacheBytes = 0
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(try FrameBackStepTests.codedClip(in: dir, fps: 25, name: "coded.mp4"),
+                                                   preferences: preferences))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        player.seek(to: MediaTime(seconds: 47.0 / 25))
+        #expect(FrameBackStepTests.nextFrames([player]) == [47])
+        player.speed.value = 4
+        player.playDirection = .backward
+        player.play()
+        let codes = Self.framesUntilPaused(player)
+        #expect(codes.last == 0 && zip(codes, codes.dropFirst()).allSatisfy { $0 > $1 }, "shown: \(codes)")
+        #expect(codes.count + player.stats.framesDropped == 47,
+                "\(codes.count) shown and \(player.stats.framesDropped) dropped of 47: \(codes)")
+    }
+
     /// Forward again after playing backward: the frames follow on from the
     /// one on screen, in order.
     @Test func forwardAgainGoesOnFromTheFrameShown() throws {
