@@ -10,8 +10,10 @@ import Media
 /// frames are then shown from memory, one a step. The sound is off: mpv
 /// plays it reversed, DeskPlayer does not.
 ///
-/// A step that falls behind the clock goes to the frame due then: the
-/// frames passed over are counted as dropped. At the start of the item it
+/// Time starts running from the first frame backward (its keyframe
+/// interval may take a while to decode), as forward it runs from the first
+/// frame after a seek. A step that falls behind the clock goes to the frame
+/// due then: the frames passed over are counted as dropped. At the start of the item it
 /// pauses on the first frame.
 extension Player {
     /// One tick while playing backward: steps back when the frame before
@@ -26,14 +28,21 @@ extension Player {
         let (index, passStart) = pass(at: shown.seconds)
         let itemStart = shown - passStart + pipeline.passOrigin(index)
         let duration = max(shownEnd - shown.seconds, 1e-3)
+        var started = false
         if let from = backwardStepFrom {
             backwardStepFrom = nil
             // The step showed the frame it left, or none before it: the start.
             if itemStart >= from { return stopBackwardAtStart() }
+            // The first frame backward (perhaps a whole keyframe interval to
+            // decode first): time runs from here.
+            if backwardAnchor?.starting == true {
+                backwardAnchor = nil
+                started = true
+            }
         }
         guard let anchor = backwardAnchor else {
             // From the end of the frame on screen: it stays its whole duration.
-            backwardAnchor = (itemStart.seconds + duration, now)
+            backwardAnchor = (itemStart.seconds + duration, now, !started)
             return
         }
         let due = backwardTime(anchor, at: now)
@@ -68,7 +77,7 @@ extension Player {
         return max(0, (backwardTime(anchor, at: now) - shown.seconds) / max(speed.value, 1e-3))
     }
 
-    private func backwardTime(_ anchor: (time: Double, host: UInt64), at now: UInt64) -> Double {
+    private func backwardTime(_ anchor: (time: Double, host: UInt64, starting: Bool), at now: UInt64) -> Double {
         anchor.time - Double(now &- anchor.host) / 1e9 * speed.value
     }
 

@@ -91,8 +91,10 @@ package final class Player {
     }
     /// Where time stood, backward, at a host time: the frame due at `now`
     /// is the one at `time - (now - host) × speed` (nil: set from the frame
-    /// on screen at the next tick).
-    var backwardAnchor: (time: Double, host: UInt64)?
+    /// on screen at the next tick). `starting`: set from the frame shown
+    /// when it began, it is set again from the first frame the steps show
+    /// (as forward, time runs from the first frame a start or seek shows).
+    var backwardAnchor: (time: Double, host: UInt64, starting: Bool)?
     /// Where the frame shown when the last backward step was asked for
     /// started, in the item: a step that shows it again is at the start.
     var backwardStepFrom: MediaTime?
