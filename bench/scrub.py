@@ -12,12 +12,20 @@ For each file (1080p30 H.264 with a 10 s keyframe interval; unless --quick,
   - keyframe seeks (the seek bar while dragged) to the same times;
   - 30 frame steps back from the middle of a keyframe interval: the first
     step (it decodes from the keyframe) and the median of the others;
-  - RSS of each player at the end.
+  - RSS of each player at the end;
+  - playing backward (`play-dir backward`) at 1x, 300 frames from 20 s down
+    to 10 s (one keyframe interval): the frames dropped (mpv's
+    frame-drop-count plus vo-drop-frame-count; DeskPlayer's frame-drop-count)
+    as a share of the frames passed (300, or more where the last step went
+    past 10 s), and the wall time (10 s if nothing is late: mpv waits for
+    its frames, DeskPlayer keeps the clock and drops).
 Both players run under Xvfb, sound to nowhere, one at a time. mpv is asked
 with `seek T absolute+exact` and `frame-back-step`; DeskPlayer with the same
 commands (it takes mpv's names).
 
-Usage: bench/scrub.py [--quick] [--only 2160p] [--json bench/out/scrub.json]   (under xvfb-run; `make bench`)
+SCRUB_DESKPLAYER_ARGS adds options to DeskPlayer's (`--frame-cache-size 1G`).
+
+Usage: bench/scrub.py [--quick] [--only 2160p] [--backward-only] [--json bench/out/scrub.json]   (under xvfb-run; `make bench`)
 """
 import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -94,7 +102,7 @@ def rss_mb(pid):
     return None
 
 
-def run_player(kind, clip, duration, seed, folder):
+def start_player(kind, clip, folder):
     sock = os.path.join(folder, f"{kind}.sock")
     if kind == "mpv":
         argv = ["mpv", "--no-config", "--pause", "--hr-seek=yes", "--ao=null", "--vo=x11", "--geometry=1280x720+0+0",
@@ -102,9 +110,56 @@ def run_player(kind, clip, duration, seed, folder):
         env = dict(os.environ)
     else:
         argv = [BIN, "--no-config", "--pause", "--keep-open=yes", "--geometry", "1280x720+0+0",
-                "--input-ipc-server", sock, clip]
+                "--input-ipc-server", sock, *os.environ.get("SCRUB_DESKPLAYER_ARGS", "").split(), clip]
         env = dict(os.environ, SDL_AUDIODRIVER="dummy", HOME=folder, XDG_STATE_HOME=folder, XDG_CONFIG_HOME=folder)
-    player = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return sock, subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+BACKWARD_FROM, BACKWARD_TO, BACKWARD_FRAMES = 20.0, 10.0, 300
+
+
+def dropped(client, kind):
+    counts = ["frame-drop-count"] + (["vo-drop-frame-count"] if kind == "mpv" else [])
+    return sum(int(client.request(["get_property", name]).get("data") or 0) for name in counts)
+
+
+def run_backward(kind, clip, folder):
+    """Plays backward at 1x from 20 s to 10 s (300 frames at 30 fps):
+    frames dropped meanwhile, and the wall time it took."""
+    sock, player = start_player(kind, clip, folder)
+    try:
+        client = Client(sock)
+        client.wait_property("duration", lambda d: isinstance(d, (int, float)) and d > 0)
+        client.sock.sendall(b'{"command": ["enable_event", "all"]}\n')
+        client.timed(["seek", BACKWARD_FROM, "absolute+exact"])
+        before = dropped(client, kind)
+        client.request(["set_property", "play-dir", "backward"])
+        start = time.perf_counter()
+        client.request(["set_property", "pause", False])
+        # Polled every 10 ms: the wall time is that much too long at most.
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            position = client.request(["get_property", "time-pos"]).get("data")
+            if isinstance(position, (int, float)) and position <= BACKWARD_TO + 1e-3:
+                break
+            time.sleep(0.01)
+        wall = time.perf_counter() - start
+        client.request(["set_property", "pause", True])
+        lost = dropped(client, kind) - before
+        # A step that fell behind may land past 10 s: the share is of the frames passed.
+        end = client.request(["get_property", "time-pos"]).get("data")
+        passed = round((BACKWARD_FROM - end) * 30) if isinstance(end, (int, float)) else BACKWARD_FRAMES
+        rss = rss_mb(player.pid)
+    finally:
+        player.kill()
+        player.wait()
+    return {"backward_dropped_percent": round(100 * lost / max(passed, 1), 1), "backward_dropped": lost,
+            "backward_frames_passed": passed,
+            "backward_wall_s": round(wall, 2), "backward_rss_mb": round(rss, 1) if rss else None}
+
+
+def run_player(kind, clip, duration, seed, folder):
+    sock, player = start_player(kind, clip, folder)
     try:
         client = Client(sock)
         client.wait_property("duration", lambda d: isinstance(d, (int, float)) and d > 0)
@@ -134,6 +189,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="the 1080p clip only")
     parser.add_argument("--only", help="measure only the clips whose name has this (e.g. 2160p)")
+    parser.add_argument("--backward-only", action="store_true", help="only the backward playback")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench/out/scrub.json"))
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="deskplayer-scrub-")
@@ -155,12 +211,17 @@ def main():
     for name, clip in clips:
         row = {"clip": name}
         for kind in (["mpv"] if shutil.which("mpv") else []) + ["deskplayer"]:
-            r = run_player(kind, clip, 30, 54, folder)
+            r = {} if args.backward_only else run_player(kind, clip, 30, 54, folder)
+            r.update(run_backward(kind, clip, folder))
             row[kind] = r
+            print(f"{name:26} {kind:10} backward 1x, {BACKWARD_FRAMES} frames: {r['backward_dropped_percent']:.1f} % "
+                  f"dropped, {r['backward_wall_s']:.2f} s (10 s due), RSS {r['backward_rss_mb']} MB", flush=True)
+            if args.backward_only:
+                continue
             print(f"{name:26} {kind:10} {r['seek_ms_median']:9.1f} {r['seek_ms_p90']:9.1f} {r['keyframe_seek_ms_median']:9.1f} "
                   f"{r['first_step_ms']:9.1f} "
                   f"{r['later_steps_ms_median']:9.1f} {r['later_steps_ms_max']:9.1f} {r['rss_mb']:7.1f}", flush=True)
-        if "mpv" in row:
+        if "mpv" in row and not args.backward_only:
             row["seek_ratio"] = round(row["deskplayer"]["seek_ms_median"] / row["mpv"]["seek_ms_median"], 2)
             row["later_steps_ratio"] = round(row["deskplayer"]["later_steps_ms_median"] / row["mpv"]["later_steps_ms_median"], 3)
             print(f"{'':26} DeskPlayer/mpv: exact seek {row['seek_ratio']}x, steps back after the first "

@@ -81,7 +81,10 @@ import TestSupport
         try rig.apply("context-menu", from: .mouse)
         let whole = try #require(rig.screen.menuItems)
         let after = try #require(ContextMenuBuilder.submenu("Speed", in: whole))
-        #expect(after.filter { $0.mark == .radio(true) }.map(\.title) == ["1.5×"])
+        // The rig is paused: `set pause yes` (editors' K) is what is now, as 1.5× is.
+        #expect(after.filter { $0.mark == .radio(true) }.map(\.title) == ["1.5×", "Pause"])
+        #expect(["Play backward (again: faster)", "Pause", "Play forward (again: faster)"].map { title in
+            after.first { $0.title == title }?.shortcut ?? "" } == ["Alt+j", "Alt+k", "Alt+l"], "J/K/L's keys beside them")
         #expect(throws: CommandError.invalidParameter) { try rig.apply("context-menu Nowhere") }
     }
 

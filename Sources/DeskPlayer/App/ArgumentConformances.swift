@@ -9,6 +9,7 @@ import UI
 
 /// Lower layers' value types read from the command line as they are.
 extension ContentMode: ExpressibleByArgument {}
+extension PlayDirection: ExpressibleByArgument {}
 extension ScopeKind: ExpressibleByArgument {}
 extension DeinterlaceMode: ExpressibleByArgument {}
 extension HardwareDecoding: ExpressibleByArgument {

@@ -157,6 +157,8 @@ final class CommandController {
                 guard let time = unit.leader.player.stepBack() else { continue }
                 for member in unit.members where member !== unit.leader { member.player.showFrame(at: time) }
             }
+        case .shuttle(let direction):
+            try shuttle(direction, target, source)
         case .abLoop:
             for tile in try resolve(target) { osd(tile.player.cycleABLoop(), seconds: 2, topic: "ab-loop") }
         case .playlistNext(let force), .playlistPrev(let force):

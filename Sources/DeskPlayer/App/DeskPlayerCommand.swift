@@ -44,6 +44,9 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Playback speed, 0.25 to 4 (mpv's --speed); the audio keeps its pitch.", valueName: "X"))
     var speed: Double = 1
 
+    @Option(name: .customLong("play-dir"), help: ArgumentHelp("Which way to play (mpv's --play-dir): backward shows the frames before the one on screen in turn, at the speed, without sound (Alt+j, Alt+k, Alt+l: editors' J/K/L).", valueName: "forward|backward"))
+    var playDir: PlayDirection = .forward
+
     @Option(name: .customLong("ab-loop-a"), help: ArgumentHelp("A-B loop start (seconds, or no); with --ab-loop-b the interval loops without a gap.", valueName: "SECONDS"))
     var abLoopA: LoopPoint?
 

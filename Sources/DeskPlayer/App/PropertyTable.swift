@@ -116,6 +116,15 @@ enum PropertyTable {
         }, set: { t, v throws(CommandError) in
             try t.player().speed.value = try PropertyValue.number(v, in: PlaybackSpeed.range)
         }, osd: { t in (try? t.player()).map { String(format: tr("Speed %.2f×"), $0.speed.value) } }),
+        // mpv's play-dir: backward steps back through the frames, sound off (Player+Backward).
+        Property("play-dir", .choice(PlayDirection.allCases.map(\.rawValue)), scope: .group, get: { t throws(CommandError) in
+            .string(try t.player().playDirection.rawValue)
+        }, set: { t, v throws(CommandError) in
+            // mpv's other spellings: + and -.
+            let word = v.plainText == "+" ? "forward" : v.plainText == "-" ? "backward" : v.plainText
+            guard let direction = PlayDirection(rawValue: word) else { throw .invalidParameter }
+            try t.player().playDirection = direction
+        }, osd: { t in (try? t.player().playDirection) == .backward ? tr("Playing backward") : tr("Playing forward") }),
         Property("audio-pitch-correction", .flag, scope: .group, get: { t throws(CommandError) in
             .bool(try t.player().speed.keepsPitch)
         }, set: { t, v throws(CommandError) in

@@ -88,6 +88,7 @@ final class TileFactory {
         player.displayInterval = displayInterval
         player.speed = PlaybackSpeed(value: options.speed, keepsPitch: options.audioPitchCorrection == .yes)
         player.setABLoop(a: options.abLoopA?.time, b: options.abLoopB?.time)
+        player.playDirection = options.playDir
         let playlist = QueuePlayer(player: player, items: items) { $0.reopened() }
         playlist.loopsQueue = options.playlistLoop
         return Tile(playlist, contentMode: options.contentMode)

@@ -19,6 +19,9 @@ package enum Command: Equatable, Sendable {
     case frameStep
     /// Shows exactly the frame before the one on screen, paused (mpv's frame-back-step).
     case frameBackStep
+    /// Editors' J and L (a shuttle): plays that way at 1×, or when it
+    /// already does, twice as fast (up to 4×). K pauses (`set pause yes`).
+    case shuttle(PlayDirection)
     /// Sets A, then B, then clears the A-B loop (mpv's ab-loop).
     case abLoop
     /// The next or previous entry; `force` past either end stops (mpv's
@@ -105,6 +108,12 @@ package enum Command: Equatable, Sendable {
 
     /// What `compare-align` matches: `auto` the audio, else the pictures
     /// (no audio on a side, or audio that does not match).
+    /// Which way a shuttle plays (mpv's `play-dir` values).
+    package enum PlayDirection: String, Sendable, CaseIterable {
+        case forward
+        case backward
+    }
+
     package enum CompareAlignMethod: String, Sendable, CaseIterable {
         case auto
         case audio
@@ -183,6 +192,7 @@ extension Command {
             return (["seek \(number(s))"] + [flags.joined(separator: "+")].filter { !$0.isEmpty }).joined(separator: " ")
         case .frameStep: return "frame-step"
         case .frameBackStep: return "frame-back-step"
+        case .shuttle(let direction): return "shuttle \(direction.rawValue)"
         case .abLoop: return "ab-loop"
         case .playlistNext(let force): return force ? "playlist-next force" : "playlist-next"
         case .playlistPrev(let force): return force ? "playlist-prev force" : "playlist-prev"

@@ -138,6 +138,9 @@ package struct CommandSpec: Sendable {
         },
         CommandSpec("frame-step") { _ throws(CommandError) in .frameStep },
         CommandSpec("frame-back-step") { _ throws(CommandError) in .frameBackStep },
+        CommandSpec("shuttle", [arg("direction", .choice)]) { a throws(CommandError) in
+            .shuttle(try a.choice(0, default: Command.PlayDirection.forward))
+        },
         CommandSpec("ab-loop") { _ throws(CommandError) in .abLoop },
         CommandSpec("playlist-next", [arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .playlistNext(force: try CommandSpec.force(a))

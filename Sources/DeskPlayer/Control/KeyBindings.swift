@@ -46,6 +46,10 @@ package enum KeyBindings {
         ("{", "multiply speed 0.5", trNoop("half the speed")),
         ("}", "multiply speed 2.0", trNoop("double the speed")),
         ("BS", "set speed 1.0", trNoop("normal speed")),
+        // Editors' J/K/L; plain j, J, l and L are mpv's (subtitles, A-B loop, loop-file).
+        ("Alt+j", "shuttle backward", trNoop("play backward (again: 2×, 4×)")),
+        ("Alt+k", "set pause yes", trNoop("pause")),
+        ("Alt+l", "shuttle forward", trNoop("play forward (again: 2×, 4×)")),
         ("l", "ab-loop", trNoop("A-B loop: set A, set B, clear")),
         (">", "playlist-next", trNoop("next file")),
         ("ENTER", "playlist-next", trNoop("next file")),

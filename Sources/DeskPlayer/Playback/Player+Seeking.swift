@@ -35,6 +35,10 @@ extension Player {
         if let loop = LoopInterval(abLoop.a, abLoop.b), target >= loop.b { target = loop.a }
         steppedWhilePaused = false
         seekPipeline(pipeline, to: target, anchorClock: keyframes, keyframes: keyframes)
+        // Backward, time runs on from the frame the seek shows.
+        backwardAnchor = nil
+        backwardStepFrom = nil
+        if playDirection == .backward { steppedWhilePaused = true }
     }
 
     func seekPipeline(_ pipeline: any ItemSource, to target: MediaTime, anchorClock: Bool = false, keyframes: Bool = false) {

@@ -76,6 +76,28 @@ package final class Player {
             applySpeed()
         }
     }
+    /// Which way it plays (mpv's `play-dir`). Backward, the sound is off
+    /// and the pipeline stays as when paused (keeping decoded frames): the
+    /// frames before the one on screen are shown one after another on a
+    /// clock of their own (`Player+Backward`).
+    package var playDirection = PlayDirection.forward {
+        didSet {
+            guard playDirection != oldValue, wantsToPlay else { return }
+            // Paused and played again in the new direction: forward again,
+            // the sound and the clock start from the frame on screen.
+            pause()
+            play()
+        }
+    }
+    /// Where time stood, backward, at a host time: the frame due at `now`
+    /// is the one at `time - (now - host) × speed` (nil: set from the frame
+    /// on screen at the next tick). `starting`: set from the frame shown
+    /// when it began, it is set again from the first frame the steps show
+    /// (as forward, time runs from the first frame a start or seek shows).
+    var backwardAnchor: (time: Double, host: UInt64, starting: Bool)?
+    /// Where the frame shown when the last backward step was asked for
+    /// started, in the item: a step that shows it again is at the start.
+    var backwardStepFrom: MediaTime?
     /// mpv's ab-loop-a and ab-loop-b, in item time (nil: not set). With both
     /// set, the interval between them loops as seamlessly as a whole file.
     package internal(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
@@ -155,13 +177,16 @@ package final class Player {
     // MARK: Transport
 
     package func play() {
-        if steppedWhilePaused, let item = currentItem?.pipeline {
+        if steppedWhilePaused, playDirection == .forward, let item = currentItem?.pipeline {
             // Frame steps moved the picture but not the audio: realign exactly.
             steppedWhilePaused = false
             seekPipeline(item, to: currentTime)
         }
         wantsToPlay = true
         endReported = false
+        backwardAnchor = nil
+        backwardStepFrom = nil
+        guard playDirection == .forward else { return }
         if let pipeline = currentItem?.pipeline, audioIsSilent(pipeline) {
             clock.set(time: clock.time(at: HostTime.now()), host: HostTime.now(), running: true, audioDriven: false,
                       rate: speed.value)
@@ -170,6 +195,8 @@ package final class Player {
 
     package func pause() {
         wantsToPlay = false
+        backwardAnchor = nil
+        backwardStepFrom = nil
         // Before any seek that follows (a step back pauses, then seeks).
         currentItem?.pipeline?.setKeepsFramesForSteps(true)
         audio.setGate(false)
@@ -177,6 +204,9 @@ package final class Player {
     }
 
     package var isPaused: Bool { !wantsToPlay }
+
+    /// Playing, forward: the clock runs, the sound is heard.
+    var playsForward: Bool { wantsToPlay && playDirection == .forward }
 
     /// Sets the item that follows the current one; it starts opening and
     /// buffering now. With `.advance` the player moves on to it without a gap.
@@ -281,6 +311,7 @@ package final class Player {
         currentItem?.setSpeed(speed)
         upcomingItem?.setSpeed(speed)
         clock.setRate(speed.value, at: HostTime.now())
+        backwardAnchor = nil
     }
 
     private func applyLooping() {
@@ -362,9 +393,10 @@ package final class Player {
             isSeeking = false
             events.append(.playbackRestarted)
         }
-        let running = wantsToPlay && videoReady && !endReported
+        let running = playsForward && videoReady && !endReported
         audio.setGate(running && pipeline.hasAudio)
-        pipeline.setKeepsFramesForSteps(!wantsToPlay)
+        pipeline.setKeepsFramesForSteps(!playsForward)
+        pipeline.setPlaysBackward(wantsToPlay && playDirection == .backward)
         if running && audioIsSilent(pipeline) && !clock.snapshot.running {
             clock.set(time: clock.time(at: now), host: now, running: true, audioDriven: false, rate: speed.value)
         }
@@ -384,12 +416,14 @@ package final class Player {
             playbackStats.loopCount += passIndex - passesSeen
             passesSeen = passIndex
         }
+        if wantsToPlay && playDirection == .backward { stepBackward(pipeline, at: now) }
         checkEnd(pipeline, at: now)
         return shown
     }
 
     /// Seconds until the next frame is due (for the event loop's sleep).
     package func timeUntilNextFrame(at now: UInt64) -> Double? {
+        if wantsToPlay && playDirection == .backward { return timeUntilBackwardStep(at: now) }
         guard wantsToPlay, let frames = currentItem?.pipeline?.frames, let next = frames.peek() else { return nil }
         return (next.pts.seconds - pictureClock.time(at: now) - groupOffset) / max(pictureClock.rate, 1e-3)
     }
@@ -415,7 +449,7 @@ package final class Player {
 
     private func pickFrame(_ pipeline: any ItemSource, at now: UInt64, time: Double? = nil) -> VideoFrame? {
         presenter.pick(from: pipeline.frames, at: now, time: time ?? pictureClock.time(at: now) + groupOffset,
-                       playing: wantsToPlay || catchesUpWhenPaused,
+                       playing: playsForward || catchesUpWhenPaused,
                        pictureClock: pictureClock, itemCreatedAt: currentItem?.createdAt)
     }
 
@@ -444,7 +478,7 @@ package final class Player {
     }
 
     private func checkEnd(_ pipeline: any ItemSource, at now: UInt64) {
-        guard !endReported, wantsToPlay else { return }
+        guard !endReported, playsForward else { return }
         let videoDone = !pipeline.hasVideo || (pipeline.frames.isDrained
             && clock.time(at: now) >= (presenter.lastFrameEnd ?? 0) - 0.0005)
         let audioDone = !pipeline.hasAudio || audio.isFinished

@@ -211,6 +211,10 @@ final class ItemPipeline: ItemSource {
         if control.keepsFramesForSteps != keeps { control.keepsFramesForSteps = keeps }
     }
 
+    func setPlaysBackward(_ backward: Bool) {
+        if control.playsBackward != backward { control.playsBackward = backward }
+    }
+
     func setPicturesSeen(_ seen: Bool) {
         if control.arePicturesSeen != seen { control.arePicturesSeen = seen }
     }

@@ -28,6 +28,9 @@ package protocol ItemSource: AnyObject, Sendable {
     /// Paused (true): decoded frames around a seek are kept for the steps
     /// back that follow (`DecodedFrameCache`); playing lets them go.
     func setKeepsFramesForSteps(_ keeps: Bool)
+    /// Playing backward (`Player+Backward`): every seek back keeps as many
+    /// decoded frames before its target as the cache holds, not only a step's.
+    func setPlaysBackward(_ backward: Bool)
     func setPasses(_ passes: Int?)
     /// How fast its audio is made (the player's speed); the clock follows what is heard.
     func setSpeed(_ speed: PlaybackSpeed)
@@ -61,6 +64,7 @@ extension ItemSource {
     func setLoopInterval(_ interval: LoopInterval?) {}
     func setPicturesSeen(_ seen: Bool) {}
     func setKeepsFramesForSteps(_ keeps: Bool) {}
+    func setPlaysBackward(_ backward: Bool) {}
     func seekToKeyframe(before time: MediaTime, pass: Int) -> Int { seek(to: time, pass: pass) }
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }

@@ -75,6 +75,7 @@ final class PipelineControl: Sendable {
     private let aborted = Atomic<Bool>(false)
     private let picturesSeen = Atomic<Bool>(true)
     private let keepsFrames = Atomic<Bool>(false)
+    private let backward = Atomic<Bool>(false)
     private let cachedFramesShown = Atomic<Int>(0)
     /// What the demuxer waits on when the buffer is full or the input has
     /// ended: new orders (signalled here) or a packet taken (by the queues).
@@ -180,6 +181,13 @@ final class PipelineControl: Sendable {
     var keepsFramesForSteps: Bool {
         get { keepsFrames.load(ordering: .relaxed) }
         set { keepsFrames.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether the player plays backward: a seek back (a step that fell
+    /// behind the clock) keeps the whole cache's worth, as a step does.
+    var playsBackward: Bool {
+        get { backward.load(ordering: .relaxed) }
+        set { backward.store(newValue, ordering: .relaxed) }
     }
 
     /// Frames a seek or step took from the decoded-frame cache (not decoded again).

@@ -33,8 +33,15 @@ final class VideoDecodeLoop {
         var firstQueued: MediaTime?
         /// A step back (the target just before the frame the last serial
         /// showed first): the whole budget is kept for the steps to come; a
-        /// seek elsewhere keeps the second before its target.
+        /// seek elsewhere keeps the second before its target (backward,
+        /// every seek back is a step).
         var isStepBack = false
+        /// Packets of this serial seen so far.
+        var packets = 0
+        /// Playing backward, the cache already holds every frame from this
+        /// serial's keyframe to its target: decoding them again would only
+        /// take the CPU the next steps need.
+        var decodesNothing = false
 
         mutating func reset(serial: Int, target: MediaTime?, interval: LoopInterval?) {
             self = SerialState(serial: serial, target: target, interval: interval)
@@ -114,7 +121,8 @@ final class VideoDecodeLoop {
                               interval: control.activeLoopInterval)
                 if let shownBefore, let target = current.target {
                     let frame = MediaTime(nominalDuration, stream.timeBase)
-                    current.isStepBack = target < shownBefore && shownBefore - frame - frame <= target
+                    current.isStepBack = target < shownBefore
+                        && (control.playsBackward || shownBefore - frame - frame <= target)
                 }
                 if !control.keepsFramesForSteps {
                     cache.removeAll()
@@ -124,7 +132,9 @@ final class VideoDecodeLoop {
             }
             switch entry {
             case .packet(let packet, _):
-                decode(packet)
+                if current.packets == 0 { current.decodesNothing = cacheHoldsInterval(from: packet) }
+                current.packets += 1
+                if !current.decodesNothing { decode(packet) }
             case .passEnd:
                 endPass()
             case .passEndsAt:
@@ -291,6 +301,17 @@ final class VideoDecodeLoop {
             // What the decoder makes from here is shown only after these.
             current.target = entry.end
         }
+    }
+
+    /// Whether, playing backward, the frames from `keyframe` (this serial's
+    /// first packet) to past the target are all in the cache and the frame
+    /// at the target was shown from it.
+    private func cacheHoldsInterval(from keyframe: Packet?) -> Bool {
+        guard control.playsBackward, current.delivered > 0, let target = current.target, let keyframe,
+              keyframe.pts != DP_AV_NOPTS_VALUE else { return false }
+        let start = MediaTime(keyframe.pts, stream.timeBase) - startOffset
+        guard let last = cache.run(at: start, limit: Int.max).last else { return false }
+        return last.end >= target
     }
 
     /// Every frame of this pass out; the next pass follows audio's exact

@@ -82,6 +82,13 @@ final class FramePresenter {
 
     func resetStats() { stats = PresentationStats() }
 
+    /// Frames passed over by a player playing backward (its steps fell
+    /// behind its clock): late, as a forward frame given way is.
+    func countDropped(_ frames: Int) {
+        stats.framesDropped += frames
+        leftOutSinceShown += frames
+    }
+
     /// The frame to show now (nil: keep what is on screen). `time` is the
     /// picture clock's time now; `playing` false shows only a first frame or
     /// a step; `itemCreatedAt` times the first frame ever shown.
