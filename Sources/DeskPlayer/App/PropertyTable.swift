@@ -115,7 +115,7 @@ enum PropertyTable {
             .number(try t.player().speed.value)
         }, set: { t, v throws(CommandError) in
             try t.player().speed.value = try PropertyValue.number(v, in: PlaybackSpeed.range)
-        }, osd: { t in (try? t.player()).map { String(format: tr("Speed %.2f×"), $0.speed.value) } }),
+        }, osd: { t in (try? t.player()).map { String(format: tr("Speed %.2f×"), locale: .display, $0.speed.value) } }),
         // mpv's play-dir: backward steps back through the frames, sound off (Player+Backward).
         Property("play-dir", .choice(PlayDirection.allCases.map(\.rawValue)), scope: .group, get: { t throws(CommandError) in
             .string(try t.player().playDirection.rawValue)
@@ -166,7 +166,7 @@ enum PropertyTable {
             .number((Double(try t.player().volume) * 100).rounded())
         }, set: { t, v throws(CommandError) in
             try t.player().volume = Float(try PropertyValue.number(v, in: 0...100) / 100)
-        }, osd: { t in (try? t.player()).map { String(format: tr("Volume %d %%"), Int(($0.volume * 100).rounded())) } }),
+        }, osd: { t in (try? t.player()).map { String(format: tr("Volume %d %%"), locale: .display, Int(($0.volume * 100).rounded())) } }),
         Property("mute", .flag, get: { t throws(CommandError) in .bool(try t.player().isMuted) },
                  set: { t, v throws(CommandError) in try t.player().isMuted = try PropertyValue.flag(v) },
                  osd: { t in (try? t.player().isMuted) == true ? tr("Mute") : tr("Unmute") }),
@@ -277,7 +277,7 @@ enum PropertyTable {
                      let item = try t.item()
                      item.subtitleDelay = (try PropertyValue.number(v, in: -36000...36000) * 1000).rounded() / 1000
                      try t.player().subtitlesChanged()
-                 }, osd: { t in (try? t.item()).map { String(format: tr("Subtitle delay: %d ms"), Int(saturating: ($0.subtitleDelay * 1000).rounded())) } }),
+                 }, osd: { t in (try? t.item()).map { String(format: tr("Subtitle delay: %d ms"), locale: .display, Int(saturating: ($0.subtitleDelay * 1000).rounded())) } }),
         Property("sub-visibility", .flag, get: { t throws(CommandError) in
             .bool(try t.player().currentItem?.subtitlesVisible ?? true)
         }, set: { t, v throws(CommandError) in

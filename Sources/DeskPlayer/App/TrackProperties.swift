@@ -87,7 +87,7 @@ enum TrackProperties {
         item.selectSubtitleTrack(next)
         player.subtitlesChanged()
         if let i = tracks.firstIndex(where: { $0.id == next }) {
-            target.osd(String(format: tr("Subtitles %d/%d: %@"), i + 1, tracks.count, tracks[i].label), seconds: 2, topic: "Subtitles")
+            target.osd(String(format: tr("Subtitles %d/%d: %@"), locale: .display, i + 1, tracks.count, tracks[i].label), seconds: 2, topic: "Subtitles")
         } else {
             target.osd(tr("Subtitles: off"), seconds: 1.5, topic: "Subtitles")
         }
@@ -103,9 +103,9 @@ enum TrackProperties {
         }
         let next = (now + 1) % tracks.count
         if player.selectAudioTrack(tracks[next].id) {
-            target.osd(String(format: tr("Audio %d/%d: %@"), next + 1, tracks.count, tracks[next].label), seconds: 2, topic: "Audio")
+            target.osd(String(format: tr("Audio %d/%d: %@"), locale: .display, next + 1, tracks.count, tracks[next].label), seconds: 2, topic: "Audio")
         } else {
-            target.osd(String(format: tr("Audio %d/%d cannot play"), next + 1, tracks.count), seconds: 2)
+            target.osd(String(format: tr("Audio %d/%d cannot play"), locale: .display, next + 1, tracks.count), seconds: 2)
             throw .propertyError
         }
     }

@@ -234,7 +234,7 @@ package final class LibraryView {
         if revealCursor { reveal(rows, g) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(bounds, (12, 12, 16, 255), renderer: r)
-        let title = String(format: tr("Your videos (%d)"), entries.count) + (status.map { "   " + $0 } ?? "")
+        let title = String(format: tr("Your videos (%d)"), locale: .display, entries.count) + (status.map { "   " + $0 } ?? "")
         text.drawLine(fitted(title, width: bounds.width - u(32), text: text), renderer: r, x: g.grid.x,
                       y: bounds.y + (u(44) - text.lineHeight) / 2, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         let shown = visibleRows(rows, g)
@@ -328,7 +328,7 @@ package final class LibraryView {
         fill(g.bottom, (24, 24, 30, 255), renderer: r)
         var x = g.tilesButton.x
         if selection.count >= 2 {
-            drawButton(String(format: tr("Play in tiles (%d)"), selection.count), g.tilesButton, renderer: r, text: text)
+            drawButton(String(format: tr("Play in tiles (%d)"), locale: .display, selection.count), g.tilesButton, renderer: r, text: text)
             x = g.tilesButton.x + g.tilesButton.width + g.gap
         }
         if selection.count == 2 {

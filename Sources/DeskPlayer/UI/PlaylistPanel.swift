@@ -186,7 +186,7 @@ package final class PlaylistPanel {
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(g.panel, (16, 16, 20, 235), renderer: r)
         fill(Rect(x: g.panel.x, y: g.panel.y, width: max(u(1), 1), height: g.panel.height), (80, 80, 90, 255), renderer: r)
-        text.drawLine(String(format: tr("Playlist (%d)"), entries.count), renderer: r, x: g.panel.x + u(12),
+        text.drawLine(String(format: tr("Playlist (%d)"), locale: .display, entries.count), renderer: r, x: g.panel.x + u(12),
                       y: g.header.y + (g.header.height - text.lineHeight) / 2, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         fill(g.close, (255, 255, 255, 40), renderer: r)
         text.drawCentered("✕", renderer: r, cx: g.close.x + g.close.width / 2, cy: g.close.y + g.close.height / 2, maxWidth: g.close.width)

@@ -37,11 +37,11 @@ extension CommandController {
         let half = 0.5 / (player.currentItem?.info?.frameRate ?? 25)
         if let i = compareMarks.firstIndex(where: { abs($0 - t) < half }) {
             compareMarks.remove(at: i)
-            osd(String(format: tr("Unmarked %.3f s (marked: %d)"), t, compareMarks.count), seconds: 2, topic: "compare-mark")
+            osd(String(format: tr("Unmarked %.3f s (marked: %d)"), locale: .display, t, compareMarks.count), seconds: 2, topic: "compare-mark")
         } else {
             compareMarks.append(t)
             compareMarks.sort()
-            osd(String(format: tr("Marked %.3f s (marked: %d)"), t, compareMarks.count), seconds: 2, topic: "compare-mark")
+            osd(String(format: tr("Marked %.3f s (marked: %d)"), locale: .display, t, compareMarks.count), seconds: 2, topic: "compare-mark")
         }
     }
 }

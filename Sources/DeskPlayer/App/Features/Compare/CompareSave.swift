@@ -53,7 +53,7 @@ enum CompareSave {
             written.append(url.path)
         }
         for path in written { print("Saved: \(path)") }
-        controller.osd(String(format: trn("Saved %d picture to %@", "Saved %d pictures to %@", written.count), written.count, directory.path),
+        controller.osd(String(format: trn("Saved %d picture to %@", "Saved %d pictures to %@", written.count), locale: .display, written.count, directory.path),
                        seconds: 3)
         return .array(written.map { .string($0) })
     }

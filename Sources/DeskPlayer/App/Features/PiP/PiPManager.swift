@@ -42,7 +42,7 @@ final class PiPManager {
     func start(_ tile: Tile) throws(CommandError) {
         guard !tile.isInPiP else { return }
         guard entries.count < limit else {
-            screen?.showMessage(String(format: trn("At most %d Picture in Picture window", "At most %d Picture in Picture windows", limit), limit), seconds: 2)
+            screen?.showMessage(String(format: trn("At most %d Picture in Picture window", "At most %d Picture in Picture windows", limit), locale: .display, limit), seconds: 2)
             throw .commandFailed
         }
         let controller = PiPController(player: tile.player)

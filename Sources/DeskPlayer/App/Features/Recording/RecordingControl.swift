@@ -96,7 +96,7 @@ final class RecordingControl {
             guard now &- lastShown >= 250_000_000 else { return }
             lastShown = now
             let dropped = progress.dropped > 0
-                ? " — " + String(format: trn("%d frame dropped", "%d frames dropped", progress.dropped), progress.dropped) : ""
+                ? " — " + String(format: trn("%d frame dropped", "%d frames dropped", progress.dropped), locale: .display, progress.dropped) : ""
             controller.osd("● REC \(DisplayText.clock(progress.seconds))  \(RecordingControl.size(progress.bytes))\(dropped)",
                            seconds: 1, topic: "record")
             return
