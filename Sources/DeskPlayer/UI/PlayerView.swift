@@ -149,10 +149,10 @@ package final class PlayerView {
 
     /// Advances the views' players (given what `measure` found they need)
     /// and puts each due frame on its view's texture; returns, per view,
-    /// whether its picture changed. The
-    /// pictures are made side by side on the cores (each view has its own
-    /// scaler; each writes in its own texture's memory): 16 tiles' worth of
-    /// scaling is not queued on the main thread. `seen`: false while the
+    /// whether its picture changed. The pictures are made side by side on
+    /// the cores (each view has its own scaler; each writes in its own
+    /// texture's memory): 16 tiles' worth of scaling is not queued on the
+    /// main thread. `seen`: false while the
     /// window is minimized, when the players go on (sound, time, item
     /// events) but no picture is made.
     static func refresh(_ views: [(view: PlayerView, area: Rect)], at now: UInt64, renderer: OpaquePointer,
