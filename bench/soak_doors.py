@@ -50,6 +50,8 @@ BASELINE = [["set_property", "compare-metrics", "no"], ["set_property", "scope",
             ["set_property", "video-rotate", 0], ["set_property", "deinterlace", "auto"],
             # The camera roll watches the Videos folder (an inotify descriptor and its thread) while open.
             ["set_property", "library", False],
+            # An A-B loop keeps its loop start ready; playing backward keeps a frame cache.
+            ["set_property", "ab-loop-a", "no"], ["set_property", "ab-loop-b", "no"], ["set_property", "play-dir", "forward"],
             # Every tile playing on a loop: a tile a client left at its end (loop-file no, --keep-open)
             # has let its decoding threads go, and one playing has them.
             ["set_property", "loop-file", "inf"]]
