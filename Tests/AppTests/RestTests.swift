@@ -80,7 +80,7 @@ import TestSupport
     /// decode thread wakes it with the frame it waited for), not 10 ms at a
     /// time (which made it 100 wake-ups a second and more at 30 fps).
     /// `bench/wakeups.sh` measures issue 51's figure (at most 1.5 a frame
-    /// shown plus 10 a second: 41-48 at 30 fps) on a bare display with no
+    /// shown plus 10 a second: 48-56 at 30 fps) on a bare display with no
     /// client; here a window manager's events and the socket's client add
     /// their own, so the bound is looser, still well under the old cap's.
     @Test(.timeLimit(.minutes(2)))

@@ -47,9 +47,14 @@ extension Player {
         guard restBlocker != nil else { return nil }
         let due = timeUntilNextFrame(at: now)
         let look = Player.lookInterval
+        // A frame's time says when it is due only while the clock runs: one
+        // stopped where the sent audio ends (an underrun, a lost device)
+        // starts again when the sound does, and nothing says when.
+        let anchor = pictureClock.snapshot
+        let clockRuns = anchor.running && anchor.limit.map { anchor.time(at: now) < $0 } ?? true
         // A hand-over the audio has heard, a stall, a moment's work: no
         // frame says when it is done.
-        guard passingBlocker == nil, waitingSince == nil, audio.generation == audioGeneration,
+        guard clockRuns, passingBlocker == nil, waitingSince == nil, audio.generation == audioGeneration,
               let item = currentItem, item.composition == nil, let pipeline = item.pipeline, pipeline.hasVideo
         else { return min(due ?? look, look) }
         if let due { return due }

@@ -290,7 +290,7 @@ package final class Player {
     private func applyGain() { audio.setGain(isMuted || !isAudible ? 0 : volume) }
 
     /// The clock pictures are timed by: the group's when synced, else its own.
-    private var pictureClock: PlaybackClock { syncClock ?? clock }
+    var pictureClock: PlaybackClock { syncClock ?? clock }
 
     private var passes: Int? { actionAtItemEnd == .loop ? nil : passesPerItem }
 
