@@ -150,8 +150,11 @@ final class TileSet {
     /// Only the focused tile is heard, unless `--audio all`; a player in
     /// Picture in Picture is heard too.
     func updateAudibility() {
-        for (index, tile) in tiles.enumerated() {
-            tile.player.isAudible = allAudible || tiles.count == 1 || index == focusedIndex || tile.isInPiP
+        // Together: the sound device hears the one fade out and the other in within one buffer.
+        mixer.together {
+            for (index, tile) in tiles.enumerated() {
+                tile.player.isAudible = allAudible || tiles.count == 1 || index == focusedIndex || tile.isInPiP
+            }
         }
     }
 

@@ -17,6 +17,13 @@ package protocol AudioSource: AnyObject, Sendable {
 package final class Mixer: Sendable {
     package let format: AudioFormat
     private let sources = Mutex<[any AudioSource]>([])
+    /// Held by a render for its whole pass, and by `together`: gain changes
+    /// made together (a comparison's heard side moving from A to B) reach
+    /// one render whole. Made apart, a render that came between A's fade-out
+    /// and B's fade-in played silence for the rest of its buffer: a gap at
+    /// the switch (ScreenTests' switchingTheHeardSideIsSampleContinuous,
+    /// on a busy machine).
+    private let pass = Mutex<Void>(())
     /// Used only by the one thread that calls `render`.
     nonisolated(unsafe) private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames = 8192
@@ -41,6 +48,15 @@ package final class Mixer: Sendable {
     /// Fills `out` with `frames` frames of mixed audio that will start
     /// playing at host time `playbackHost`.
     package func render(into out: UnsafeMutablePointer<Float>, frames: Int, playbackHost: UInt64) {
+        pass.withLock { _ in renderPass(into: out, frames: frames, playbackHost: playbackHost) }
+    }
+
+    /// Runs `changes` (the sources' gains) between two renders, never during one.
+    package func together(_ changes: () -> Void) {
+        pass.withLock { _ in changes() }
+    }
+
+    private func renderPass(into out: UnsafeMutablePointer<Float>, frames: Int, playbackHost: UInt64) {
         let channels = format.channels
         out.update(repeating: 0, count: frames * channels)
         let list = sources.withLock { $0 }

@@ -14,7 +14,10 @@ extension Player {
     /// What keeps it from rest, in a few words (nil: at rest), for a test
     /// that waited in vain (`window-unsettled-by`).
     package var restBlocker: String? {
-        guard currentItem != nil else { return nil }
+        guard let item = currentItem else { return nil }
+        // A failed item plays nothing: at rest once its failure is told (it was
+        // "playing" for good when split from the passing blockers).
+        if item.error != nil { return passingBlocker }
         return passingBlocker ?? (isPaused || endReported ? nil : "playing")
     }
 
