@@ -48,7 +48,8 @@ DEB_PACKAGES := $(INSTALL_PACKAGES) dpkg-dev lintian desktop-file-utils appstrea
 # and WirePlumber, on a private session bus); openbox for the minimized and
 # covered window.
 BENCH_PACKAGES := ffmpeg mpv xvfb xauth xdotool socat time bc python3-numpy linux-perf openbox \
-	pulseaudio pulseaudio-utils pipewire-bin pipewire-pulse wireplumber dbus-daemon
+	pulseaudio pulseaudio-utils pipewire-bin pipewire-pulse wireplumber dbus-daemon x11-utils \
+	gcc libx11-dev libpulse-dev
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 # Seconds each tile bench run plays: the demo (the issue asks for 60), and
@@ -163,6 +164,7 @@ bench: bench-deps
 	bench/scan.sh
 	bench/compare_export.sh
 	$(XVFB) bench/record.sh
+	$(XVFB) python3 bench/record_sync.py --json bench/out/record_sync.json
 	$(XVFB) bench/live_metrics.sh
 	$(XVFB) python3 bench/thumbnails.py --json bench/out/thumbnails.json
 	$(XVFB) python3 bench/lighter.py
