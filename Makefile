@@ -28,11 +28,12 @@ BUILD_PACKAGES := pkg-config libsdl2-dev libsdl2-ttf-dev libx11-dev libavformat-
 # OCR that reads the translated window back (ScreenTests+Translations.swift);
 # fonts-lohit-deva and fonts-noto-color-emoji: Devanagari and emoji for the
 # names in every script, measured against HarfBuzz's hb-shape
-# (libharfbuzz-bin) in ScreenTests+Scripts.swift.
+# (libharfbuzz-bin) in ScreenTests+Scripts.swift; fuse3 and python3-fusepy:
+# the busy camera, a FUSE folder whose video0 says EBUSY (CameraTests).
 TEST_PACKAGES := ffmpeg xvfb xauth xdotool x11-utils openbox socat dbus-daemon dbus-bin playerctl \
 	libgl1-mesa-dri libglx-mesa0 mpv pulseaudio pulseaudio-utils desktop-file-utils appstream zsh fish \
 	python3-pil libglib2.0-0 fonts-droid-fallback tesseract-ocr tesseract-ocr-deu tesseract-ocr-jpn \
-	fonts-lohit-deva fonts-noto-color-emoji libharfbuzz-bin
+	fonts-lohit-deva fonts-noto-color-emoji libharfbuzz-bin fuse3 python3-fusepy
 # Clients written by others that the tests drive DeskPlayer with (PyPI).
 TEST_PYPI := python-mpv-jsonipc==1.5.0 aio-mpv-jsonipc==1.0
 # What `make install` rasterises the icon with (FFmpeg's librsvg decoder).

@@ -145,7 +145,7 @@ let package = Package(
             dependencies: ["Media"],
             path: "Tests/TestSupport",
             exclude: ["hls_server.py", "make_pgs.py", "mpv_client.py", "aio_mpv_client.py", "mpv_jsonipc_start.py",
-                      "mpv_socat_client.sh", "audio_outage.py"]
+                      "mpv_socat_client.sh", "audio_outage.py", "busy_camera.py"]
         ),
         // What the suites that read a pipeline directly share: opening an
         // item as a tile does, draining its pipeline.

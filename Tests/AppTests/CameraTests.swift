@@ -266,6 +266,47 @@ import TestSupport
         #expect(player.isRunning)
     }
 
+    /// A camera another program holds: a FUSE folder whose `video0` says
+    /// EBUSY when opened (Tests/TestSupport/busy_camera.py), through the same
+    /// v4l2 input a /dev/video node takes. One line says the camera is busy,
+    /// and the file opened beside it plays on.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/fuse"),
+                   "the busy camera is a FUSE folder: without /dev/fuse (a container without it) it cannot be mounted"))
+    func aBusyCameraSaysSoAndTheFileBesideItPlaysOn() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let mount = dir.appendingPathComponent("dev")
+        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+        let fuse = Process()
+        fuse.executableURL = URL(fileURLWithPath: "/usr/bin/python3")  // Debian's fusepy is the system Python's
+        fuse.arguments = [Fixtures.root.appendingPathComponent("Tests/TestSupport/busy_camera.py").path, mount.path]
+        let ready = Pipe()
+        fuse.standardOutput = ready
+        try fuse.run()
+        defer {
+            _ = try? runTool("fusermount3", ["-uz", mount.path])
+            kill(fuse.processIdentifier, SIGKILL)  // Process starts children with SIGTERM blocked
+            fuse.waitUntilExit()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let said = String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(said.hasPrefix("ready"), "busy_camera.py: \(said)")
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let stderr = dir.appendingPathComponent("stderr.txt")
+        let player = try ControlSocketTests().startPlayer(
+            [Fixtures.asset("demo.mp4"), "--camera", "v4l2:" + mount.appendingPathComponent("video0").path, "--loop", "inf"],
+            socket: socket, stderr: stderr)
+        defer { if player.isRunning { player.terminate(); player.waitUntilExit() } }
+        let client = try ControlSocketTests.Client(path: socket)
+        let errors = { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
+        #expect(eventually(seconds: 20) { errors().contains("video0 is busy: another program is using the camera") }, "\(errors())")
+        #expect(errors().split(separator: "\n").filter { $0.contains("busy") }.count == 1, "one line: \(errors())")
+        // The file plays on: its time moves.
+        #expect(eventually(seconds: 20) { client.get("filename") == .string("demo.mp4") })
+        let before = client.get("time-pos")?.number ?? 0
+        #expect(eventually(seconds: 20) { (client.get("time-pos")?.number ?? 0) > before + 0.5 })
+        #expect(player.isRunning)
+    }
+
     @Test func aCameraThatEndsMidRecordingLeavesItsRecording() throws {
         let s = try Session(camera: "lavfi:testsrc2=size=320x240:rate=30:duration=3,realtime")
         #expect(s.opened(), "\(s.errors)")
