@@ -127,6 +127,7 @@ extension PlayerApp {
         case .subtitles: return .contextMenu("Subtitles")
         case .previous: return .playlistPrev(force: false)
         case .next: return .playlistNext(force: false)
+        case .record: return .record
         case .playlist: return .playlistPanel
         case .fullscreen: return .cycle(property: "fullscreen", down: false)
         }

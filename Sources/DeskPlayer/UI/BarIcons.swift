@@ -18,8 +18,8 @@ enum BarIcons {
     }
 
     /// What `button` shows, inside its rectangle `b`.
-    static func draw(_ button: ControlBar.Button, in b: Rect, paused: Bool, scale u: UIScale, renderer r: OpaquePointer,
-                     text: TextRenderer) {
+    static func draw(_ button: ControlBar.Button, in b: Rect, paused: Bool, recording: Bool = false, scale u: UIScale,
+                     renderer r: OpaquePointer, text: TextRenderer) {
         let cx = b.x + b.width / 2, cy = b.y + b.height / 2
         let s = u(12), bar = max(u(2), 1)
         let white: (UInt8, UInt8, UInt8, UInt8) = (240, 240, 240, 255)
@@ -37,6 +37,19 @@ enum BarIcons {
         case .next:
             triangle(Rect(x: cx - s / 2, y: cy - s / 2, width: s - bar, height: s), right: true, renderer: r)
             fill(Rect(x: cx + s / 2 - bar, y: cy - s / 2, width: bar, height: s), white, renderer: r)
+        case .record:
+            // A red dot, as cameras have it; while recording, a red square: stop.
+            let red: (UInt8, UInt8, UInt8, UInt8) = (230, 40, 40, 255)
+            if recording {
+                fill(Rect(x: cx - s / 2 + u(1), y: cy - s / 2 + u(1), width: s - u(2), height: s - u(2)), red, renderer: r)
+            } else {
+                // A disc, row by row.
+                let radius = s / 2 + u(1)
+                for dy in -radius...radius {
+                    let half = Int((Double(radius * radius - dy * dy)).squareRoot())
+                    fill(Rect(x: cx - half, y: cy + dy, width: 2 * half + 1, height: 1), red, renderer: r)
+                }
+            }
         case .audio, .subtitles:
             text.drawCentered(button == .audio ? "♪" : "CC", renderer: r, cx: cx, cy: cy, maxWidth: b.width * 2)
         case .playlist:

@@ -6,7 +6,7 @@ import Playback
 
 /// The control bar's buttons, each a command (the App says which).
 package enum BarButton: CaseIterable, Sendable {
-    case play, previous, next, audio, subtitles, playlist, fullscreen
+    case play, previous, next, record, audio, subtitles, playlist, fullscreen
 
     /// The tooltip: what it does, and its key.
     var tooltip: String {
@@ -14,6 +14,7 @@ package enum BarButton: CaseIterable, Sendable {
         case .play: return tr("Play / pause (Space)")
         case .previous: return tr("Previous file (<)")
         case .next: return tr("Next file (>)")
+        case .record: return tr("Record the camera / stop (R)")
         case .audio: return tr("Audio track (#)")
         case .subtitles: return tr("Subtitles (j)")
         case .playlist: return tr("Playlist (F8)")
@@ -52,7 +53,9 @@ struct ControlBar {
     let timeX: Int
 
     /// The parts inside a tile's `area`; the seek track takes what the others leave.
-    init(in area: Rect, scale u: UIScale = UIScale(factor: 1, source: "default")) {
+    /// `camera`: the tile shows a camera, whose bar has the record button
+    /// where a file's has previous and next.
+    init(in area: Rect, scale u: UIScale = UIScale(factor: 1, source: "default"), camera: Bool = false) {
         self.area = area
         scale = u
         let height = ControlBar.height(u)
@@ -62,7 +65,8 @@ struct ControlBar {
         let compact = area.width < u(ControlBar.compactWidth)
         var placed: [(Button, Rect)] = []
         var x = bar.x + u(8)
-        for button in compact ? [Button.play] : [.play, .previous, .next] {
+        let left: [Button] = camera ? [.play, .record] : compact ? [.play] : [.play, .previous, .next]
+        for button in left {
             placed.append((button, Rect(x: x, y: top, width: size, height: size)))
             x += size + gap
         }
@@ -108,8 +112,9 @@ struct ControlBar {
     /// Draws the bar for `player`; `pointerX` puts the time under the mouse
     /// above the seek bar when it is over it, and `thumbnail`'s picture of
     /// that time above the time; `tooltip` names a button the pointer rests on.
+    /// `recording`: the record button shows stop.
     func draw(_ player: Player, renderer r: OpaquePointer, text: TextRenderer, pointer: (x: Int, y: Int)?,
-              thumbnail: SeekThumbnail? = nil, tooltip: Button? = nil) {
+              thumbnail: SeekThumbnail? = nil, tooltip: Button? = nil, recording: Bool = false) {
         let u = scale
         func fill(_ rect: Rect, _ c: (UInt8, UInt8, UInt8, UInt8)) { UI.fill(rect, c, renderer: r) }
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
@@ -117,7 +122,7 @@ struct ControlBar {
         for (button, rect) in buttons {
             let hovered = pointer.map { rect.contains(x: $0.x, y: $0.y) } ?? false
             fill(rect, (255, 255, 255, hovered ? 90 : 50))
-            BarIcons.draw(button, in: rect, paused: player.isPaused, scale: u, renderer: r, text: text)
+            BarIcons.draw(button, in: rect, paused: player.isPaused, recording: recording, scale: u, renderer: r, text: text)
         }
         let position = player.currentTime.seconds
         let duration = player.currentItem?.duration?.seconds

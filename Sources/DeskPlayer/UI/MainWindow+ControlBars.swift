@@ -22,20 +22,22 @@ extension MainWindow {
     func shownControlBar(_ index: Int, in areas: [Rect]) -> ControlBar? {
         guard !comparing, views.indices.contains(index), areas.indices.contains(index), !views[index].isDetached,
               views[index].player.currentItem != nil, areas[index].height >= ControlBar.height(scale) * 2 else { return nil }
-        return ControlBar(in: areas[index], scale: scale)
+        return ControlBar(in: areas[index], scale: scale, camera: views[index].player.currentItem?.info?.isDevice == true)
     }
 
     /// What the shown control bar depends on (nil without one); compared
     /// every refresh, so a plain value, no allocation.
     struct BarState: Equatable {
         var index: Int, quarterSeconds: Int, paused: Bool, volume: Float, muted: Bool, pointerX: Int, pointerY: Int
+        var recording = false
     }
 
     func barSignature(_ areas: [Rect]) -> BarState? {
         guard let hover, shownControlBar(hover.index, in: areas) != nil else { return nil }
         let p = views[hover.index].player
         return BarState(index: hover.index, quarterSeconds: Int(saturating: p.currentTime.seconds * 4), paused: p.isPaused,
-                        volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1)
+                        volume: p.volume, muted: p.isMuted, pointerX: pointer?.x ?? -1, pointerY: pointer?.y ?? -1,
+                        recording: recordingPlayer == ObjectIdentifier(p))
     }
 
     /// Asks the hovered tile's thumbnail for the time under the mouse on its

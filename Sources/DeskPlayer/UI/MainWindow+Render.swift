@@ -67,7 +67,8 @@ extension MainWindow {
         drawnBar = barSignature(areas)
         if let hover, let bar = shownControlBar(hover.index, in: areas) {
             bar.draw(views[hover.index].player, renderer: r, text: text, pointer: pointer,
-                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil, tooltip: tooltip)
+                     thumbnail: showsThumbnails ? views[hover.index].seekThumbnail : nil, tooltip: tooltip,
+                     recording: recordingPlayer == ObjectIdentifier(views[hover.index].player))
         }
         if showsPlaylistPanel { playlistPanel.draw(in: bounds, renderer: r, text: text, scale: scale) }
         metricsGraph?.draw(in: bounds, renderer: r, text: text)

@@ -58,6 +58,8 @@ package final class MainWindow: PlayerScreen {
     /// The tile under the mouse shows its Picture in Picture button until
     /// the mouse rests for this long.
     var hover: (index: Int, until: UInt64)?
+    /// The player whose camera is being recorded (its bar's record button shows stop); the App sets it.
+    package var recordingPlayer: ObjectIdentifier?
     /// The mouse in the window, for the seek bar's time label.
     var pointer: (x: Int, y: Int)?
     /// The seek or volume bar the mouse is dragging, and when it last seeked.

@@ -32,6 +32,8 @@ final class RecordingControl {
     private var events: [(name: String, fields: [(String, JSONValue)])] = []
 
     var isRecording: Bool { recorder != nil }
+    /// The player whose camera is recorded (nil: none).
+    var recordingPlayer: Player? { recorder == nil ? nil : tile?.player }
     /// Seconds recorded so far (nil: not recording).
     var seconds: Double? { recorder?.progress.seconds }
 
