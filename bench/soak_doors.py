@@ -54,13 +54,21 @@ BASELINE = [["set_property", "compare-metrics", "no"], ["set_property", "scope",
             ["set_property", "ab-loop-a", "no"], ["set_property", "ab-loop-b", "no"], ["set_property", "play-dir", "forward"],
             # Every tile playing on a loop: a tile a client left at its end (loop-file no, --keep-open)
             # has let its decoding threads go, and one playing has them.
-            ["set_property", "loop-file", "inf"]]
+            ["set_property", "loop-file", "inf"],
+            # A comparison shows and plays the same sides as at the start.
+            ["set_property", "compare-rendition", 1], ["set_property", "compare-side", 0], ["set_property", "compare-audio", 0]]
 
 
-def settle(path, pid, before=None, seconds=60):
+def settle(path, pid, env, before=None, seconds=60):
     """Sets the baseline, then waits (up to `seconds`) for the thread and fd
     counts to stand still for 6 s, or to come back to `before`'s: the
     figures then."""
+    # The pointer where the desktop thread left it: resting on a seek bar it
+    # keeps that file's preview decoder open (its own input and threads, the
+    # comparison's "second open" of a rendition in one full run). In the
+    # middle of the window it hovers no bar.
+    subprocess.run(["xdotool", "mousemove", "640", "360"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=20)
     try:
         sock = connect(path, 10)
         buffer = [b""]
@@ -282,7 +290,7 @@ def soak_mode(mode, arguments, seconds, seed, folder, warmup):
             for t in threads + [doer]:
                 t.join(30)
             try:
-                first = settle(sock_path, player.pid)
+                first = settle(sock_path, player.pid, env)
             except (KeyError, OSError):
                 break
             stop.clear()
@@ -298,7 +306,7 @@ def soak_mode(mode, arguments, seconds, seed, folder, warmup):
         # Back to where they were: jobs the clients started (an alignment, an export) finish on their
         # own threads; the counts are waited for, up to a minute.
         try:
-            end = settle(sock_path, player.pid, first)
+            end = settle(sock_path, player.pid, env, first)
         except (KeyError, OSError):
             crashed = True
         player.kill()
