@@ -200,6 +200,11 @@ def main():
         rival.wait(60)
         take = next(os.path.join(takes, n) for n in os.listdir(takes) if n.endswith(".mp4"))
         results["deskplayer"] = summary(take, args.seconds)
+        # Frames the recorder's queue had no room for (the encoder behind), as its last line says.
+        said = open(os.path.join(work, "dp.err")).read()
+        results["deskplayer"]["recorder_dropped"] = next((int(w) for line in said.splitlines() if "frames dropped" in line
+                                                          for w, n in zip(line.split(), line.split()[1:]) if n == "frames"
+                                                          and w.isdigit()), 0)
         results["ffmpeg"] = summary(reference, args.seconds)
     finally:
         if player and player.poll() is None:
@@ -218,7 +223,8 @@ def main():
     for name in ("deskplayer", "ffmpeg"):
         r = results[name]
         print(f"{name:10} flashes {r['flashes']:3} beeps {r['beeps']:3} A/V offset median {r['median_offset_ms']} ms, "
-              f"largest {r['largest_offset_ms']} ms; frames {r['frames']} of {r['frames_expected']}")
+              f"largest {r['largest_offset_ms']} ms; frames {r['frames']} of {r['frames_expected']}"
+              + (f" ({r['recorder_dropped']} dropped by the recorder's queue)" if "recorder_dropped" in r else ""))
     if args.keep:
         print("recordings kept in", work)
     else:

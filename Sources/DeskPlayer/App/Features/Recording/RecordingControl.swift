@@ -115,7 +115,11 @@ final class RecordingControl {
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
             let size = RecordingControl.size(bytes ?? progress.bytes)
             line = "Recorded \(url.lastPathComponent): \(DisplayText.clock(progress.seconds)), " + size
+                + (progress.dropped > 0 ? ", \(progress.dropped) frames dropped" : "")
             shown = String(format: tr("Recorded %@: %@, %@"), url.lastPathComponent, DisplayText.clock(progress.seconds), size)
+                + (progress.dropped > 0
+                   ? " — " + String(format: trn("%d frame dropped", "%d frames dropped", progress.dropped), locale: .display, progress.dropped)
+                   : "")
         case .inputEnded(let url, let reason):
             written = url
             line = "The camera stopped\(reason.map { " (\($0))" } ?? ""): the recording is kept as \(url.lastPathComponent)"
@@ -134,7 +138,8 @@ final class RecordingControl {
         }
         var fields: [(String, JSONValue)] = [("path", written.map { .string($0.path) } ?? .null),
                                              ("seconds", .number((progress.seconds * 1000).rounded() / 1000)),
-                                             ("frames", .number(Double(progress.frames)))]
+                                             ("frames", .number(Double(progress.frames))),
+                                             ("dropped", .number(Double(progress.dropped)))]
         if case .failed(_, let reason) = outcome { fields.append(("error", .string(reason))) }
         events.append(("recording-stopped", fields))
         // The take plays at once where the camera was (the phone's flow),
