@@ -110,6 +110,10 @@ import TestSupport
             if message["event"] == .string("property-change") { first += 1 }
         }
         #expect(first == names.count, "each observation's first value")
+        // The player at rest (its first picture shown, nothing on its way):
+        // from here on nothing changes.
+        let player = try #require(features.rig.players.first)
+        #expect(eventually { features.turn(); return player.isAtRest }, "the paused player never came to rest")
 
         let controller = features.rig.controller
         let before = controller.propertyReads

@@ -81,6 +81,10 @@ import TestSupport
             if message["event"] == .string("property-change") { first += 1 }
         }
         #expect(first == watched.observed)
+        // The player at rest (its first picture shown, nothing on its way):
+        // from here on nothing changes.
+        let player = try #require(watched.rig.players.first)
+        #expect(eventually { watched.turn(); return player.isAtRest }, "the paused player never came to rest")
 
         // Twenty turns with nothing changed: the one polled property (the
         // position moves with the clock) is read each turn, the 48 others never.
@@ -92,7 +96,6 @@ import TestSupport
         // it tells the observer.
         let other = try Client(path: watched.dir.appendingPathComponent("ipc.sock").path)
         other.sendLine(#"{"command":["set_property","volume",50]}"#)
-        let player = try #require(watched.rig.players.first)
         #expect(eventually { watched.turn(); return player.volume == 0.5 }, "the request was applied")
         #expect(watched.heard("volume", .number(50)), "set volume 50 reached the observer")
 

@@ -67,6 +67,8 @@ enum PropertyTable {
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },
                  set: { t, v throws(CommandError) in try PropertyValue.flag(v) ? try t.player().pause() : try t.player().play() }),
+        // Polled (`Property.Changes`): the position and what is worked out
+        // from it move with the clock, every turn a frame is shown.
         Property("time-pos", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, changes: .polled, get: { t throws(CommandError) in
             _ = try t.item()
             return .number(try t.player().currentTime.seconds)
@@ -90,6 +92,7 @@ enum PropertyTable {
             guard let d = try t.item().duration?.seconds else { throw .propertyUnavailable }
             try t.player().seek(to: MediaTime(seconds: d * (try PropertyValue.number(v, in: 0...100)) / 100))
         }),
+        // Polled: a stream's length is an estimate that can grow as it is read.
         Property("duration", format: .time, changes: .polled, get: { t throws(CommandError) in
             guard let d = try t.item().duration else { throw .propertyUnavailable }
             return .number(d.seconds)
@@ -151,6 +154,8 @@ enum PropertyTable {
             let player = try t.player()
             player.setABLoop(a: player.abLoop.a, b: try PropertyTable.loopPoint(v))
         }),
+        // Polled: waiting for data, a seek under way and the end reached
+        // come and go inside the player's tick.
         Property("paused-for-cache", changes: .polled, get: { t throws(CommandError) in .bool(try t.player().isWaitingForData) }),
         Property("eof-reached", changes: .polled, get: { t throws(CommandError) in .bool(try t.requireTile().ended) }),
         Property("seeking", changes: .polled, get: { t throws(CommandError) in .bool(try t.player().isSeeking) }),
@@ -193,6 +198,7 @@ enum PropertyTable {
             guard !name.isEmpty else { throw .invalidParameter }
             audio.setWantedDevice(name)
         }, osd: { t in t.controller.audioOutput.map { String(format: tr("Audio device: %@"), $0.wantedDevice) } }),
+        // Polled: devices come and go with the desktop's sound server.
         Property("audio-device-list", scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let audio = t.controller.audioOutput else { throw .propertyUnavailable }
             return .array(audio.deviceList.map { .object([("name", .string($0.name)), ("description", .string($0.description))]) })
@@ -255,6 +261,7 @@ enum PropertyTable {
             return .number(size.doubleValue)
         }),
         // Packets the decoders could not decode (FFmpeg conceals them and playback goes on).
+        // Polled: a count the decode threads keep.
         Property("decode-errors", format: .integer, changes: .polled, get: { t throws(CommandError) in .number(Double(try t.item().decodeErrors)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
         // The title tag, else the file's name (mpv's media-title).
@@ -274,6 +281,8 @@ enum PropertyTable {
     ]
 
     private static let tracks: [Property] = [
+        // Polled, with sid: a subtitle file loads on a thread of its own
+        // and selects itself, with no event.
         Property("track-list", changes: .polled, get: { t throws(CommandError) in .array(TrackProperties.list(try t.item())) }),
         Property("aid", .value, get: { t throws(CommandError) in TrackProperties.selected("audio", in: try t.item()) },
                  set: { t, v throws(CommandError) in try TrackProperties.select("audio", v, player: try t.player()) },
@@ -301,6 +310,10 @@ enum PropertyTable {
     private static let window: [Property] = [
         // For screen tests and scripts: a present to wait for after a change,
         // and whether the window has nothing more to draw until the next one.
+        // Polled, as every property of the window's own state here (its
+        // presents, the pointer, the window manager's fullscreen, the
+        // screen saver) and the tiles' list (a mini window closed by the
+        // window manager): they change without a command.
         Property("window-presents", format: .integer, scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .number(Double(screen.presents))
