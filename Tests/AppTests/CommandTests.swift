@@ -25,6 +25,7 @@ import TestSupport
         var title = ""
         var pointerVisible = true
         var holdsOffScreenSaver = false
+        var isMinimized = false
         var presents = 0
         var isSettled = true
         var unsettledBy: String?
@@ -44,12 +45,13 @@ import TestSupport
     /// Tiles playing `files` (the first `synced` of them in a sync group),
     /// opened and past their first refresh.
     struct Rig {
+        let options: DeskPlayerCommand
         let tiles: TileSet
         let controller: CommandController
         let screen = RecordingScreen()
 
         init(_ files: [String], synced: Int = 0, arguments: [String] = []) throws {
-            let options = try DeskPlayerCommand.parse(files + arguments + ["--no-config", "--no-resume"])
+            options = try DeskPlayerCommand.parse(files + arguments + ["--no-config", "--no-resume"])
             tiles = TileSet(mixer: Mixer())
             let factory = TileFactory(options: options)
             controller = CommandController(tiles: tiles, factory: factory, screenshots: Screenshots(directory: "/nonexistent"))

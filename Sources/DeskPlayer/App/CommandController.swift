@@ -70,6 +70,11 @@ final class CommandController {
     /// Reference times marked for compare-export-frames (`compare-mark`), in order.
     var compareMarks: [Double] = []
     private(set) var quitRequested = false
+    /// Where properties changed, for the observers (`PropertyChanges`).
+    let changes = PropertyChanges()
+    /// How many property getters the observers' reads ran (`value(of:)`):
+    /// what the tests of `PropertyChanges` count.
+    private(set) var propertyReads = 0
     /// Commands' file work (screenshot-to-file, compare-export-frames), off the main thread.
     let fileWorker = FileWorker()
     /// The ticket of the file job the command being applied started (the
@@ -86,7 +91,12 @@ final class CommandController {
         self.tiles = tiles
         self.factory = factory
         self.screenshots = screenshots
+        tiles.onChange = { [changes] in changes.mark() }
     }
+
+    /// The count of property changes now (`PropertyChanges.generation`):
+    /// an observer that read at another count reads again.
+    func changeGeneration() -> UInt64 { changes.generation(tiles.tiles.map(\.player)) }
 
     /// A line on the OSD, when there is a window.
     func osd(_ text: String, seconds: Double = 3, topic: String? = nil) {
@@ -126,6 +136,12 @@ final class CommandController {
     /// Applies `command`; returns what the socket replies with as `data`.
     @discardableResult
     func apply(_ command: Command, to target: CommandTarget = .focused, from source: CommandSource) throws(CommandError) -> JSONValue {
+        // What a command changes (a failed one too may have changed some of
+        // it), observers hear of; text shown or expanded changes nothing.
+        switch command {
+        case .expandText, .showText, .scriptMessage, .ignore: break
+        default: changes.mark()
+        }
         switch command {
         case .set(let name, let value):
             try change(name, target, source) { _, _, _ throws(CommandError) in value }
@@ -285,6 +301,7 @@ final class CommandController {
     func value(of name: String, for target: CommandTarget = .focused) throws(CommandError) -> JSONValue {
         guard let property = PropertyTable.named(name) else { throw .propertyNotFound }
         let tile = property.scope == .app ? tiles.focused : (try? resolve(target).first)
+        propertyReads += 1
         return try property.get(PropertyTarget(tile: tile, controller: self))
     }
 
@@ -330,10 +347,13 @@ final class CommandController {
     /// OSD shows it, `${=NAME}` as get_property_string gives it; "(error)"
     /// for a name there is no such property, "(unavailable)" for one without a value now.
     func expand(_ template: String) -> String {
-        WindowTitle.expand(template) { name, raw in
-            do throws(CommandError) { return .value(try text(at: name, raw: raw)) } catch {
-                return error == .propertyNotFound ? .unknown : .unavailable
-            }
+        WindowTitle.expand(template) { name, raw in lookup(name, raw: raw) }
+    }
+
+    /// What a name in `${…}` stands for now (`raw`: `${=NAME}`).
+    func lookup(_ name: String, raw: Bool) -> WindowTitle.Lookup {
+        do throws(CommandError) { return .value(try text(at: name, raw: raw)) } catch {
+            return error == .propertyNotFound ? .unknown : .unavailable
         }
     }
 

@@ -23,7 +23,8 @@ enum HardwareDecodingProperties {
             guard let choice = HardwareDecoding(word) else { throw .invalidParameter }
             try t.player().hardwareDecoding = choice
         }, osd: { t in (try? t.player()).map { String(format: tr("Hardware decoding: %@"), $0.hardwareDecoding?.name ?? "auto-safe") } }),
-        Property("hwdec-current", get: { t throws(CommandError) in .string(try t.player().hardwareDecodingInUse) }),
+        // Polled: a decoder falls back to software on its own thread.
+        Property("hwdec-current", changes: .polled, get: { t throws(CommandError) in .string(try t.player().hardwareDecodingInUse) }),
         Property("hwdec-interop", get: { _ throws(CommandError) in .string("no") }),
     ]
 }

@@ -158,7 +158,7 @@ final class PlayerApp {
         CompareSession.tilesMade(options, controller: controller)
         if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
-        let code = runLoop(core)
+        let code = runLoop(core, window)
         saveRemembered(window)
         shutDown(core)
         if let path = options.statsJSON {
@@ -270,8 +270,7 @@ final class PlayerApp {
     /// costs a quarter of a second at worst, not a hang.
     static let longestWait = 0.25
 
-    private func runLoop(_ core: AppCore) -> Int32 {
-        let window = core.window
+    private func runLoop(_ core: AppCore, _ window: MainWindow) -> Int32 {
         let started = HostTime.now()
         var failureShownUntil: UInt64?
         while !controller.quitRequested {
@@ -282,8 +281,8 @@ final class PlayerApp {
             // bring (a frame a waiting player gets, a socket request, a D-Bus
             // call, a finished screenshot or dialog, an audio device notice, a
             // job's result) wakes the loop through MainThreadWake.
-            var deadline = earliestDeadline(core, at: now, started: started, failureShownUntil: failureShownUntil)
-            var resting = deadline == nil && isAtRest(core, failureShown: failureShownUntil != nil)
+            var deadline = earliestDeadline(core, window, at: now, started: started, failureShownUntil: failureShownUntil)
+            var resting = deadline == nil && isAtRest(core, window, failureShown: failureShownUntil != nil)
             // Before a rest that may last: what is left to say is said now.
             for feature in features where resting && !feature.settle(core, at: now) {
                 resting = false
@@ -334,14 +333,14 @@ final class PlayerApp {
 
     /// Seconds from `now` to the earliest deadline the players, the window,
     /// the features and the loop's own limits gave; nil: none.
-    private func earliestDeadline(_ core: AppCore, at now: UInt64, started: UInt64, failureShownUntil: UInt64?) -> Double? {
+    private func earliestDeadline(_ core: AppCore, _ window: MainWindow, at now: UInt64, started: UInt64, failureShownUntil: UInt64?) -> Double? {
         var earliest: Double?
         func take(_ deadline: Double?) {
             if let deadline { earliest = min(earliest ?? deadline, deadline) }
         }
         for tile in tiles.tiles { take(tile.player.nextDeadline(at: now, wake: MainThreadWake.post)) }
         for feature in features { take(feature.nextDeadline(core, at: now)) }
-        if core.window.awaitsLook { take(Player.lookInterval) }
+        if window.awaitsLook { take(Player.lookInterval) }
         if let until = failureShownUntil { take(Double(Int64(bitPattern: until &- now)) / 1e9) }
         if let limit = options.quitAfter { take(limit - Double(now &- (playingSince ?? started)) / 1e9) }
         return earliest
@@ -351,8 +350,8 @@ final class PlayerApp {
     /// played out with its picture shown, the window drawn with no OSD line,
     /// bar or pointer about to change, every feature at rest, no error on
     /// screen waiting to go and no time limit.
-    private func isAtRest(_ core: AppCore, failureShown: Bool) -> Bool {
-        !failureShown && options.quitAfter == nil && core.window.isSettled
+    private func isAtRest(_ core: AppCore, _ window: MainWindow, failureShown: Bool) -> Bool {
+        !failureShown && options.quitAfter == nil && window.isSettled
             && tiles.tiles.allSatisfy { $0.player.isAtRest } && features.allSatisfy { $0.isAtRest(core) }
     }
 

@@ -44,6 +44,20 @@ struct Property: Sendable {
         case app
     }
 
+    /// How observers (the socket's `observe_property`, MPRIS, the window
+    /// title) learn that its value changed (`PropertyChanges`).
+    enum Changes: Sendable {
+        /// It changes only where a change is marked: a command applied, the
+        /// tiles added, closed or focused, a player's event, pause or play.
+        /// Observers read it again only after a mark.
+        case marked
+        /// It changes on its own: with the clock (`time-pos`), as counters
+        /// count, as the window or another thread works (a subtitle file
+        /// loading, a scan, a measurement). Observers read it at their own
+        /// rate, as before marks (mpv's tick list).
+        case polled
+    }
+
     typealias Getter = @Sendable (PropertyTarget) throws(CommandError) -> JSONValue
     typealias Setter = @Sendable (PropertyTarget, JSONValue) throws(CommandError) -> Void
     typealias Cycler = @Sendable (PropertyTarget, _ down: Bool) throws(CommandError) -> Void
@@ -54,6 +68,7 @@ struct Property: Sendable {
     let kind: Kind
     let format: Format
     let scope: Scope
+    private(set) var changes: Changes
     let get: Getter
     let set: Setter?
     /// A `cycle` of its own (tracks, with their OSD lines); nil uses the kind's.
@@ -67,7 +82,8 @@ struct Property: Sendable {
     /// (`loop-file`: yes and inf); nil: the kind's reading.
     let normalize: (@Sendable (JSONValue) -> JSONValue)?
 
-    init(_ name: String, _ kind: Kind = .value, format: Format? = nil, scope: Scope = .tile, get: @escaping Getter,
+    init(_ name: String, _ kind: Kind = .value, format: Format? = nil, scope: Scope = .tile,
+         changes: Changes = .marked, get: @escaping Getter,
          set: Setter? = nil, cycle: Cycler? = nil, add: Adder? = nil, osd: Describer? = nil,
          normalize: (@Sendable (JSONValue) -> JSONValue)? = nil) {
         self.normalize = normalize
@@ -81,6 +97,7 @@ struct Property: Sendable {
             self.format = .plain
         }
         self.scope = scope
+        self.changes = changes
         self.get = get
         self.set = set
         self.cycle = cycle
@@ -123,6 +140,13 @@ struct PropertyTarget {
 }
 
 extension Property {
+    /// The same property, read by observers at their own rate (`Changes.polled`).
+    func polled() -> Property {
+        var property = self
+        property.changes = .polled
+        return property
+    }
+
     /// The value as `get_property_string` gives it (and `${=NAME}`):
     /// mpv's option printers, "1.500000", "yes", "3", JSON for lists.
     func rawText(_ value: JSONValue) -> String {

@@ -51,14 +51,25 @@ enum PropertyTable {
     }
 
     /// The app's own properties, then each feature's (`FeatureRegistry`).
+    /// Polled (`Property.Changes`): the open menu's rows (the menu closes
+    /// and moves in the window, no command), the desktop's parts (the UI
+    /// scale follows the display) and every feature's values (its own
+    /// threads' work: scans, measurements, a recording's time).
     static let all: [Property] = transport + sound + playlist + tracks + window + app
-        + ZoomProperties.all + HardwareDecodingProperties.all + menuProperties
-        + rotateProperties + DesktopProperties.all + FeatureRegistry.properties
+        + ZoomProperties.all + HardwareDecodingProperties.all + menuProperties.map { $0.polled() }
+        + rotateProperties + DesktopProperties.all.map { $0.polled() } + FeatureRegistry.properties.map { $0.polled() }
+
+    /// Whether observers read what `path` names at their own rate (`Property.Changes.polled`).
+    static func isPolled(_ path: String) -> Bool {
+        named(CommandController.split(path).name)?.changes == .polled
+    }
 
     private static let transport: [Property] = [
         Property("pause", .flag, scope: .group, get: { t throws(CommandError) in .bool(try t.player().isPaused) },
                  set: { t, v throws(CommandError) in try PropertyValue.flag(v) ? try t.player().pause() : try t.player().play() }),
-        Property("time-pos", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, get: { t throws(CommandError) in
+        // Polled (`Property.Changes`): the position and what is worked out
+        // from it move with the clock, every turn a frame is shown.
+        Property("time-pos", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, changes: .polled, get: { t throws(CommandError) in
             _ = try t.item()
             return .number(try t.player().currentTime.seconds)
         }, set: { t, v throws(CommandError) in
@@ -66,7 +77,7 @@ enum PropertyTable {
             try t.player().seek(to: MediaTime(seconds: max(0, try PropertyValue.seconds(v))))
         }),
         // mpv's playback-time: the position, within the file's length.
-        Property("playback-time", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, get: { t throws(CommandError) in
+        Property("playback-time", .number(0...Double.greatestFiniteMagnitude), format: .time, scope: .group, changes: .polled, get: { t throws(CommandError) in
             let now = try t.player().currentTime.seconds
             guard let d = try t.item().duration?.seconds else { return .number(now) }
             return .number(min(max(0, now), d))
@@ -74,23 +85,24 @@ enum PropertyTable {
             _ = try t.item()
             try t.player().seek(to: MediaTime(seconds: max(0, try PropertyValue.seconds(v))))
         }),
-        Property("percent-pos", .number(0...100), format: .decimal(shown: 0), scope: .group, get: { t throws(CommandError) in
+        Property("percent-pos", .number(0...100), format: .decimal(shown: 0), scope: .group, changes: .polled, get: { t throws(CommandError) in
             guard let d = try t.item().duration?.seconds, d > 0 else { throw .propertyUnavailable }
             return .number(min(100, try t.player().currentTime.seconds / d * 100))
         }, set: { t, v throws(CommandError) in
             guard let d = try t.item().duration?.seconds else { throw .propertyUnavailable }
             try t.player().seek(to: MediaTime(seconds: d * (try PropertyValue.number(v, in: 0...100)) / 100))
         }),
-        Property("duration", format: .time, get: { t throws(CommandError) in
+        // Polled: a stream's length is an estimate that can grow as it is read.
+        Property("duration", format: .time, changes: .polled, get: { t throws(CommandError) in
             guard let d = try t.item().duration else { throw .propertyUnavailable }
             return .number(d.seconds)
         }),
-        Property("time-remaining", format: .time, get: { t throws(CommandError) in
+        Property("time-remaining", format: .time, changes: .polled, get: { t throws(CommandError) in
             guard let d = try t.item().duration else { throw .propertyUnavailable }
             return .number(max(0, d.seconds - (try t.player().currentTime.seconds)))
         }),
         // The time left at the playback speed: what a wall clock will see.
-        Property("playtime-remaining", format: .time, get: { t throws(CommandError) in
+        Property("playtime-remaining", format: .time, changes: .polled, get: { t throws(CommandError) in
             guard let d = try t.item().duration else { throw .propertyUnavailable }
             let player = try t.player()
             return .number(max(0, d.seconds - player.currentTime.seconds) / player.speed.value)
@@ -142,11 +154,13 @@ enum PropertyTable {
             let player = try t.player()
             player.setABLoop(a: player.abLoop.a, b: try PropertyTable.loopPoint(v))
         }),
-        Property("paused-for-cache", get: { t throws(CommandError) in .bool(try t.player().isWaitingForData) }),
-        Property("eof-reached", get: { t throws(CommandError) in .bool(try t.requireTile().ended) }),
-        Property("seeking", get: { t throws(CommandError) in .bool(try t.player().isSeeking) }),
+        // Polled: waiting for data, a seek under way and the end reached
+        // come and go inside the player's tick.
+        Property("paused-for-cache", changes: .polled, get: { t throws(CommandError) in .bool(try t.player().isWaitingForData) }),
+        Property("eof-reached", changes: .polled, get: { t throws(CommandError) in .bool(try t.requireTile().ended) }),
+        Property("seeking", changes: .polled, get: { t throws(CommandError) in .bool(try t.player().isSeeking) }),
         // mpv's core-idle: nothing moves (paused, waiting for data, seeking, ended or nothing loaded).
-        Property("core-idle", get: { t throws(CommandError) in
+        Property("core-idle", changes: .polled, get: { t throws(CommandError) in
             guard let tile = t.tile, tile.player.currentItem != nil else { return .bool(true) }
             let player = tile.player
             return .bool(player.isPaused || player.isWaitingForData || player.isSeeking || tile.ended)
@@ -184,7 +198,8 @@ enum PropertyTable {
             guard !name.isEmpty else { throw .invalidParameter }
             audio.setWantedDevice(name)
         }, osd: { t in t.controller.audioOutput.map { String(format: tr("Audio device: %@"), $0.wantedDevice) } }),
-        Property("audio-device-list", scope: .app, get: { t throws(CommandError) in
+        // Polled: devices come and go with the desktop's sound server.
+        Property("audio-device-list", scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let audio = t.controller.audioOutput else { throw .propertyUnavailable }
             return .array(audio.deviceList.map { .object([("name", .string($0.name)), ("description", .string($0.description))]) })
         }),
@@ -246,7 +261,8 @@ enum PropertyTable {
             return .number(size.doubleValue)
         }),
         // Packets the decoders could not decode (FFmpeg conceals them and playback goes on).
-        Property("decode-errors", format: .integer, get: { t throws(CommandError) in .number(Double(try t.item().decodeErrors)) }),
+        // Polled: a count the decode threads keep.
+        Property("decode-errors", format: .integer, changes: .polled, get: { t throws(CommandError) in .number(Double(try t.item().decodeErrors)) }),
         Property("path", get: { t throws(CommandError) in .string(try t.item().name) }),
         // The title tag, else the file's name (mpv's media-title).
         Property("media-title", get: { t throws(CommandError) in
@@ -265,11 +281,13 @@ enum PropertyTable {
     ]
 
     private static let tracks: [Property] = [
-        Property("track-list", get: { t throws(CommandError) in .array(TrackProperties.list(try t.item())) }),
+        // Polled, with sid: a subtitle file loads on a thread of its own
+        // and selects itself, with no event.
+        Property("track-list", changes: .polled, get: { t throws(CommandError) in .array(TrackProperties.list(try t.item())) }),
         Property("aid", .value, get: { t throws(CommandError) in TrackProperties.selected("audio", in: try t.item()) },
                  set: { t, v throws(CommandError) in try TrackProperties.select("audio", v, player: try t.player()) },
                  cycle: { t, down throws(CommandError) in try TrackProperties.cycleAudio(t) }),
-        Property("sid", .value, get: { t throws(CommandError) in TrackProperties.selected("sub", in: try t.item()) },
+        Property("sid", .value, changes: .polled, get: { t throws(CommandError) in TrackProperties.selected("sub", in: try t.item()) },
                  set: { t, v throws(CommandError) in try TrackProperties.select("sub", v, player: try t.player()) },
                  cycle: { t, down throws(CommandError) in try TrackProperties.cycleSubtitles(t, forward: !down) }),
         Property("sub-delay", .number(-36000...36000), format: .milliseconds, get: { t throws(CommandError) in .number(try t.item().subtitleDelay) },
@@ -284,26 +302,32 @@ enum PropertyTable {
             try t.item().subtitlesVisible = try PropertyValue.flag(v)
             try t.player().subtitlesChanged()
         }, osd: { t in (try? t.item().subtitlesVisible) == false ? tr("Subtitles hidden") : tr("Subtitles visible") }),
-        Property("sub-text", get: { t throws(CommandError) in .string(TrackProperties.shownText(try t.player())) }),
-    ] + MediaProperties.all
+        Property("sub-text", changes: .polled, get: { t throws(CommandError) in .string(TrackProperties.shownText(try t.player())) }),
+    // Polled: they follow the decoded frames (a size or format change
+    // mid-stream, frame counts).
+    ] + MediaProperties.all.map { $0.polled() }
 
     private static let window: [Property] = [
         // For screen tests and scripts: a present to wait for after a change,
         // and whether the window has nothing more to draw until the next one.
-        Property("window-presents", format: .integer, scope: .app, get: { t throws(CommandError) in
+        // Polled, as every property of the window's own state here (its
+        // presents, the pointer, the window manager's fullscreen, the
+        // screen saver) and the tiles' list (a mini window closed by the
+        // window manager): they change without a command.
+        Property("window-presents", format: .integer, scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .number(Double(screen.presents))
         }),
-        Property("window-settled", .flag, scope: .app, get: { t throws(CommandError) in
+        Property("window-settled", .flag, scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.isSettled)
         }),
         // What keeps it from settling ("an OSD line", "tile 2: player seeking"); "" when settled.
-        Property("window-unsettled-by", scope: .app, get: { t throws(CommandError) in
+        Property("window-unsettled-by", scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .string(screen.unsettledBy ?? "")
         }),
-        Property("fullscreen", .flag, scope: .app, get: { t throws(CommandError) in
+        Property("fullscreen", .flag, scope: .app, changes: .polled, get: { t throws(CommandError) in
             .bool(t.controller.screen?.isFullscreen ?? false)
         }, set: { t, v throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
@@ -329,7 +353,7 @@ enum PropertyTable {
             guard let mode = DeinterlaceMode(rawValue: word) else { throw .invalidParameter }
             try t.player().deinterlace = mode
         }, osd: { t in (try? t.player()).map { String(format: tr("Deinterlace: %@"), $0.deinterlace.rawValue) } }),
-        Property("pip", .flag, get: { t throws(CommandError) in .bool(try t.requireTile().isInPiP) },
+        Property("pip", .flag, changes: .polled, get: { t throws(CommandError) in .bool(try t.requireTile().isInPiP) },
                  set: { t, v throws(CommandError) in
                      let tile = try t.requireTile()
                      if try PropertyValue.flag(v) {
@@ -346,15 +370,15 @@ enum PropertyTable {
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             screen.showsThumbnails = try PropertyValue.flag(v)
         }, osd: { t in t.controller.screen?.showsThumbnails == false ? tr("Thumbnails: off") : tr("Thumbnails: on") }),
-        Property("cursor-visible", scope: .app, get: { t throws(CommandError) in
+        Property("cursor-visible", scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.pointerVisible)
         }),
-        Property("stop-screensaver-active", scope: .app, get: { t throws(CommandError) in
+        Property("stop-screensaver-active", scope: .app, changes: .polled, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }
             return .bool(screen.holdsOffScreenSaver)
         }),
-        Property("tiles", scope: .app, get: { t throws(CommandError) in
+        Property("tiles", scope: .app, changes: .polled, get: { t throws(CommandError) in
             let set = t.controller.tiles
             return .array(set.tiles.enumerated().map { index, tile in
                 .object([("index", .number(Double(index))), ("filename", tile.player.currentItem.map { .string($0.name) } ?? .null),

@@ -42,6 +42,9 @@ final class TileSet {
     weak var screen: (any PlayerScreen)? { didSet { showTiles() } }
     /// Called with a tile about to go, while its item is still there (statistics).
     var onRetire: (Tile) -> Void = { _ in }
+    /// Called when a tile comes, goes, takes another's place or the focus
+    /// (the controller marks its properties changed: `PropertyChanges`).
+    var onChange: () -> Void = {}
 
     init(mixer: Mixer) { self.mixer = mixer }
 
@@ -64,6 +67,7 @@ final class TileSet {
     /// The tiles from here on share the first one's clock.
     func synchronize(_ members: [Tile]) {
         syncGroup = members
+        onChange()
         guard let master = members.first?.player else { return }
         master.syncClock = nil
         for tile in members.dropFirst() { tile.player.syncClock = master.clock }
@@ -134,6 +138,7 @@ final class TileSet {
         tiles.removeAll()
         syncGroup.removeAll()
         for tile in all { tearDown(tile) }
+        onChange()
     }
 
     /// The one teardown: statistics, out of the window and the mixer, the queue emptied.
@@ -158,8 +163,10 @@ final class TileSet {
         }
     }
 
+    /// The tiles or the focus changed: the window shows them, observers hear of it.
     private func showTiles() {
         screen?.show(tiles.map(\.view), focused: focusedIndex)
+        onChange()
     }
 }
 

@@ -60,7 +60,7 @@ enum ZoomProperties {
                      try change(t) { $0.panY = pan }
                  }),
         // Screen pixels per video pixel: 1 shows it 1:1, 2, 4, 8 magnified; 0 fits it again, centred.
-        Property("compare-pixel-zoom", .number(0...64), scope: .group, get: { t throws(CommandError) in
+        Property("compare-pixel-zoom", .number(0...64), scope: .group, changes: .polled, get: { t throws(CommandError) in
             .number((exp2(try zoom(t).log2) / (try fitScale(t)) * 1000).rounded() / 1000)
         }, set: { t, v throws(CommandError) in
             let n = try PropertyValue.number(v, in: 0...64)

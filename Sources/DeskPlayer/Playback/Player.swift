@@ -115,8 +115,17 @@ package final class Player {
         set { presenter.onFramePresented = newValue }
     }
 
-    var wantsToPlay = false
-    var events: [PlayerEvent] = []
+    var wantsToPlay = false {
+        didSet { if wantsToPlay != oldValue { stateChanges &+= 1 } }
+    }
+    var events: [PlayerEvent] = [] {
+        didSet { if !events.isEmpty { stateChanges &+= 1 } }
+    }
+    /// Counts the changes the player makes on its own, outside any command:
+    /// an event (an item ready, failed or ended, a seek, a hand-over) and
+    /// each pause or play (it pauses itself at backward play's start).
+    /// App marks its properties changed when it moves (`PropertyChanges`).
+    package private(set) var stateChanges: UInt64 = 0
     private var announcedReady = false
     /// A seek asked for before the item opened.
     var pendingSeek: MediaTime?

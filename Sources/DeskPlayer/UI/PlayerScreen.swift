@@ -44,9 +44,12 @@ package protocol PlayerScreen: AnyObject {
     func capture() throws(MediaError) -> PictureBuffer
     /// The size a comparison is drawn at (the window less the metrics strip), nil when none is shown.
     var compareSize: (width: Int, height: Int)? { get }
+    /// The window is minimized: nothing in it can be seen.
+    var isMinimized: Bool { get }
 }
 
 extension PlayerScreen {
+    package var isMinimized: Bool { false }
     package var compareSize: (width: Int, height: Int)? { nil }
     package var library: LibraryView? {
         get { nil }

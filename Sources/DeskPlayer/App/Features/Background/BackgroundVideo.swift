@@ -6,14 +6,14 @@ import Output
 final class BackgroundVideo: AppFeature {
     private let tile: Tile
 
-    /// Nil without `--background`.
+    /// Nil without `--background`, or without an SDL window to draw it in.
     init?(_ core: AppCore) {
-        guard let file = core.options.background else { return nil }
+        guard let file = core.options.background, let window = core.window else { return nil }
         tile = core.controller.factory.tile([file], decoderThreads: 1)
         tile.view.contentMode = .fill
         tile.player.isAudible = false
         tile.player.passesPerItem = nil
-        core.window.background = tile.view
+        window.background = tile.view
         core.tiles.mixer.add(tile.player.audio)
         tile.player.play()
     }

@@ -29,6 +29,8 @@ final class MPRISService {
     /// from playing on.
     private var lastPosition: (seconds: Double, host: UInt64, playing: Bool, track: Int)?
     private var lastLook: UInt64 = 0
+    /// The change count the announced values were read at (`PropertyChanges`).
+    private var changesReadAt: UInt64?
     /// The item MPRIS `Stop` stopped (paused at its start), while it stays
     /// so: PlaybackStatus says Stopped, and Play plays it from the beginning.
     private weak var stoppedItem: PlayerItem?
@@ -80,10 +82,18 @@ final class MPRISService {
         return bus.hasPendingOutput
     }
 
+    /// The properties are read again only after a change was marked
+    /// (`PropertyChanges`: a command from any source, a player's event or
+    /// pause); the position, which moves with the clock, is polled every
+    /// 50 ms while the focused player plays, to tell a seek or a loop's
+    /// jump from playing on. Paused with nothing marked, a look reads nothing.
     private func look(at now: UInt64) {
         lastLook = now
-        announceChanges()
-        announceSeek(at: now)
+        let generation = controller.changeGeneration()
+        let changed = generation != changesReadAt
+        changesReadAt = generation
+        if changed { announceChanges() }
+        if changed || controller.tiles.focused?.player.isPaused == false { announceSeek(at: now) }
     }
 
     // MARK: State, through the property table

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import UI
 
 /// The Picture in Picture windows draw each turn after the main window.
 final class PiPFeature: AppFeature {
-    init(_ core: AppCore) {}
+    private let window: MainWindow
+
+    /// Nil without an SDL window: the mini windows stay above it.
+    init?(_ core: AppCore) {
+        guard let window = core.window else { return nil }
+        self.window = window
+    }
 
     func update(_ core: AppCore, at now: UInt64) {
-        let window = core.window
         core.controller.pips?.refresh(at: now, fullscreenMain: window.isFullscreen ? window.window : nil)
     }
 

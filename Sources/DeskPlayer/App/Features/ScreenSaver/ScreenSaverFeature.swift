@@ -5,8 +5,8 @@ final class ScreenSaverFeature: AppFeature {
     init(_ core: AppCore) {}
 
     func announce(_ core: AppCore, at now: UInt64) {
-        core.window.holdsOffScreenSaver = core.tiles.playsVideoInSight(mainWindowVisible: !core.window.isMinimized)
+        core.screen.holdsOffScreenSaver = core.tiles.playsVideoInSight(mainWindowVisible: !core.screen.isMinimized)
     }
 
-    func finish(_ core: AppCore) { core.window.holdsOffScreenSaver = false }
+    func finish(_ core: AppCore) { core.screen.holdsOffScreenSaver = false }
 }

@@ -12,7 +12,7 @@ final class ScreenshotsFeature: AppFeature {
             switch result {
             case .success(let url):
                 print("Screenshot: \(url.path)")
-                core.window.showMessage(String(format: tr("Screenshot: %@"), url.path), seconds: 3)
+                core.screen.showMessage(String(format: tr("Screenshot: %@"), url.path), seconds: 3, topic: nil)
             case .failure(let error):
                 core.report("screenshot: \(error)", shown: String(format: tr("Screenshot: %@"), shownDescription(of: error)))
             }

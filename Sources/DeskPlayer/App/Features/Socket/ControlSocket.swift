@@ -13,10 +13,15 @@ final class ControlSocket {
         let name: String
         /// As text (`observe_property_string`).
         let asText: Bool
+        /// Read every turn: it changes on its own (`Property.Changes.polled`).
+        let polled: Bool
         var last: JSONValue?
+        /// The change count it was last read at (`PropertyChanges`); nil: not read yet.
+        var readAt: UInt64?
     }
 
-    /// Properties one client may observe at once: each is evaluated every turn.
+    /// Properties one client may observe at once: each is read after every
+    /// change (a polled one every turn).
     static let observationsPerClient = 1000
 
     private let server: IPCServer
@@ -28,6 +33,8 @@ final class ControlSocket {
     /// Requests whose command handed its work to the file worker, by ticket: replied to when it has run.
     private var awaitingFileJobs: [Int: IPCRequest] = [:]
     private var lastReportedPause: Bool?
+    /// The change count `lastReportedPause` was read at.
+    private var pauseReadAt: UInt64?
 
     init(path: String, arrived: @escaping @Sendable () -> Void) throws {
         server = try IPCServer(path: path, arrived: arrived)
@@ -70,14 +77,21 @@ final class ControlSocket {
     /// last in a turn, after everything that can change a value (requests,
     /// MPRIS, keys, jobs' results, player events), since at rest the next
     /// turn may be long in coming.
+    /// A property is read again only after a change was marked
+    /// (`PropertyChanges`), or every turn when it is polled (the position,
+    /// counters: what moves with the clock is looked at each turn as before).
     func announce(_ controller: CommandController) {
-        if let focused = controller.tiles.focused {
+        let generation = controller.changeGeneration()
+        if pauseReadAt != generation, let focused = controller.tiles.focused {
+            pauseReadAt = generation
             let paused = focused.player.isPaused
             if let last = lastReportedPause, last != paused { broadcast(paused ? "pause" : "unpause") }
             lastReportedPause = paused
         }
         for index in observations.indices {
             let observation = observations[index]
+            guard observation.polled || observation.readAt != generation else { continue }
+            observations[index].readAt = generation
             let value: JSONValue? = observation.asText
                 ? (try? controller.text(at: observation.name, raw: true)).map { .string($0) }
                 : try? controller.value(at: observation.name)
@@ -114,7 +128,8 @@ final class ControlSocket {
                 throw .tooManyObservations
             }
             observations.append(Observation(connection: request.connection, id: parts[1], name: name,
-                                            asText: request.name == "observe_property_string", last: nil))
+                                            asText: request.name == "observe_property_string",
+                                            polled: PropertyTable.isPolled(name), last: nil, readAt: nil))
             observationsOf[request.connection, default: 0] += 1
         case "unobserve_property":
             guard parts.count >= 2 else { throw .invalidParameter }

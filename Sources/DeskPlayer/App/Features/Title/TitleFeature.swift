@@ -7,11 +7,11 @@ final class TitleFeature: AppFeature {
     init(_ core: AppCore) { title = WindowTitle(template: core.options.title) }
 
     func announce(_ core: AppCore, at now: UInt64) {
-        title.update(at: now, controller: core.controller, screen: core.window)
+        title.update(at: now, controller: core.controller, screen: core.screen)
     }
 
     func settle(_ core: AppCore, at now: UInt64) -> Bool {
-        title.update(at: now, controller: core.controller, screen: core.window, settling: true)
+        title.update(at: now, controller: core.controller, screen: core.screen, settling: true)
         return true
     }
 }

@@ -12,17 +12,31 @@ struct WindowTitle {
     let template: String
     private var shown: String?
     private var checked: UInt64 = 0
+    /// The change count the title was last expanded at (`PropertyChanges`).
+    private var readAt: UInt64?
+    /// The last expansion named a polled property (`${time-pos}`).
+    private var readsPolled = false
 
     init(template: String?) { self.template = template ?? WindowTitle.standard }
 
-    /// Sets the title when it changed (looked at four times a second:
-    /// titles follow tags and positions, not frames); `settling`: at once,
-    /// as the loop goes to rest (the last look may be up to 250 ms old,
-    /// and at rest the next one may never come).
+    /// Sets the title when it changed: expanded again after a change was
+    /// marked (`PropertyChanges`); a template naming a polled property is
+    /// also looked at four times a second (titles follow positions, not
+    /// frames), and at once when `settling`, as the loop goes to rest (the
+    /// last look may be up to 250 ms old, and at rest the next one may never
+    /// come). A turn with no change and no polled name reads nothing.
     mutating func update(at now: UInt64, controller: CommandController, screen: any PlayerScreen, settling: Bool = false) {
-        guard settling || shown == nil || now &- checked >= 250_000_000 else { return }
+        let generation = controller.changeGeneration()
+        let polledDue = readsPolled && (settling || now &- checked >= 250_000_000)
+        guard readAt != generation || polledDue else { return }
         checked = now
-        let title = controller.expand(template)
+        readAt = generation
+        var polled = false
+        let title = WindowTitle.expand(template) { name, raw in
+            if PropertyTable.isPolled(name) { polled = true }
+            return controller.lookup(name, raw: raw)
+        }
+        readsPolled = polled
         guard title != shown else { return }
         shown = title
         screen.setTitle(title)
