@@ -14,7 +14,7 @@ final class RecordingFeature: AppFeature {
         for event in recording.takeEvents() { core.broadcast(event.name, event.fields) }
         // The recorded tile's bar shows stop on its record button.
         let recorded = recording.recordingPlayer.map(ObjectIdentifier.init)
-        if core.window.recordingPlayer != recorded { core.window.recordingPlayer = recorded }
+        if let window = core.window, window.recordingPlayer != recorded { window.recordingPlayer = recorded }
     }
 
     /// Looked at often while it records: the recorder does not wake the loop.
