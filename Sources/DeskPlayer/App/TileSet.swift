@@ -149,7 +149,7 @@ final class TileSet {
         // The frame it shows holds its decoder's pictures (their pool lives while one is held).
         tile.view.resetPicture()
         // Once its threads have ended and freed what they held (they stop on their own).
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { FreedMemory.release() }
+        FreedMemory.releaseOnThread(after: 1)
     }
 
     /// Only the focused tile is heard, unless `--audio all`; a player in
