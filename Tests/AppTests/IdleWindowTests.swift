@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Testing
+@testable import App
 import TestSupport
 
 /// The desktop app a person starts from the menu: the idle window, what it
@@ -14,6 +15,43 @@ extension ScreenTests {
         return extra + exec.dropFirst().flatMap { $0 == "%F" ? files : [$0] }
     }
 
+    /// The idle window offers the phone picker's three ways to a video as
+    /// buttons under its lines: a file, the camera, the roll. Found on the
+    /// screen (three grey boxes in a row) and clicked: "Take video…" with no
+    /// camera says so and the window stays; "Videos…" opens the roll.
+    @Test func theIdleWindowOffersAFileTheCameraAndTheRoll() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let socket = home.root.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp(["--idle", "--geometry", "640x360+0+0", "--no-config", "--no-resume", "--input-ipc-server", socket],
+                                 environment: home.environment)
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.get("idle-active") == .bool(true))
+        let shot = try grabSettled(app, 640, 360, to: home.root.appendingPathComponent("idle.ppm").path)
+        func grey(_ x: Int, _ y: Int) -> Bool {
+            let (r, g, b) = ScreenTests.rgb(shot, x, y)
+            return (20...70).contains(r) && abs(r - g) < 6 && abs(r - b) < 6
+        }
+        // The buttons' top edge down the middle, below the lines; along it, the boxes.
+        let top = try #require((180..<360).first { grey(320, $0) }, "no button under the idle window's lines")
+        var boxes: [Range<Int>] = []
+        var start: Int?
+        for x in 0...640 {
+            if x < 640, grey(x, top + 2) { start = start ?? x } else if let s = start { boxes.append(s..<x); start = nil }
+        }
+        try #require(boxes.count == 3, "\(boxes)")
+        func click(_ box: Range<Int>) throws {
+            try runTool("xdotool", ["mousemove", String((box.lowerBound + box.upperBound) / 2), String(top + 8), "click", "1"])
+        }
+        try click(boxes[1])
+        #expect(eventually { app.errors.contains("camera: No camera found") }, "\(app.errors)")
+        #expect(client.get("idle-active") == .bool(true))
+        try click(boxes[2])
+        #expect(eventually { client.get("library") == .bool(true) }, "the roll opens")
+    }
+
     @Test func theIdleWindowWaitsThenPlaysWhatItIsGiven() throws {
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -25,13 +63,13 @@ extension ScreenTests {
         let client = try ControlSocketTests.Client(path: socket)
         #expect(client.get("idle-active") == .bool(true))
 
-        // The idle window: its two lines in the middle, black elsewhere, its own title.
+        // The idle window: its two lines and its buttons in the middle, black elsewhere, its own title.
         let shot = try grabSettled(app, 640, 360, to: dir.appendingPathComponent("idle.ppm").path)
         func brightPixels(rows: Range<Int>) -> Int {
             rows.reduce(0) { sum, y in sum + (0..<640).filter { x in shot.pixels[(y * 640 + x) * 3] > 180 }.count }
         }
-        #expect(brightPixels(rows: 140..<220) > 400, "no text in the middle of the idle window")
-        #expect(brightPixels(rows: 0..<120) == 0 && brightPixels(rows: 250..<360) == 0)
+        #expect(brightPixels(rows: 110..<270) > 800, "no text in the middle of the idle window")
+        #expect(brightPixels(rows: 0..<110) == 0 && brightPixels(rows: 270..<360) == 0)
         #expect(try findWindow("^DeskPlayer$") != nil)
 
         // A file opened into it through the socket plays. (The title that

@@ -130,6 +130,9 @@ extension MainWindow {
             return
         }
         switch target {
+        case .idleChoice(let command):
+            // Exactly as the menu's item of the same words runs it.
+            onAction(.menu(command))
         case .menu, .list, .library, .panel, .nothing:
             break  // their own handlers took their presses (`handle`); nothing else is under the pointer
         case .metricsGraph(let fraction):
@@ -170,6 +173,8 @@ extension MainWindow {
         case controlBar(tile: Int, ControlBar)
         /// The comparison's view (its divider, a zoomed picture's pan).
         case comparison
+        /// One of the idle window's buttons (a file, the camera, the roll): its command.
+        case idleChoice(String)
         /// A tile's picture.
         case tile(Int)
         case nothing
@@ -182,6 +187,9 @@ extension MainWindow {
         if !showsHelp, let panel = panelRect, panel.contains(x: x, y: y) { return .panel }
         if let fraction = metricsGraph?.seekFraction(x: x, y: y, bounds: bounds) { return .metricsGraph(fraction: fraction) }
         if comparing { return .comparison }
+        if views.isEmpty, let command = IdleScreen.choice(atX: x, y: y, in: contentBounds, text: text, scale: scale) {
+            return .idleChoice(command)
+        }
         if let index = pipButtonHit(x: x, y: y) { return .pipButton(tile: index) }
         if let (index, bar) = controlBar(at: x, y: y) { return .controlBar(tile: index, bar) }
         if let index = tileIndex(x: x, y: y) { return .tile(index) }
@@ -210,7 +218,16 @@ extension MainWindow {
             // The loupe follows the pointer.
             if compare?.state.showsLoupe == true { needsRedraw = true }
         } else {
+            let before = pointer
             pointer = (x, y)
+            // The idle window's button under the pointer lights up.
+            if views.isEmpty, let before,
+               IdleScreen.choice(atX: before.x, y: before.y, in: contentBounds, text: text, scale: scale)
+                != IdleScreen.choice(atX: x, y: y, in: contentBounds, text: text, scale: scale) {
+                needsRedraw = true
+            } else if views.isEmpty, before == nil {
+                needsRedraw = true
+            }
             if let index = tileIndex(x: x, y: y) {
                 if hover?.index != index { needsRedraw = true }
                 showControls(index)

@@ -53,7 +53,7 @@ extension MainWindow {
         if let compare, !views.isEmpty {
             compareDrawing = compare.draw(views, in: compareBounds, renderer: r, text: text, pointer: pointer)
         } else if views.isEmpty {
-            IdleScreen.draw(in: contentBounds, renderer: r, text: text)
+            IdleScreen.draw(in: contentBounds, renderer: r, text: text, scale: scale, pointer: pointer)
         } else {
             for (view, area) in zip(views, areas) {
                 view.draw(in: area, renderer: r, text: text, overBackground: background != nil)
