@@ -266,13 +266,11 @@ import TestSupport
         #expect(player.isRunning)
     }
 
-    /// A camera another program holds: a FUSE folder whose `video0` says
-    /// EBUSY when opened (Tests/TestSupport/busy_camera.py), through the same
-    /// v4l2 input a /dev/video node takes. One line says the camera is busy,
-    /// and the file opened beside it plays on.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/fuse"),
-                   "the busy camera is a FUSE folder: without /dev/fuse (a container without it) it cannot be mounted"))
-    func aBusyCameraSaysSoAndTheFileBesideItPlaysOn() throws {
+    /// Cameras that cannot be had, from a FUSE folder (Tests/TestSupport/busy_camera.py)
+    /// through the same v4l2 input a /dev/video node takes: `video0` says
+    /// EBUSY when opened (another program holds it), `video1` EACCES (no
+    /// permission). `body` gets the folder.
+    static func withUnavailableCameras(_ body: (URL) throws -> Void) throws {
         let dir = Fixtures.temporaryDirectory()
         let mount = dir.appendingPathComponent("dev")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
@@ -290,21 +288,42 @@ import TestSupport
         }
         let said = String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self)
         try #require(said.hasPrefix("ready"), "busy_camera.py: \(said)")
-        let socket = dir.appendingPathComponent("ipc.sock").path
-        let stderr = dir.appendingPathComponent("stderr.txt")
-        let player = try ControlSocketTests().startPlayer(
-            [Fixtures.asset("demo.mp4"), "--camera", "v4l2:" + mount.appendingPathComponent("video0").path, "--loop", "inf"],
-            socket: socket, stderr: stderr)
-        defer { if player.isRunning { player.terminate(); player.waitUntilExit() } }
-        let client = try ControlSocketTests.Client(path: socket)
-        let errors = { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
-        #expect(eventually(seconds: 20) { errors().contains("video0 is busy: another program is using the camera") }, "\(errors())")
-        #expect(errors().split(separator: "\n").filter { $0.contains("busy") }.count == 1, "one line: \(errors())")
-        // The file plays on: its time moves.
-        #expect(eventually(seconds: 20) { client.get("filename") == .string("demo.mp4") })
-        let before = client.get("time-pos")?.number ?? 0
-        #expect(eventually(seconds: 20) { (client.get("time-pos")?.number ?? 0) > before + 0.5 })
-        #expect(player.isRunning)
+        try body(mount)
+    }
+
+    /// A camera that cannot be opened says why in one line, and the file
+    /// opened beside it plays on.
+    static func unavailableCameraSays(_ node: String, _ words: String...) throws {
+        try withUnavailableCameras { mount in
+            let dir = mount.deletingLastPathComponent()
+            let socket = dir.appendingPathComponent("ipc.sock").path
+            let stderr = dir.appendingPathComponent("stderr.txt")
+            let player = try ControlSocketTests().startPlayer(
+                [Fixtures.asset("demo.mp4"), "--camera", "v4l2:" + mount.appendingPathComponent(node).path, "--loop", "inf"],
+                socket: socket, stderr: stderr)
+            defer { if player.isRunning { player.terminate(); player.waitUntilExit() } }
+            let client = try ControlSocketTests.Client(path: socket)
+            let errors = { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
+            #expect(eventually(seconds: 20) { words.allSatisfy { errors().contains($0) } }, "\(errors())")
+            #expect(errors().split(separator: "\n").filter { $0.contains(node) }.count == 1, "one line: \(errors())")
+            // The file plays on: its time moves.
+            #expect(eventually(seconds: 20) { client.get("filename") == .string("demo.mp4") })
+            let before = client.get("time-pos")?.number ?? 0
+            #expect(eventually(seconds: 20) { (client.get("time-pos")?.number ?? 0) > before + 0.5 })
+            #expect(player.isRunning)
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/fuse"),
+                   "the busy camera is a FUSE folder: without /dev/fuse (a container without it) it cannot be mounted"))
+    func aBusyCameraSaysSoAndTheFileBesideItPlaysOn() throws {
+        try CameraTests.unavailableCameraSays("video0", "video0 is busy: another program is using the camera")
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/fuse"),
+                   "the camera without permission is a FUSE folder: without /dev/fuse it cannot be mounted"))
+    func aCameraWithoutPermissionNamesTheVideoGroup() throws {
+        try CameraTests.unavailableCameraSays("video1", "Permission denied for", "add yourself to the video group")
     }
 
     @Test func aCameraThatEndsMidRecordingLeavesItsRecording() throws {
