@@ -57,4 +57,26 @@ extension ScreenTests {
         let take = try #require(client.events.last { $0["event"]?.string == "recording-stopped" }?["path"]?.string)
         #expect(eventually(seconds: 10) { client.get("path") == .string(take) }, "the take plays in the tile")
     }
+
+    /// A file's bar has "Take video…" beside the playlist button: clicked
+    /// with no camera here, one line says so and the file stays.
+    @Test func aFilesBarOffersTakeVideo() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp([Fixtures.asset("demo.mp4"), "--pause", "--geometry", "960x540+0+0", "--no-config", "--no-resume",
+                                  "--input-ipc-server", socket])
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("duration") == .number(10))
+        let bar = ControlBar(in: Rect(x: 0, y: 0, width: 960, height: 540))
+        let button = try #require(bar.rect(of: .camera))
+        #expect(ControlBar(in: Rect(x: 0, y: 0, width: 960, height: 540), camera: true).rect(of: .camera) == nil,
+                "a camera's own bar has none")
+        try runTool("xdotool", ["mousemove", "480", "200", "sleep", "0.2", "mousemove", String(button.x + button.width - 2),
+                                String(button.y + button.height - 2), "sleep", "0.3", "click", "1"])
+        #expect(eventually { app.errors.contains("camera: No camera found") }, "\(app.errors)")
+        #expect(client.get("filename") == .string("demo.mp4"))
+    }
 }

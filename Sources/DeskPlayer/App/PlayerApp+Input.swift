@@ -128,6 +128,7 @@ extension PlayerApp {
         case .previous: return .playlistPrev(force: false)
         case .next: return .playlistNext(force: false)
         case .record: return .record
+        case .camera: return .camera(nil)
         case .playlist: return .playlistPanel
         case .fullscreen: return .cycle(property: "fullscreen", down: false)
         }

@@ -52,6 +52,13 @@ enum BarIcons {
             }
         case .audio, .subtitles:
             text.drawCentered(button == .audio ? "♪" : "CC", renderer: r, cx: cx, cy: cy, maxWidth: b.width * 2)
+        case .camera:
+            // A camera: a body, a lens (a dark square in it), a bump on top.
+            let body = Rect(x: cx - s / 2, y: cy - s / 3, width: s, height: s * 2 / 3 + 1)
+            fill(body, white, renderer: r)
+            fill(Rect(x: cx - s / 6, y: cy - s / 3 - bar, width: s / 3, height: bar), white, renderer: r)
+            let lens = max(s / 3, 2)
+            fill(Rect(x: cx - lens / 2, y: body.y + (body.height - lens) / 2, width: lens, height: lens), (40, 40, 40, 255), renderer: r)
         case .playlist:
             // A list: three rows, each a dot and a line.
             for row in 0..<3 {

@@ -6,7 +6,7 @@ import Playback
 
 /// The control bar's buttons, each a command (the App says which).
 package enum BarButton: CaseIterable, Sendable {
-    case play, previous, next, record, audio, subtitles, playlist, fullscreen
+    case play, previous, next, record, audio, subtitles, camera, playlist, fullscreen
 
     /// The tooltip: what it does, and its key.
     var tooltip: String {
@@ -17,6 +17,7 @@ package enum BarButton: CaseIterable, Sendable {
         case .record: return tr("Record the camera / stop (R)")
         case .audio: return tr("Audio track (#)")
         case .subtitles: return tr("Subtitles (j)")
+        case .camera: return tr("Take video…")
         case .playlist: return tr("Playlist (F8)")
         case .fullscreen: return tr("Fullscreen (f)")
         }
@@ -73,7 +74,8 @@ struct ControlBar {
         timeX = x + u(6)
         var right = bar.x + bar.width - u(8)
         var rightButtons: [(Button, Rect)] = []
-        for button in compact ? [] : [Button.fullscreen, .playlist] {
+        // "Take video…" beside the playlist, as the phone's picker has it beside the files; not on a camera's own bar.
+        for button in compact ? [] : camera ? [Button.fullscreen, .playlist] : [Button.fullscreen, .playlist, .camera] {
             right -= size
             rightButtons.insert((button, Rect(x: right, y: top, width: size, height: size)), at: 0)
             right -= gap
