@@ -97,4 +97,26 @@ import TestSupport
         #expect(eventually { scanner.latest?.result.entries.contains { $0.name == "trip.mkv" } == true })
         #expect(scanner.takeProblems().isEmpty)
     }
+
+    /// The listing reads kinds from the folder's entries: a link to a
+    /// video is listed (with the video's time), a link to a folder is not
+    /// entered, a name in capitals (a camera's MVI_0001.MOV) is a video, a
+    /// name that only ends like one ("mp4") is not.
+    @Test func linksAndCapitalsAreListedAsTheFilesTheyLeadTo() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let fm = FileManager.default
+        let linked = home.videos.path + "/linked.mp4", loop = home.videos.path + "/loop"
+        try fm.createSymbolicLink(atPath: linked, withDestinationPath: home.party)
+        try fm.createSymbolicLink(atPath: loop, withDestinationPath: home.videos.path)
+        let camera = home.videos.path + "/MVI_0001.MOV"
+        try fm.copyItem(atPath: home.screen, toPath: camera)
+        try Data().write(to: URL(fileURLWithPath: home.videos.path + "/mp4"))
+        let result = LibraryScan.run(LibraryScan.roots(home.environment))
+        let names = Set(Self.names(result.entries))
+        #expect(names.contains("linked.mp4") && names.contains("MVI_0001.MOV") && !names.contains("mp4"), "\(names)")
+        #expect(result.entries.first { $0.name == "linked.mp4" }?.modified == result.entries.first { $0.path == home.party }?.modified)
+        #expect(!result.folders.contains(loop), "a linked folder is not entered")
+        #expect(result.entries.count == 8, "\(Self.names(result.entries))")
+    }
 }

@@ -253,7 +253,7 @@ package final class LibraryView {
         for (row, y) in shown {
             switch rows[row] {
             case .header(let day):
-                text.drawLine(LibraryView.dayTitle(days[day].day), renderer: r, x: g.grid.x,
+                text.drawLine(dayTitle(days[day].day), renderer: r, x: g.grid.x,
                               y: y + (g.headerHeight - text.lineHeight) / 2, color: SDL_Color(r: 235, g: 235, b: 240, a: 255))
             case .cells(let range):
                 for i in range { drawCell(i, cellRect(i, in: range, y: y, g), g, renderer: r, text: text, scale: u) }
@@ -344,6 +344,25 @@ package final class LibraryView {
         fill(rect, (120, 190, 255, 255), renderer: r)
         text.drawCentered(label, renderer: r, cx: rect.x + rect.width / 2, cy: rect.y + rect.height / 2, maxWidth: rect.width,
                           color: SDL_Color(r: 0, g: 0, b: 0, a: 255))
+    }
+
+    /// The day titles drawn, each made once (a DateFormatter made and set
+    /// up for each title at each draw was a tenth of the roll's opening);
+    /// forgotten at midnight, when "Today" becomes "Yesterday".
+    private var dayTitles: [String: String] = [:]
+    private var dayTitlesUntil = Date.distantPast
+
+    private func dayTitle(_ day: String) -> String {
+        let now = Date()
+        if now >= dayTitlesUntil {
+            dayTitles = [:]
+            let midnight = Calendar.current.startOfDay(for: now)
+            dayTitlesUntil = Calendar.current.date(byAdding: .day, value: 1, to: midnight) ?? now.addingTimeInterval(3600)
+        }
+        if let made = dayTitles[day] { return made }
+        let made = LibraryView.dayTitle(day, now: now)
+        dayTitles[day] = made
+        return made
     }
 
     /// "Today", "Yesterday", else the date written out ("Saturday 28 November 2026").
