@@ -20,6 +20,11 @@ package struct LibraryDay: Sendable, Equatable {
     /// "2026-11-28": what the group is for.
     package let day: String
     package let entries: [LibraryEntry]
+
+    package init(day: String, entries: [LibraryEntry]) {
+        self.day = day
+        self.entries = entries
+    }
 }
 
 /// Every video the roll shows: the Videos folder (recursively, to a bounded

@@ -32,6 +32,15 @@ final class LibraryRoll {
     /// Videos listed; nil until the first listing is done (or while closed).
     var count: Int? { shownNumber == 0 ? nil : view?.entries.count }
     var pictureCounts: LibraryPictures.Counts? { view?.pictures.counts }
+    /// The source shown ("all", "Videos", a phone's or card's name) and those listed.
+    var source: String? { view.map { $0.source ?? "all" } }
+    var sources: [String]? { view?.sources }
+
+    func showSource(_ name: String) throws(CommandError) {
+        guard let view else { throw .propertyUnavailable }
+        guard name == "all" || view.sources.contains(name) else { throw .propertyError }
+        view.showSource(name == "all" ? nil : name)
+    }
     var picturesHeld: Int? { view?.pictures.heldCount }
 
     func open() {
@@ -42,6 +51,7 @@ final class LibraryRoll {
                                        wake: MainThreadWake.post)
         let made = LibraryView(pictures: pictures)
         made.status = tr("Looking for videos…")
+        made.watched = Set(WatchedStore.read())
         // A recording a killed player left hidden shows in the roll under its own name.
         controller.recording.recoverInterrupted(controller)
         view = made
@@ -89,6 +99,13 @@ final class LibraryRoll {
                 try controller.apply(.loadfile(first, .replace), from: .mouse)
                 for path in paths.dropFirst() { try controller.apply(.loadfile(path, .replace), to: .newTile, from: .mouse) }
             }
+        case .queue(let paths):
+            close()
+            // As mpv's `loadfile append-play`: after what plays; an idle player starts the first.
+            run { () throws(CommandError) in
+                for path in paths { try controller.apply(.loadfile(path, .appendPlay), from: .mouse) }
+            }
+            controller.osd(String(format: tr("Added to the playlist: %d"), locale: .display, paths.count), seconds: 2)
         case .compare(let paths):
             guard controller.compare == nil else { return say("library: a comparison is on already; quit it to compare two others") }
             guard let (window, factory) = controller.compareWindow?() else { return }
