@@ -98,6 +98,41 @@ import TestSupport
         #expect(scanner.takeProblems().isEmpty)
     }
 
+    /// A phone whose mount hangs (a lister that blocks on its DCIM folder
+    /// until the test lets it go) does not hold the listing: the Videos
+    /// folder's videos come and the phone is unreachable; let go, its video
+    /// comes and it is reachable again. Its DCIM folder removed while the
+    /// roll is open: its video stays (greyed), the phone unreachable again.
+    @Test func aHungOrVanishedPhoneIsUnreachableAndNothingWaits() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let environment = home.environment
+        let gate = DispatchSemaphore(value: 0)
+        let dcim = home.dcim.path
+        let scanner = LibraryScanner(roots: { LibraryScan.roots(environment) }, list: { folder, wanted throws(MediaError) in
+            if folder.hasPrefix(dcim) {
+                gate.wait()
+                gate.signal()
+            }
+            return try FolderListing.list(folder, wanted: wanted)
+        }, bound: 0.5, wake: {})
+        let others = home.newestFirst.filter { $0 != home.phone }
+        #expect(eventually {
+            guard let latest = scanner.latest else { return false }
+            return latest.unreachable == ["Google Pixel 7"] && latest.result.entries.map(\.path) == others
+        }, "\(String(describing: scanner.latest?.unreachable))")
+        gate.signal()
+        #expect(eventually {
+            guard let latest = scanner.latest else { return false }
+            return latest.unreachable.isEmpty && latest.result.entries.map(\.path) == home.newestFirst
+        }, "\(String(describing: scanner.latest?.unreachable))")
+        try FileManager.default.removeItem(at: home.dcim)
+        #expect(eventually {
+            guard let latest = scanner.latest else { return false }
+            return latest.unreachable == ["Google Pixel 7"] && latest.result.entries.map(\.path) == home.newestFirst
+        }, "\(String(describing: scanner.latest?.unreachable))")
+    }
+
     /// The listing reads kinds from the folder's entries: a link to a
     /// video is listed (with the video's time), a link to a folder is not
     /// entered, a name in capitals (a camera's MVI_0001.MOV) is a video, a

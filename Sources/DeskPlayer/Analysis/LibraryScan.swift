@@ -93,7 +93,7 @@ package enum LibraryScan {
     }
 
     /// Lists one folder (`FolderListing.list` but in tests); `wanted` says which file names are worth a stat.
-    package typealias Lister = (_ folder: String, _ wanted: (String) -> Bool) throws(MediaError) -> [FolderItem]
+    package typealias Lister = @Sendable (_ folder: String, _ wanted: (String) -> Bool) throws(MediaError) -> [FolderItem]
 
     /// Lists `roots`; a folder that cannot be listed is skipped (and said
     /// in `problems`), the rest go on.
@@ -189,7 +189,7 @@ package enum LibraryScan {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
-    private static func isFolder(_ path: String) -> Bool {
+    static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }

@@ -42,6 +42,8 @@ package final class LibraryView {
     /// the one shown (nil: all).
     package private(set) var sources: [String] = []
     package private(set) var source: String?
+    /// Sources whose mount hangs or is gone: their videos (the last listed) are greyed.
+    package var unreachable: Set<String> = [] { didSet { if unreachable != oldValue { changed = true } } }
     /// Paths played to their end (the mark on their picture).
     package var watched: Set<String> = [] { didSet { changed = true } }
     /// A line instead of the grid, or under the title ("Looking for videos…").
@@ -122,7 +124,7 @@ package final class LibraryView {
         let queue = Rect(x: compare.x + compare.width + gap, y: buttonY, width: u(130), height: buttonHeight)
         let columns = max((grid.width + gap) / (cell.width + gap), 1)
         return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles, compareButton: compare, queueButton: queue,
-                        chipsRight: bounds.x + bounds.width - pad, chipY: bounds.y + u(8), chipHeight: u(28), chipWidth: u(130),
+                        chipsRight: bounds.x + bounds.width - pad, chipY: bounds.y + u(8), chipHeight: u(28), chipWidth: u(160),
                         cell: cell, thumb: thumb, gap: gap, columns: columns, headerHeight: u(30))
     }
 
@@ -300,11 +302,13 @@ package final class LibraryView {
                       y: bounds.y + (u(44) - text.lineHeight) / 2, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
         for chip in chips {
             let on = chip.source == source
-            fill(chip.rect, on ? (120, 190, 255, 255) : (40, 40, 48, 255), renderer: r)
+            let grey = chip.source.map { unreachable.contains($0) } ?? false
+            fill(chip.rect, on ? (120, 190, 255, 255) : grey ? (28, 28, 32, 255) : (40, 40, 48, 255), renderer: r)
             let label = chip.source.map { $0 == "Videos" ? tr("Videos") : $0 } ?? tr("All")
             text.drawCentered(label, renderer: r, cx: chip.rect.x + chip.rect.width / 2, cy: chip.rect.y + chip.rect.height / 2,
                               maxWidth: chip.rect.width - u(8),
-                              color: on ? SDL_Color(r: 0, g: 0, b: 0, a: 255) : SDL_Color(r: 215, g: 215, b: 220, a: 255))
+                              color: on ? SDL_Color(r: 0, g: 0, b: 0, a: 255)
+                                : grey ? SDL_Color(r: 110, g: 110, b: 115, a: 255) : SDL_Color(r: 215, g: 215, b: 220, a: 255))
         }
         let shown = visibleRows(rows, g)
         rowsInView = max(shown.filter { $0.y + height(of: rows[$0.index], g) <= g.grid.y + g.grid.height }.count, 1)
@@ -393,7 +397,15 @@ package final class LibraryView {
             text.drawCentered(String(order + 1), renderer: r, cx: mark.x + mark.width / 2, cy: mark.y + mark.height / 2,
                               maxWidth: mark.width, color: SDL_Color(r: 0, g: 0, b: 0, a: 255))
         }
+        let gone = unreachable.contains(entry.source)
+        if gone {
+            // Greyed: the picture dimmed (it may be the last one read; nothing more is read from a hung mount).
+            SDL_SetRenderDrawColor(r, 12, 12, 16, 170)
+            var dim = box.sdl
+            SDL_RenderFillRect(r, &dim)
+        }
         let detail = (made?.length.map(DisplayText.clock) ?? "--:--") + (entry.source == "Videos" ? "" : "  ·  " + entry.source)
+            + (gone ? "  ·  " + tr("not reachable") : "")
         text.drawLine(fitted(detail, width: cell.width, text: text), renderer: r, x: cell.x, y: box.y + box.height + u(4),
                       color: SDL_Color(r: 150, g: 150, b: 160, a: 255))
         text.drawLine(fitted(entry.name, width: cell.width, text: text), renderer: r, x: cell.x,

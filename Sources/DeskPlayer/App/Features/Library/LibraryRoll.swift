@@ -74,6 +74,10 @@ final class LibraryRoll {
         guard let snapshot = scanner.latest, snapshot.number != shownNumber else { return }
         shownNumber = snapshot.number
         view.show(LibraryScan.days(snapshot.result.entries))
+        for source in snapshot.unreachable where !view.unreachable.contains(source) {
+            say(String(format: tr("%@: not reachable; its videos are greyed"), source))
+        }
+        view.unreachable = Set(snapshot.unreachable)
         if snapshot.result.truncated {
             view.status = "(the newest \(snapshot.result.entries.count) only)"
         } else if snapshot.result.entries.isEmpty {
