@@ -133,6 +133,32 @@ import TestSupport
         }, "\(String(describing: scanner.latest?.unreachable))")
     }
 
+    /// Import copies the phone's videos into the Videos folder: a name
+    /// taken there gets " (2)", each copy is the source byte for byte, the
+    /// sources stay, a file that cannot be read is said and leaves nothing
+    /// behind (no temporary file).
+    @Test func importCopiesIntoTheVideosFolderAndKeepsTheSources() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let taken = home.dcim.path + "/Camera/holiday.mp4"
+        try FileManager.default.copyItem(atPath: home.party, toPath: taken)
+        let missing = home.dcim.path + "/Camera/gone.mp4"
+        let size: (String) -> Int = { ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int) ?? -1 }
+        let importer = LibraryImport([(home.phone, size(home.phone)), (taken, size(taken)), (missing, 10)], into: home.videos.path, wake: {})
+        #expect(eventually { importer.progress.finished })
+        let progress = importer.progress
+        let second = home.videos.path + "/holiday (2).mp4"
+        #expect(progress.copied == [home.videos.path + "/PXL_20261127_120000.mp4", second], "\(progress)")
+        #expect(progress.done == 3 && progress.failures.count == 1 && progress.failures[0].hasPrefix(missing), "\(progress.failures)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: second)) == Data(contentsOf: URL(fileURLWithPath: taken)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: progress.copied[0])) == Data(contentsOf: URL(fileURLWithPath: home.phone)))
+        #expect(FileManager.default.fileExists(atPath: home.phone) && FileManager.default.fileExists(atPath: taken), "the sources stay")
+        #expect(size(home.holiday) != size(second), "the Videos folder's holiday.mp4 is left as it was")
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.videos.path)
+        #expect(!names.contains { $0.hasSuffix(".part") }, "\(names)")
+        #expect(progress.bytesCopied == size(home.phone) + size(taken))
+    }
+
     /// The listing reads kinds from the folder's entries: a link to a
     /// video is listed (with the video's time), a link to a folder is not
     /// entered, a name in capitals (a camera's MVI_0001.MOV) is a video, a

@@ -272,4 +272,31 @@ extension ScreenTests {
         #expect(client.get("library") == .bool(false))
         #expect(app.process.isRunning, "\(app.errors)")
     }
+
+    /// The phone's clip Ctrl+clicked, then "Import": copied into the Videos
+    /// folder (the phone's file left), the roll lists it there too, and the
+    /// end is said (OSD and stderr).
+    @Test func importCopiesAPhonesVideoByMouse() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let socket = home.root.appendingPathComponent("ipc.sock").path
+        let app = try startLibrary(home, socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("library-count") == .number(6), "\(app.errors)")
+        let phone = try #require(Self.libraryCells(home)[home.phone])
+        try runTool("xdotool", ["mousemove", String(phone.x + 80), String(phone.y + 45), "sleep", "0.2",
+                                "keydown", "ctrl", "click", "1", "keyup", "ctrl"])
+        #expect(eventually { client.get("window-settled") == .bool(true) })
+        let button = LibraryView(pictures: LibraryPictures(store: ThumbnailStore(root: home.thumbnails, version: "test"), size: .normal))
+            .geometry(Rect(x: 0, y: 0, width: 1280, height: 960), scale: Self.oneX).importButton
+        try runTool("xdotool", ["mousemove", String(button.x + button.width / 2), String(button.y + button.height / 2),
+                                "sleep", "0.2", "click", "1"])
+        let copied = home.videos.path + "/PXL_20261127_120000.mp4"
+        #expect(eventually { app.errors.contains("Imported 1 of 1 into \(home.videos.path)") }, "\(app.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copied)) == Data(contentsOf: URL(fileURLWithPath: home.phone)))
+        #expect(FileManager.default.fileExists(atPath: home.phone), "the phone's file stays")
+        #expect(eventually { client.get("library-count") == .number(7) }, "the copy is listed (inotify)")
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
 }

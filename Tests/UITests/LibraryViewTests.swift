@@ -115,6 +115,20 @@ import Testing
         #expect(view.chips(g, scale: Self.scale).isEmpty, "one source: no chips")
     }
 
+    /// "Import" (i, or its button) takes the selected videos on a phone or
+    /// card only; with only the Videos folder's selected it asks for nothing.
+    @Test func importTakesThePhonesSelected() throws {
+        let view = Self.twoSources()
+        _ = view.handleKey("SPACE", columns: 7)
+        #expect(view.handleKey("i", columns: 7) == nil, "a0 is in the Videos folder already")
+        let phone = try #require(view.cellRect(of: 5, in: Self.bounds, scale: Self.scale))
+        #expect(view.press(x: phone.x + 5, y: phone.y + 5, control: true, in: Self.bounds, scale: Self.scale) == nil)
+        #expect(view.handleKey("i", columns: 7) == .importFiles(["/phone/p0.mp4"]))
+        let button = view.geometry(Self.bounds, scale: Self.scale).importButton
+        #expect(view.press(x: button.x + 5, y: button.y + 5, control: false, in: Self.bounds, scale: Self.scale) == .importFiles(["/phone/p0.mp4"]))
+        #expect(view.listed("/phone/p0.mp4")?.source == "Pixel 7")
+    }
+
     /// "Queue" (a, or its button) takes any selection, one video included,
     /// in the order chosen; with none selected it asks for nothing.
     @Test func queueAppendsTheSelection() throws {

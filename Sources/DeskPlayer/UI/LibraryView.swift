@@ -24,6 +24,8 @@ package final class LibraryView {
         case compare([String])
         /// Appended to the playlist, in the order chosen.
         case queue([String])
+        /// Copied from a phone or card into the Videos folder.
+        case importFiles([String])
         case close
     }
 
@@ -64,7 +66,7 @@ package final class LibraryView {
     private var revealCursor = false
 
     /// The keys it takes (others reach the binding table: `q` quits, `f` goes fullscreen).
-    static let keys: Set<String> = ["LEFT", "RIGHT", "UP", "DOWN", "PGUP", "PGDWN", "HOME", "END", "ENTER", "SPACE", "t", "c", "a",
+    static let keys: Set<String> = ["LEFT", "RIGHT", "UP", "DOWN", "PGUP", "PGDWN", "HOME", "END", "ENTER", "SPACE", "t", "c", "a", "i",
                                     "TAB", "ESC", "Ctrl+l"]
 
     package init(pictures: LibraryPictures) { self.pictures = pictures }
@@ -104,7 +106,7 @@ package final class LibraryView {
     // MARK: Geometry
 
     struct Geometry {
-        let panel: Rect, grid: Rect, bottom: Rect, tilesButton: Rect, compareButton: Rect, queueButton: Rect
+        let panel: Rect, grid: Rect, bottom: Rect, tilesButton: Rect, compareButton: Rect, queueButton: Rect, importButton: Rect
         /// Where the source chips end (they are laid out from the right edge of the title, leftwards).
         let chipsRight: Int, chipY: Int, chipHeight: Int, chipWidth: Int
         let cell: (width: Int, height: Int), thumb: (width: Int, height: Int), gap: Int, columns: Int, headerHeight: Int
@@ -122,8 +124,9 @@ package final class LibraryView {
         let tiles = Rect(x: bottom.x + pad, y: buttonY, width: u(170), height: buttonHeight)
         let compare = Rect(x: tiles.x + tiles.width + gap, y: buttonY, width: u(120), height: buttonHeight)
         let queue = Rect(x: compare.x + compare.width + gap, y: buttonY, width: u(130), height: buttonHeight)
+        let importing = Rect(x: queue.x + queue.width + gap, y: buttonY, width: u(130), height: buttonHeight)
         let columns = max((grid.width + gap) / (cell.width + gap), 1)
-        return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles, compareButton: compare, queueButton: queue,
+        return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles, compareButton: compare, queueButton: queue, importButton: importing,
                         chipsRight: bounds.x + bounds.width - pad, chipY: bounds.y + u(8), chipHeight: u(28), chipWidth: u(160),
                         cell: cell, thumb: thumb, gap: gap, columns: columns, headerHeight: u(30))
     }
@@ -219,6 +222,7 @@ package final class LibraryView {
         case "t": return selection.count >= 2 ? .tiles(selection) : nil
         case "c": return selection.count == 2 ? .compare(selection) : nil
         case "a": return selection.isEmpty ? nil : .queue(selection)
+        case "i": return importable.isEmpty ? nil : .importFiles(importable)
         case "TAB":
             // All, then each source in turn, then All again.
             let next = source.flatMap { sources.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
@@ -236,6 +240,7 @@ package final class LibraryView {
         if selection.count >= 2, g.tilesButton.contains(x: x, y: y) { return .tiles(selection) }
         if selection.count == 2, g.compareButton.contains(x: x, y: y) { return .compare(selection) }
         if !selection.isEmpty, g.queueButton.contains(x: x, y: y) { return .queue(selection) }
+        if !importable.isEmpty, g.importButton.contains(x: x, y: y) { return .importFiles(importable) }
         if let chip = chips(g, scale: u).first(where: { $0.rect.contains(x: x, y: y) }) {
             showSource(chip.source)
             return nil
@@ -254,6 +259,18 @@ package final class LibraryView {
         let count = rows(columns: g.columns).count
         let newTop = min(max(top + steps, 0), max(count - 1, 0))
         if newTop != top { top = newTop; changed = true }
+    }
+
+    /// The selected videos on a phone or card (those "Import" copies).
+    var importable: [String] {
+        let phones = Set(allDays.lazy.flatMap(\.entries).filter { $0.source != "Videos" }.map(\.path))
+        return selection.filter { phones.contains($0) }
+    }
+
+    /// A listed video by its path (its size as listed: a hung phone is not asked again).
+    package func listed(_ path: String) -> LibraryEntry? {
+        for day in allDays { if let entry = day.entries.first(where: { $0.path == path }) { return entry } }
+        return nil
     }
 
     private func toggle(_ path: String) {
@@ -426,6 +443,11 @@ package final class LibraryView {
         if !selection.isEmpty {
             drawButton(String(format: tr("Queue (%d)"), locale: .display, selection.count), g.queueButton, renderer: r, text: text)
             x = g.queueButton.x + g.queueButton.width + g.gap
+        }
+        let importable = importable
+        if !importable.isEmpty {
+            drawButton(String(format: tr("Import (%d)"), locale: .display, importable.count), g.importButton, renderer: r, text: text)
+            x = g.importButton.x + g.importButton.width + g.gap
         }
         let hint = tr("Enter or click: play    Ctrl+click or Space: select    t: tiles    c: compare two    a: queue    Tab: source    Esc: close")
         text.drawLine(fitted(hint, width: max(g.bottom.x + g.bottom.width - u(16) - x, 0), text: text), renderer: r, x: x,

@@ -20,6 +20,9 @@ final class LibraryRoll {
     private var scanner: LibraryScanner?
     private var view: LibraryView?
     private var shownNumber = 0
+    /// "Import" under way (it goes on when the roll is closed), and the progress last said.
+    private var importer: LibraryImport?
+    private var saidProgress: LibraryImport.Progress?
 
     /// `roots`: where to look, asked by the scanner's thread at each listing
     /// (a phone plugged in since is found).
@@ -69,6 +72,7 @@ final class LibraryRoll {
 
     /// Each loop turn: a new listing shown, problems said.
     func update() {
+        followImport()
         guard let view, let scanner else { return }
         for line in scanner.takeProblems() + view.pictures.takeFailures() { say("library: " + line) }
         guard let snapshot = scanner.latest, snapshot.number != shownNumber else { return }
@@ -110,6 +114,11 @@ final class LibraryRoll {
                 for path in paths { try controller.apply(.loadfile(path, .appendPlay), from: .mouse) }
             }
             controller.osd(String(format: tr("Added to the playlist: %d"), locale: .display, paths.count), seconds: 2)
+        case .importFiles(let paths):
+            guard importer == nil else { return say(tr("An import is under way already")) }
+            let files = paths.map { (path: $0, bytes: view?.listed($0)?.bytes ?? 0) }
+            importer = LibraryImport(files, into: UserDirs.videos(ProcessInfo.processInfo.environment).path, wake: MainThreadWake.post)
+            saidProgress = nil
         case .compare(let paths):
             guard controller.compare == nil else { return say("library: a comparison is on already; quit it to compare two others") }
             guard let (window, factory) = controller.compareWindow?() else { return }
@@ -118,6 +127,29 @@ final class LibraryRoll {
         }
     }
 
+
+    /// The import's progress on the OSD (a line per percent at most), then what it did; failures said each.
+    private func followImport() {
+        guard let importer else { return }
+        let progress = importer.progress
+        guard progress != saidProgress else { return }
+        let before = saidProgress
+        saidProgress = progress
+        for line in progress.failures.dropFirst(before?.failures.count ?? 0) { say("library: " + line) }
+        if progress.finished {
+            self.importer = nil
+            let line = String(format: tr("Imported %d of %d into %@"), locale: .display, progress.copied.count, progress.count,
+                              UserDirs.videos(ProcessInfo.processInfo.environment).path)
+            PlayerApp.printError(line)
+            controller.osd(line, seconds: 4)
+            return
+        }
+        let percent = progress.bytes > 0 ? min(progress.bytesCopied * 100 / progress.bytes, 100) : 0
+        let beforePercent = before.map { $0.bytes > 0 ? min($0.bytesCopied * 100 / $0.bytes, 100) : 0 }
+        guard percent != beforePercent || progress.done != before?.done else { return }
+        controller.osd(String(format: tr("Importing %d of %d: %d %%"), locale: .display, min(progress.done + 1, progress.count),
+                              progress.count, percent), seconds: 4)
+    }
 
     private func run(_ body: () throws(CommandError) -> Void) {
         do { try body() } catch { controller.osd("Cannot do that: \(error.rawValue)", seconds: 2) }
