@@ -182,8 +182,9 @@ def open_menu(path):
 def roll(binary, scratch, out):
     """The camera roll (`--library`) of a made-up home: clips cut from the
     demo and the other asset at several days, some in the Videos folder,
-    two in a phone's DCIM folder where gvfs mounts it; two selected with
-    Ctrl+click, so the Play in tiles button shows."""
+    two in a phone's DCIM folder where gvfs mounts it (so the source chips
+    show), two watched to their end; two selected with Ctrl+click, so the
+    Play in tiles, Compare and Queue buttons show."""
     home = os.path.join(scratch, "roll-home")
     videos = os.path.join(home, "Videos")
     dcim = os.path.join(scratch, "roll-run", "gvfs", "mtp:host=Google_Pixel_7", "Internal shared storage", "DCIM", "Camera")
@@ -204,8 +205,13 @@ def roll(binary, scratch, out):
                         "-c:v", "libx264", "-preset", "veryfast", "-an", path], check=True)
         when = now - days * 86400 - index * 600
         os.utime(path, (when, when))
+    # Two watched to their end (the green tick), as a player records them.
+    state = os.path.join(home, ".local", "state")
+    os.makedirs(os.path.join(state, "deskplayer"), exist_ok=True)
+    with open(os.path.join(state, "deskplayer", "watched.json"), "w") as f:
+        json.dump([os.path.join(videos, "Garden.mp4"), os.path.join(videos, "Holidays", "Harbour.mkv")], f)
     env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_CACHE_HOME": os.path.join(home, ".cache"),
-           "XDG_RUNTIME_DIR": os.path.join(scratch, "roll-run")}
+           "XDG_STATE_HOME": state, "XDG_RUNTIME_DIR": os.path.join(scratch, "roll-run")}
     player = Player(binary, scratch, ["--library", "--ui-scale", "1"], extra_env=env)
     try:
         # Pictures are made for the cells in view only: the listing, then a settled window.

@@ -97,4 +97,87 @@ import TestSupport
         #expect(eventually { scanner.latest?.result.entries.contains { $0.name == "trip.mkv" } == true })
         #expect(scanner.takeProblems().isEmpty)
     }
+
+    /// A phone whose mount hangs (a lister that blocks on its DCIM folder
+    /// until the test lets it go) does not hold the listing: the Videos
+    /// folder's videos come and the phone is unreachable; let go, its video
+    /// comes and it is reachable again. Its DCIM folder removed while the
+    /// roll is open: its video stays (greyed), the phone unreachable again.
+    @Test func aHungOrVanishedPhoneIsUnreachableAndNothingWaits() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let environment = home.environment
+        let gate = DispatchSemaphore(value: 0)
+        let dcim = home.dcim.path
+        let scanner = LibraryScanner(roots: { LibraryScan.roots(environment) }, list: { folder, wanted throws(MediaError) in
+            if folder.hasPrefix(dcim) {
+                gate.wait()
+                gate.signal()
+            }
+            return try FolderListing.list(folder, wanted: wanted)
+        }, bound: 0.5, wake: {})
+        let others = home.newestFirst.filter { $0 != home.phone }
+        #expect(eventually {
+            guard let latest = scanner.latest else { return false }
+            return latest.unreachable == ["Google Pixel 7"] && latest.result.entries.map(\.path) == others
+        }, "\(String(describing: scanner.latest?.unreachable))")
+        gate.signal()
+        #expect(eventually {
+            guard let latest = scanner.latest else { return false }
+            return latest.unreachable.isEmpty && latest.result.entries.map(\.path) == home.newestFirst
+        }, "\(String(describing: scanner.latest?.unreachable))")
+        try FileManager.default.removeItem(at: home.dcim)
+        #expect(eventually {
+            guard let latest = scanner.latest else { return false }
+            return latest.unreachable == ["Google Pixel 7"] && latest.result.entries.map(\.path) == home.newestFirst
+        }, "\(String(describing: scanner.latest?.unreachable))")
+    }
+
+    /// Import copies the phone's videos into the Videos folder: a name
+    /// taken there gets " (2)", each copy is the source byte for byte, the
+    /// sources stay, a file that cannot be read is said and leaves nothing
+    /// behind (no temporary file).
+    @Test func importCopiesIntoTheVideosFolderAndKeepsTheSources() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let taken = home.dcim.path + "/Camera/holiday.mp4"
+        try FileManager.default.copyItem(atPath: home.party, toPath: taken)
+        let missing = home.dcim.path + "/Camera/gone.mp4"
+        let size: (String) -> Int = { ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int) ?? -1 }
+        let importer = LibraryImport([(home.phone, size(home.phone)), (taken, size(taken)), (missing, 10)], into: home.videos.path, wake: {})
+        #expect(eventually { importer.progress.finished })
+        let progress = importer.progress
+        let second = home.videos.path + "/holiday (2).mp4"
+        #expect(progress.copied == [home.videos.path + "/PXL_20261127_120000.mp4", second], "\(progress)")
+        #expect(progress.done == 3 && progress.failures.count == 1 && progress.failures[0].hasPrefix(missing), "\(progress.failures)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: second)) == Data(contentsOf: URL(fileURLWithPath: taken)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: progress.copied[0])) == Data(contentsOf: URL(fileURLWithPath: home.phone)))
+        #expect(FileManager.default.fileExists(atPath: home.phone) && FileManager.default.fileExists(atPath: taken), "the sources stay")
+        #expect(size(home.holiday) != size(second), "the Videos folder's holiday.mp4 is left as it was")
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.videos.path)
+        #expect(!names.contains { $0.hasSuffix(".part") }, "\(names)")
+        #expect(progress.bytesCopied == size(home.phone) + size(taken))
+    }
+
+    /// The listing reads kinds from the folder's entries: a link to a
+    /// video is listed (with the video's time), a link to a folder is not
+    /// entered, a name in capitals (a camera's MVI_0001.MOV) is a video, a
+    /// name that only ends like one ("mp4") is not.
+    @Test func linksAndCapitalsAreListedAsTheFilesTheyLeadTo() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let fm = FileManager.default
+        let linked = home.videos.path + "/linked.mp4", loop = home.videos.path + "/loop"
+        try fm.createSymbolicLink(atPath: linked, withDestinationPath: home.party)
+        try fm.createSymbolicLink(atPath: loop, withDestinationPath: home.videos.path)
+        let camera = home.videos.path + "/MVI_0001.MOV"
+        try fm.copyItem(atPath: home.screen, toPath: camera)
+        try Data().write(to: URL(fileURLWithPath: home.videos.path + "/mp4"))
+        let result = LibraryScan.run(LibraryScan.roots(home.environment))
+        let names = Set(Self.names(result.entries))
+        #expect(names.contains("linked.mp4") && names.contains("MVI_0001.MOV") && !names.contains("mp4"), "\(names)")
+        #expect(result.entries.first { $0.name == "linked.mp4" }?.modified == result.entries.first { $0.path == home.party }?.modified)
+        #expect(!result.folders.contains(loop), "a linked folder is not entered")
+        #expect(result.entries.count == 8, "\(Self.names(result.entries))")
+    }
 }

@@ -209,4 +209,94 @@ extension ScreenTests {
         #expect(client.get("library") == .bool(false))
         #expect(app.process.isRunning, "\(app.errors)")
     }
+
+    /// Green pixels (the watched mark, 80, 200, 120) in the bottom-left corner of a cell's picture.
+    static func hasWatchedMark(_ shot: PPMImage, _ cell: Rect) -> Bool {
+        var green = 0
+        for y in stride(from: cell.y + 90 - 24, to: cell.y + 90 - 6, by: 2) {
+            for x in stride(from: cell.x + 6, to: cell.x + 24, by: 2) {
+                let p = rgb(shot, x, y)
+                if abs(p.0 - 80) < 25 && abs(p.1 - 200) < 25 && abs(p.2 - 120) < 25 { green += 1 }
+            }
+        }
+        return green > 20
+    }
+
+    /// A clip played to its end is recorded (watched.json beside the resume
+    /// positions) and marked in the roll, the others not; the phone's chip
+    /// shows the phone's video alone; Ctrl+click and "Queue" append the
+    /// selected to the playlist, after what plays.
+    @Test func theWatchedMarkTheSourceChipsAndQueue() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let socket = home.root.appendingPathComponent("ipc.sock").path
+        let app = try RunningApp(["--idle", "--geometry", "1280x960+0+0", "--ui-scale", "1", "--no-config", "--no-resume",
+                                  "--input-ipc-server", socket, home.holiday], environment: home.environment)
+        defer { app.stop() }
+        app.waitForWindow()
+        let client = try ControlSocketTests.Client(path: socket)
+        let store = WatchedStore.defaultURL(home.environment)
+        #expect(eventually(seconds: 30) { WatchedStore.read(url: store) == [home.holiday] },
+                "\(WatchedStore.read(url: store)) \(app.errors)")
+        #expect(client.error([.string("set_property"), .string("library"), .bool(true)]) == "success")
+        #expect(client.waitFor("library-count") == .number(6), "\(app.errors)")
+        let shot = try grabSettled(app, 1280, 960, to: home.root.appendingPathComponent("watched.ppm").path)
+        let cells = Self.libraryCells(home)
+        let holiday = try #require(cells[home.holiday]), party = try #require(cells[home.party])
+        #expect(Self.hasWatchedMark(shot, holiday), "the holiday clip was played to its end")
+        #expect(!Self.hasWatchedMark(shot, party))
+
+        // The phone's chip, by mouse: the phone's video alone.
+        let view = LibraryView(pictures: LibraryPictures(store: ThumbnailStore(root: home.thumbnails, version: "test"), size: .normal))
+        view.show(LibraryScan.days(LibraryScan.run(LibraryScan.roots(home.environment)).entries))
+        let bounds = Rect(x: 0, y: 0, width: 1280, height: 960)
+        let g = view.geometry(bounds, scale: Self.oneX)
+        let chip = try #require(view.chips(g, scale: Self.oneX).first { $0.source == "Google Pixel 7" }?.rect)
+        try runTool("xdotool", ["mousemove", String(chip.x + chip.width / 2), String(chip.y + chip.height / 2), "sleep", "0.2", "click", "1"])
+        #expect(eventually { client.get("library-source") == .string("Google Pixel 7") }, "\(app.errors)")
+        #expect(client.get("library-count") == .number(1))
+        // Its one cell is the roll's first; Ctrl+click, then Queue.
+        view.showSource("Google Pixel 7")
+        let phone = try #require(view.cellRect(of: 0, in: bounds, scale: Self.oneX))
+        try runTool("xdotool", ["mousemove", String(phone.x + 80), String(phone.y + 45), "sleep", "0.2",
+                                "keydown", "ctrl", "click", "1", "keyup", "ctrl"])
+        #expect(eventually { client.get("window-settled") == .bool(true) })
+        let queue = g.queueButton
+        try runTool("xdotool", ["mousemove", String(queue.x + queue.width / 2), String(queue.y + queue.height / 2),
+                                "sleep", "0.2", "click", "1"])
+        func playlist() -> [String] {
+            guard case .array(let items)? = client.get("playlist") else { return [] }
+            return items.compactMap { $0["filename"]?.string }
+        }
+        #expect(eventually { playlist() == [home.holiday, home.phone] }, "\(playlist()) \(app.errors)")
+        #expect(client.get("library") == .bool(false))
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
+
+    /// The phone's clip Ctrl+clicked, then "Import": copied into the Videos
+    /// folder (the phone's file left), the roll lists it there too, and the
+    /// end is said (OSD and stderr).
+    @Test func importCopiesAPhonesVideoByMouse() throws {
+        let home = try LibraryHome()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let socket = home.root.appendingPathComponent("ipc.sock").path
+        let app = try startLibrary(home, socket: socket)
+        defer { app.stop() }
+        let client = try ControlSocketTests.Client(path: socket)
+        #expect(client.waitFor("library-count") == .number(6), "\(app.errors)")
+        let phone = try #require(Self.libraryCells(home)[home.phone])
+        try runTool("xdotool", ["mousemove", String(phone.x + 80), String(phone.y + 45), "sleep", "0.2",
+                                "keydown", "ctrl", "click", "1", "keyup", "ctrl"])
+        #expect(eventually { client.get("window-settled") == .bool(true) })
+        let button = LibraryView(pictures: LibraryPictures(store: ThumbnailStore(root: home.thumbnails, version: "test"), size: .normal))
+            .geometry(Rect(x: 0, y: 0, width: 1280, height: 960), scale: Self.oneX).importButton
+        try runTool("xdotool", ["mousemove", String(button.x + button.width / 2), String(button.y + button.height / 2),
+                                "sleep", "0.2", "click", "1"])
+        let copied = home.videos.path + "/PXL_20261127_120000.mp4"
+        #expect(eventually { app.errors.contains("Imported 1 of 1 into \(home.videos.path)") }, "\(app.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copied)) == Data(contentsOf: URL(fileURLWithPath: home.phone)))
+        #expect(FileManager.default.fileExists(atPath: home.phone), "the phone's file stays")
+        #expect(eventually { client.get("library-count") == .number(7) }, "the copy is listed (inotify)")
+        #expect(app.process.isRunning, "\(app.errors)")
+    }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import Media
 
 /// One video of the camera roll, as its folder lists it: found by name and
 /// `stat` alone, never opened (a phone over MTP sends the whole file for an open).
@@ -19,6 +20,11 @@ package struct LibraryDay: Sendable, Equatable {
     /// "2026-11-28": what the group is for.
     package let day: String
     package let entries: [LibraryEntry]
+
+    package init(day: String, entries: [LibraryEntry]) {
+        self.day = day
+        self.entries = entries
+    }
 }
 
 /// Every video the roll shows: the Videos folder (recursively, to a bounded
@@ -86,10 +92,13 @@ package enum LibraryScan {
         return roots
     }
 
+    /// Lists one folder (`FolderListing.list` but in tests); `wanted` says which file names are worth a stat.
+    package typealias Lister = @Sendable (_ folder: String, _ wanted: (String) -> Bool) throws(MediaError) -> [FolderItem]
+
     /// Lists `roots`; a folder that cannot be listed is skipped (and said
     /// in `problems`), the rest go on.
     package static func run(_ roots: [Root], maxDepth: Int = maxDepth, maxCount: Int = maxCount,
-                            maxFolders: Int = maxFolders) -> Result {
+                            maxFolders: Int = maxFolders, list: Lister = FolderListing.list) -> Result {
         var result = Result(entries: [], folders: [], problems: [], truncated: false)
         var seen = Set<String>()
         for root in roots {
@@ -102,27 +111,19 @@ package enum LibraryScan {
                     break
                 }
                 guard seen.insert(folder).inserted else { continue }
-                let names: [String]
-                do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-                    result.problems.append("\(folder): cannot list it (\(reason(error))); its videos are left out")
+                let items: [FolderItem]
+                do throws(MediaError) { items = try list(folder, isVideo) } catch {
+                    result.problems.append("\(folder): cannot list it (\(error.message)); its videos are left out")
                     continue
                 }
                 result.folders.append(folder)
-                for name in names.sorted() where !name.hasPrefix(".") {
-                    let path = folder + "/" + name
-                    var info = stat()
-                    guard lstat(path, &info) == 0 else { continue }
-                    var kind = info.st_mode & S_IFMT
-                    if kind == S_IFLNK {
-                        // A linked file is listed; a linked folder is not entered (it could loop).
-                        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-                        kind = S_IFREG
-                    }
-                    if kind == S_IFDIR {
+                for item in items {
+                    let path = folder + "/" + item.name
+                    switch item.kind {
+                    case .folder:
                         if depth < maxDepth { pending.append((path, depth + 1)) }
-                    } else if kind == S_IFREG, isVideo(name) {
-                        result.entries.append(LibraryEntry(path: path, modified: Int(info.st_mtim.tv_sec),
-                                                           bytes: Int(clamping: info.st_size), source: root.source))
+                    case .file:
+                        result.entries.append(LibraryEntry(path: path, modified: item.modified, bytes: item.bytes, source: root.source))
                     }
                 }
             }
@@ -136,42 +137,60 @@ package enum LibraryScan {
     }
 
     /// `entries` (newest first) in groups by local day, in the same order.
+    /// The calendar is asked once a day, not once a video (10,000 videos
+    /// over a few years are a few hundred days).
     package static func days(_ entries: [LibraryEntry], timeZone: TimeZone = .current) -> [LibraryDay] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var days: [LibraryDay] = []
-        var current: (day: String, entries: [LibraryEntry])?
+        var current: (day: String, start: Int, end: Int, entries: [LibraryEntry])?
         for entry in entries {
-            let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(entry.modified)))
-            let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-            if current?.day == day {
+            if let at = current, entry.modified >= at.start, entry.modified < at.end {
                 current?.entries.append(entry)
-            } else {
-                if let done = current { days.append(LibraryDay(day: done.day, entries: done.entries)) }
-                current = (day, [entry])
+                continue
             }
+            if let done = current { days.append(LibraryDay(day: done.day, entries: done.entries)) }
+            let date = Date(timeIntervalSince1970: Double(entry.modified))
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let span = calendar.dateInterval(of: .day, for: date)
+            // Without a span (a date the calendar cannot place) the day holds this video alone.
+            let start = span.map { Int($0.start.timeIntervalSince1970.rounded(.up)) } ?? entry.modified
+            let end = span.map { Int($0.end.timeIntervalSince1970.rounded(.up)) } ?? entry.modified
+            current = (dayName(parts.year ?? 0, parts.month ?? 0, parts.day ?? 0), start, end, [entry])
         }
         if let done = current { days.append(LibraryDay(day: done.day, entries: done.entries)) }
         return days
     }
 
+    /// "2026-11-08" (what `String(format: "%04d-%02d-%02d")` writes, without its cost).
+    static func dayName(_ year: Int, _ month: Int, _ day: Int) -> String {
+        func padded(_ n: Int, _ width: Int) -> String {
+            let digits = String(n)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
+    }
+
+    /// The extensions of video types (MediaMimeType's), lower case.
+    private static let videoExtensions = Set(MediaMimeType.byExtension.filter { $0.value.hasPrefix("video/") }.keys)
+
     /// A video by its name's extension (the types of the desktop entry).
     package static func isVideo(_ name: String) -> Bool {
-        MediaMimeType.of(path: name)?.hasPrefix("video/") == true
+        // Only the bytes after the last dot: no NSString for each of 10,000 names.
+        let utf8 = name.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else { return false }
+        let suffix = utf8[utf8.index(after: dot)...]
+        guard !suffix.isEmpty, suffix.count <= 4 else { return false }
+        let lower = String(decoding: suffix.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        return videoExtensions.contains(lower)
     }
 
     private static func names(in folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
-    private static func isFolder(_ path: String) -> Bool {
+    static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
-
-    private static func reason(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(clamping: code))) }
-        return (error as NSError).localizedDescription
     }
 }

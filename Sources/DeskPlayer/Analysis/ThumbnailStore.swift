@@ -107,16 +107,40 @@ package struct ThumbnailStore: Sendable {
     /// known: the entry's `Thumb::Movie::Length`, or the one just read
     /// (the camera roll shows it under the picture).
     package func thumbnailAndLength(of path: String, size: Size) -> (outcome: Outcome, length: Double?) {
+        switch lookUp(path, size: size) {
+        case .found(let outcome, let length): return (outcome, length)
+        case .missing(let source): return make(source, size: size)
+        }
+    }
+
+    /// What the cache holds for a file, without decoding the media.
+    package enum LookUp {
+        /// A valid entry (or a failure entry, or the file is not there): the answer.
+        case found(Outcome, length: Double?)
+        /// No valid entry: `make` is the way to one.
+        case missing(Source)
+    }
+
+    /// The cached picture of the file at `path` (a stat, a read and a PNG
+    /// decode: quick, so the roll does it at normal priority), or what
+    /// `make` needs when there is none.
+    package func lookUp(_ path: String, size: Size) -> LookUp {
         let source: Source
-        do throws(MediaError) { source = try Source(path: path) } catch { return (.failed(error.message), nil) }
+        do throws(MediaError) { source = try Source(path: path) } catch { return .found(.failed(error.message), length: nil) }
         if let entry = ThumbnailStore.readEntry(url(of: source, size: size)), ThumbnailStore.matches(entry.text, source),
            let cached = try? StillImage.decode(entry.bytes, format: .png, maxSide: size.rawValue) {
             let length = entry.text["Thumb::Movie::Length"].flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-            return (.cached(cached), length)
+            return .found(.cached(cached), length: length)
         }
         if let failure = ThumbnailStore.readEntry(failURL(of: source)), ThumbnailStore.matches(failure.text, source) {
-            return (.failed("\(path): DeskPlayer could not make its picture before (\(failURL(of: source).path))"), nil)
+            return .found(.failed("\(path): DeskPlayer could not make its picture before (\(failURL(of: source).path))"), length: nil)
         }
+        return .missing(source)
+    }
+
+    /// Decodes `source` and writes its entry (or its failure entry). Slow:
+    /// the roll does it at the lowest priority.
+    package func make(_ source: Source, size: Size) -> (outcome: Outcome, length: Double?) {
         do throws(MediaError) {
             let made = try FileThumbnail.make(of: source.path, maxSide: size.rawValue)
             let png = try ThumbnailStore.png(made.picture, duration: made.duration, of: source, software: software)

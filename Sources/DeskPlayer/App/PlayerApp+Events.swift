@@ -44,10 +44,12 @@ extension PlayerApp {
                 window.showMessage(line, seconds: 3)
             case .advanced(let from, let itemStats):
                 stats.record(from, itemStats)
+                PlayerApp.rememberWatched(from)
                 socket?.broadcast("end-file", [("reason", .string("eof"))])
                 if from === tile.shownItem { tile.announcedEnd = true }
             case .didPlayToEnd:
                 socket?.broadcast("end-file", [("reason", .string("eof"))])
+                if let item = player.currentItem { PlayerApp.rememberWatched(item) }
                 tile.announcedEnd = true
                 recordOnce(tile)
                 tile.ended = true
@@ -104,6 +106,19 @@ extension PlayerApp {
 
     /// Adds the tile's current item to the stats report, once. (A failed item
     /// was reported when it failed.)
+    /// A file played to its end: recorded for the camera roll's mark, on
+    /// a thread of its own (the store is read and written whole, under a
+    /// lock another player may hold: the loop does not wait on it).
+    static func rememberWatched(_ item: PlayerItem) {
+        guard item.composition == nil, item.error == nil else { return }
+        let name = item.name
+        let thread = Thread {
+            do { try WatchedStore.add(name) } catch { PlayerApp.printError("\(error)") }
+        }
+        thread.name = "deskplayer.watched"
+        thread.start()
+    }
+
     func recordOnce(_ tile: Tile) {
         guard !tile.recorded, let item = tile.player.currentItem, item.error == nil else { return }
         stats.record(item, tile.player.stats)

@@ -9,8 +9,10 @@ import Playback
 /// The camera roll (`library`): every video, newest first, in groups by
 /// day, each a picture with its length and name, drawn over the window.
 /// Arrows move, Enter or a click plays, Ctrl+click (or Space) selects
-/// several for "Play in tiles" (t) or two for "Compare" (c), the wheel scrolls, Esc
-/// closes. It only says what was asked (`Action`); the App runs the
+/// several for "Play in tiles" (t), two for "Compare" (c), or any to
+/// "Queue" (a: appended to the playlist); the source chips in the title
+/// (or Tab) show one source only; a video watched to its end has a mark;
+/// the wheel scrolls, Esc closes. It only says what was asked (`Action`); the App runs the
 /// commands. Pictures are asked for the rows in view and a margin only.
 /// Main thread only.
 package final class LibraryView {
@@ -20,6 +22,10 @@ package final class LibraryView {
         case tiles([String])
         /// The first (the reference) against the second, in a wipe.
         case compare([String])
+        /// Appended to the playlist, in the order chosen.
+        case queue([String])
+        /// Copied from a phone or card into the Videos folder.
+        case importFiles([String])
         case close
     }
 
@@ -29,9 +35,19 @@ package final class LibraryView {
         case cells(Range<Int>)
     }
 
+    /// The days shown (those of the source shown), and every day listed.
     package private(set) var days: [LibraryDay] = []
-    /// Every video in the roll's order (the days' entries one after another).
+    private var allDays: [LibraryDay] = []
+    /// Every video shown in the roll's order (the days' entries one after another).
     package private(set) var entries: [LibraryEntry] = []
+    /// The sources listed ("Videos" first, then each phone or card), and
+    /// the one shown (nil: all).
+    package private(set) var sources: [String] = []
+    package private(set) var source: String?
+    /// Sources whose mount hangs or is gone: their videos (the last listed) are greyed.
+    package var unreachable: Set<String> = [] { didSet { if unreachable != oldValue { changed = true } } }
+    /// Paths played to their end (the mark on their picture).
+    package var watched: Set<String> = [] { didSet { changed = true } }
     /// A line instead of the grid, or under the title ("Looking for videos…").
     package var status: String? { didSet { changed = true } }
     /// The entry the keys act on.
@@ -50,17 +66,39 @@ package final class LibraryView {
     private var revealCursor = false
 
     /// The keys it takes (others reach the binding table: `q` quits, `f` goes fullscreen).
-    static let keys: Set<String> = ["LEFT", "RIGHT", "UP", "DOWN", "PGUP", "PGDWN", "HOME", "END", "ENTER", "SPACE", "t", "c", "ESC", "Ctrl+l"]
+    static let keys: Set<String> = ["LEFT", "RIGHT", "UP", "DOWN", "PGUP", "PGDWN", "HOME", "END", "ENTER", "SPACE", "t", "c", "a", "i",
+                                    "TAB", "ESC", "Ctrl+l"]
 
     package init(pictures: LibraryPictures) { self.pictures = pictures }
 
     /// A new listing; the cursor stays on its video, selected videos still there stay selected.
     package func show(_ days: [LibraryDay]) {
+        allDays = days
+        var found: [String] = []
+        for day in days { for entry in day.entries where !found.contains(entry.source) { found.append(entry.source) } }
+        sources = found.filter { $0 == "Videos" } + found.filter { $0 != "Videos" }
+        if let source, !sources.contains(source) { self.source = nil }
+        applySource()
+    }
+
+    /// Shows the videos of `source` only (nil: all).
+    package func showSource(_ source: String?) {
+        self.source = source.flatMap { sources.contains($0) ? $0 : nil }
+        top = 0
+        applySource()
+    }
+
+    private func applySource() {
         let at = entries.indices.contains(cursor) ? entries[cursor].path : nil
-        self.days = days
+        days = source.map { source in
+            allDays.compactMap { day in
+                let kept = day.entries.filter { $0.source == source }
+                return kept.isEmpty ? nil : LibraryDay(day: day.day, entries: kept)
+            }
+        } ?? allDays
         entries = days.flatMap(\.entries)
         cursor = at.flatMap { path in entries.firstIndex { $0.path == path } } ?? min(cursor, max(entries.count - 1, 0))
-        let paths = Set(entries.map(\.path))
+        let paths = Set(allDays.lazy.flatMap(\.entries).map(\.path))
         selection.removeAll { !paths.contains($0) }
         changed = true
     }
@@ -68,7 +106,9 @@ package final class LibraryView {
     // MARK: Geometry
 
     struct Geometry {
-        let panel: Rect, grid: Rect, bottom: Rect, tilesButton: Rect, compareButton: Rect
+        let panel: Rect, grid: Rect, bottom: Rect, tilesButton: Rect, compareButton: Rect, queueButton: Rect, importButton: Rect
+        /// Where the source chips end (they are laid out from the right edge of the title, leftwards).
+        let chipsRight: Int, chipY: Int, chipHeight: Int, chipWidth: Int
         let cell: (width: Int, height: Int), thumb: (width: Int, height: Int), gap: Int, columns: Int, headerHeight: Int
     }
 
@@ -83,9 +123,23 @@ package final class LibraryView {
         let buttonHeight = u(32), buttonY = bottom.y + (bottomHeight - buttonHeight) / 2
         let tiles = Rect(x: bottom.x + pad, y: buttonY, width: u(170), height: buttonHeight)
         let compare = Rect(x: tiles.x + tiles.width + gap, y: buttonY, width: u(120), height: buttonHeight)
+        let queue = Rect(x: compare.x + compare.width + gap, y: buttonY, width: u(130), height: buttonHeight)
+        let importing = Rect(x: queue.x + queue.width + gap, y: buttonY, width: u(130), height: buttonHeight)
         let columns = max((grid.width + gap) / (cell.width + gap), 1)
-        return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles, compareButton: compare,
+        return Geometry(panel: bounds, grid: grid, bottom: bottom, tilesButton: tiles, compareButton: compare, queueButton: queue, importButton: importing,
+                        chipsRight: bounds.x + bounds.width - pad, chipY: bounds.y + u(8), chipHeight: u(28), chipWidth: u(160),
                         cell: cell, thumb: thumb, gap: gap, columns: columns, headerHeight: u(30))
+    }
+
+    /// The source chips, right to left from the title's right edge: "All",
+    /// then each source (none when there is only one source).
+    func chips(_ g: Geometry, scale u: UIScale) -> [(source: String?, rect: Rect)] {
+        guard sources.count > 1 else { return [] }
+        let all: [String?] = [nil] + sources.map { Optional($0) }
+        let left = g.chipsRight - all.count * (g.chipWidth + u(8)) + u(8)
+        return all.enumerated().map { index, source in
+            (source, Rect(x: left + index * (g.chipWidth + u(8)), y: g.chipY, width: g.chipWidth, height: g.chipHeight))
+        }
     }
 
     /// The rows for `columns` cells a row.
@@ -167,6 +221,12 @@ package final class LibraryView {
         case "SPACE": if entries.indices.contains(cursor) { toggle(entries[cursor].path) }
         case "t": return selection.count >= 2 ? .tiles(selection) : nil
         case "c": return selection.count == 2 ? .compare(selection) : nil
+        case "a": return selection.isEmpty ? nil : .queue(selection)
+        case "i": return importable.isEmpty ? nil : .importFiles(importable)
+        case "TAB":
+            // All, then each source in turn, then All again.
+            let next = source.flatMap { sources.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+            showSource(sources.indices.contains(next) ? sources[next] : nil)
         case "ESC", "Ctrl+l": return .close
         default: return nil
         }
@@ -179,6 +239,12 @@ package final class LibraryView {
         changed = true
         if selection.count >= 2, g.tilesButton.contains(x: x, y: y) { return .tiles(selection) }
         if selection.count == 2, g.compareButton.contains(x: x, y: y) { return .compare(selection) }
+        if !selection.isEmpty, g.queueButton.contains(x: x, y: y) { return .queue(selection) }
+        if !importable.isEmpty, g.importButton.contains(x: x, y: y) { return .importFiles(importable) }
+        if let chip = chips(g, scale: u).first(where: { $0.rect.contains(x: x, y: y) }) {
+            showSource(chip.source)
+            return nil
+        }
         guard let index = index(atX: x, y: y, g) else { return nil }
         cursor = index
         if control {
@@ -193,6 +259,18 @@ package final class LibraryView {
         let count = rows(columns: g.columns).count
         let newTop = min(max(top + steps, 0), max(count - 1, 0))
         if newTop != top { top = newTop; changed = true }
+    }
+
+    /// The selected videos on a phone or card (those "Import" copies).
+    var importable: [String] {
+        let phones = Set(allDays.lazy.flatMap(\.entries).filter { $0.source != "Videos" }.map(\.path))
+        return selection.filter { phones.contains($0) }
+    }
+
+    /// A listed video by its path (its size as listed: a hung phone is not asked again).
+    package func listed(_ path: String) -> LibraryEntry? {
+        for day in allDays { if let entry = day.entries.first(where: { $0.path == path }) { return entry } }
+        return nil
     }
 
     private func toggle(_ path: String) {
@@ -235,8 +313,20 @@ package final class LibraryView {
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
         fill(bounds, (12, 12, 16, 255), renderer: r)
         let title = String(format: tr("Your videos (%d)"), locale: .display, entries.count) + (status.map { "   " + $0 } ?? "")
-        text.drawLine(fitted(title, width: bounds.width - u(32), text: text), renderer: r, x: g.grid.x,
+        let chips = chips(g, scale: u)
+        let titleRight = chips.first.map { $0.rect.x - u(16) } ?? bounds.x + bounds.width - u(16)
+        text.drawLine(fitted(title, width: max(titleRight - g.grid.x, 0), text: text), renderer: r, x: g.grid.x,
                       y: bounds.y + (u(44) - text.lineHeight) / 2, color: SDL_Color(r: 120, g: 190, b: 255, a: 255))
+        for chip in chips {
+            let on = chip.source == source
+            let grey = chip.source.map { unreachable.contains($0) } ?? false
+            fill(chip.rect, on ? (120, 190, 255, 255) : grey ? (28, 28, 32, 255) : (40, 40, 48, 255), renderer: r)
+            let label = chip.source.map { $0 == "Videos" ? tr("Videos") : $0 } ?? tr("All")
+            text.drawCentered(label, renderer: r, cx: chip.rect.x + chip.rect.width / 2, cy: chip.rect.y + chip.rect.height / 2,
+                              maxWidth: chip.rect.width - u(8),
+                              color: on ? SDL_Color(r: 0, g: 0, b: 0, a: 255)
+                                : grey ? SDL_Color(r: 110, g: 110, b: 115, a: 255) : SDL_Color(r: 215, g: 215, b: 220, a: 255))
+        }
         let shown = visibleRows(rows, g)
         rowsInView = max(shown.filter { $0.y + height(of: rows[$0.index], g) <= g.grid.y + g.grid.height }.count, 1)
         // Pictures for the rows in view and as many again around them; the rest are let go.
@@ -253,7 +343,7 @@ package final class LibraryView {
         for (row, y) in shown {
             switch rows[row] {
             case .header(let day):
-                text.drawLine(LibraryView.dayTitle(days[day].day), renderer: r, x: g.grid.x,
+                text.drawLine(dayTitle(days[day].day), renderer: r, x: g.grid.x,
                               y: y + (g.headerHeight - text.lineHeight) / 2, color: SDL_Color(r: 235, g: 235, b: 240, a: 255))
             case .cells(let range):
                 for i in range { drawCell(i, cellRect(i, in: range, y: y, g), g, renderer: r, text: text, scale: u) }
@@ -311,13 +401,28 @@ package final class LibraryView {
                 fill(edge, color, renderer: r)
             }
         }
+        if watched.contains(entry.path) {
+            // Watched to its end: a green corner with a tick, bottom left (the selection's number is top right).
+            let mark = Rect(x: box.x + u(4), y: box.y + box.height - u(26), width: u(22), height: u(22))
+            fill(mark, (80, 200, 120, 255), renderer: r)
+            text.drawCentered("✓", renderer: r, cx: mark.x + mark.width / 2, cy: mark.y + mark.height / 2,
+                              maxWidth: mark.width, color: SDL_Color(r: 0, g: 0, b: 0, a: 255))
+        }
         if let order = selection.firstIndex(of: entry.path) {
             let mark = Rect(x: box.x + box.width - u(26), y: box.y + u(4), width: u(22), height: u(22))
             fill(mark, (120, 190, 255, 255), renderer: r)
             text.drawCentered(String(order + 1), renderer: r, cx: mark.x + mark.width / 2, cy: mark.y + mark.height / 2,
                               maxWidth: mark.width, color: SDL_Color(r: 0, g: 0, b: 0, a: 255))
         }
+        let gone = unreachable.contains(entry.source)
+        if gone {
+            // Greyed: the picture dimmed (it may be the last one read; nothing more is read from a hung mount).
+            SDL_SetRenderDrawColor(r, 12, 12, 16, 170)
+            var dim = box.sdl
+            SDL_RenderFillRect(r, &dim)
+        }
         let detail = (made?.length.map(DisplayText.clock) ?? "--:--") + (entry.source == "Videos" ? "" : "  ·  " + entry.source)
+            + (gone ? "  ·  " + tr("not reachable") : "")
         text.drawLine(fitted(detail, width: cell.width, text: text), renderer: r, x: cell.x, y: box.y + box.height + u(4),
                       color: SDL_Color(r: 150, g: 150, b: 160, a: 255))
         text.drawLine(fitted(entry.name, width: cell.width, text: text), renderer: r, x: cell.x,
@@ -335,7 +440,16 @@ package final class LibraryView {
             drawButton(tr("Compare"), g.compareButton, renderer: r, text: text)
             x = g.compareButton.x + g.compareButton.width + g.gap
         }
-        let hint = tr("Enter or click: play    Ctrl+click or Space: select    t: play the selected in tiles    c: compare two    Esc: close")
+        if !selection.isEmpty {
+            drawButton(String(format: tr("Queue (%d)"), locale: .display, selection.count), g.queueButton, renderer: r, text: text)
+            x = g.queueButton.x + g.queueButton.width + g.gap
+        }
+        let importable = importable
+        if !importable.isEmpty {
+            drawButton(String(format: tr("Import (%d)"), locale: .display, importable.count), g.importButton, renderer: r, text: text)
+            x = g.importButton.x + g.importButton.width + g.gap
+        }
+        let hint = tr("Enter or click: play    Ctrl+click or Space: select    t: tiles    c: compare two    a: queue    Tab: source    Esc: close")
         text.drawLine(fitted(hint, width: max(g.bottom.x + g.bottom.width - u(16) - x, 0), text: text), renderer: r, x: x,
                       y: g.bottom.y + (g.bottom.height - text.lineHeight) / 2, color: SDL_Color(r: 150, g: 150, b: 160, a: 255))
     }
@@ -344,6 +458,25 @@ package final class LibraryView {
         fill(rect, (120, 190, 255, 255), renderer: r)
         text.drawCentered(label, renderer: r, cx: rect.x + rect.width / 2, cy: rect.y + rect.height / 2, maxWidth: rect.width,
                           color: SDL_Color(r: 0, g: 0, b: 0, a: 255))
+    }
+
+    /// The day titles drawn, each made once (a DateFormatter made and set
+    /// up for each title at each draw was a tenth of the roll's opening);
+    /// forgotten at midnight, when "Today" becomes "Yesterday".
+    private var dayTitles: [String: String] = [:]
+    private var dayTitlesUntil = Date.distantPast
+
+    private func dayTitle(_ day: String) -> String {
+        let now = Date()
+        if now >= dayTitlesUntil {
+            dayTitles = [:]
+            let midnight = Calendar.current.startOfDay(for: now)
+            dayTitlesUntil = Calendar.current.date(byAdding: .day, value: 1, to: midnight) ?? now.addingTimeInterval(3600)
+        }
+        if let made = dayTitles[day] { return made }
+        let made = LibraryView.dayTitle(day, now: now)
+        dayTitles[day] = made
+        return made
     }
 
     /// "Today", "Yesterday", else the date written out ("Saturday 28 November 2026").

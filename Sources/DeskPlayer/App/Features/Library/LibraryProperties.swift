@@ -5,7 +5,8 @@ import Control
 /// Ctrl+L, the menu's "Videos…" and the socket all set it), and what it
 /// holds: `library-count` (videos listed; unavailable until the first
 /// listing is done) and `library-pictures` (how each picture came: from the
-/// desktop's cache, made now, or not to be made; and how many it holds now).
+/// desktop's cache, made now, or not to be made; and how many it holds now),
+/// `library-source` (the source shown: "all", "Videos", a phone's name).
 enum LibraryProperties {
     static let all: [Property] = [
         Property("library", .flag, scope: .app, get: { t throws(CommandError) in
@@ -18,6 +19,13 @@ enum LibraryProperties {
         Property("library-count", format: .integer, scope: .app, get: { t throws(CommandError) in
             guard let count = t.controller.library?.count else { throw .propertyUnavailable }
             return .number(Double(count))
+        }),
+        Property("library-source", scope: .app, get: { t throws(CommandError) in
+            guard let source = t.controller.library?.source else { throw .propertyUnavailable }
+            return .string(source)
+        }, set: { t, v throws(CommandError) in
+            guard let library = t.controller.library else { throw .propertyUnavailable }
+            try library.showSource(try PropertyValue.word(v))
         }),
         Property("library-pictures", scope: .app, get: { t throws(CommandError) in
             guard let counts = t.controller.library?.pictureCounts, let held = t.controller.library?.picturesHeld
