@@ -10,7 +10,9 @@ until the first picture is shown, until every picture in view is there
 and the window is settled; the CPU time it used by then (steadier than
 the wall clock on a shared machine) and its memory then (VmRSS, and VmHWM: the most it
 held). Cold: an empty thumbnail cache (the pictures in view are made and
-written); warm: the same home again (read from the cache).
+written); warm: the same home again (read from the cache). Then cold again
+with the demo playing in Picture in Picture beside the roll: the frames it
+dropped while the pictures in view were made.
 
 Usage: bench/library.py [--json bench/out/library.json]   (under xvfb-run; `make bench`)
 """
@@ -67,8 +69,11 @@ class Client:
         self.id = 0
 
     def get(self, name):
+        return self.command(["get_property", name])
+
+    def command(self, command):
         self.id += 1
-        self.sock.sendall(json.dumps({"command": ["get_property", name], "request_id": self.id}).encode() + b"\n")
+        self.sock.sendall(json.dumps({"command": command, "request_id": self.id}).encode() + b"\n")
         while True:
             while b"\n" not in self.buffer:
                 chunk = self.sock.recv(65536)
@@ -145,6 +150,39 @@ def run(env, label):
             sys.stderr.write(err.decode(errors="replace")[-2000:])
 
 
+def beside_playback(env, in_view):
+    """The demo plays in Picture in Picture (a window of its own, beside the
+    main one) while the roll opens on an empty cache and makes its pictures:
+    the frames the playing video dropped meanwhile (frame-drop-count), and
+    the seconds it played meanwhile."""
+    shutil.rmtree(os.path.join(env["XDG_CACHE_HOME"], "thumbnails"), ignore_errors=True)
+    sock = os.path.join(env["XDG_RUNTIME_DIR"], "ipc-beside.sock")
+    demo = os.path.abspath("assets/demo.mp4")
+    process = subprocess.Popen([BIN, demo, "--pip", "--loop", "inf", "--geometry", "1280x960+0+0", "--ui-scale", "1",
+                                "--no-config", "--no-resume", "--input-ipc-server", sock], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        client = Client(sock, deadline)
+        while (client.get("time-pos") or 0) < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        dropped, began = client.get("frame-drop-count") or 0, time.monotonic()
+        client.command(["set_property", "library", True])
+        made = 0
+        while time.monotonic() < deadline:
+            pictures = client.get("library-pictures") or {}
+            made = pictures.get("made", 0) + pictures.get("failed", 0)
+            # Every picture in view made, as many as the cold run made (the window never settles while a video plays).
+            if client.get("library-count") == COUNT and made >= in_view:
+                break
+            time.sleep(0.01)
+        return {"pictures_made": made, "frames_dropped": (client.get("frame-drop-count") or 0) - dropped,
+                "seconds_played": round(time.monotonic() - began, 2)}
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", default=os.path.join(os.environ.get("BENCH_OUT", "bench/out"), "library.json"))
@@ -153,6 +191,7 @@ def main():
     try:
         env = make_home(root)
         rows = [run(env, "cold"), run(env, "warm")]
+        beside = beside_playback(env, max(rows[0]["pictures"].get("made", 0), 1))
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print("The roll with %d videos (seconds from the process start; CPU seconds and memory when all in view are shown):" % COUNT)
@@ -160,9 +199,11 @@ def main():
         print("  %-4s  listed %-6s  first picture %-6s  all in view %-6s  CPU %-5s  RSS %s MB (peak %s MB)  %s; at the end: %s held, RSS %s MB" % (
             row["run"], row["listed_s"], row["first_picture_s"], row["all_in_view_s"], row["cpu_s"], row["rss_mb"],
             row["peak_rss_mb"], row["pictures"], row.get("held_at_end"), row.get("rss_at_end_mb")))
+    print("  cold, the demo playing in Picture in Picture beside it: %s pictures made in %s s, %s frames dropped" % (
+        beside["pictures_made"], beside["seconds_played"], beside["frames_dropped"]))
     os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
     with open(args.json, "w") as f:
-        json.dump({"videos": COUNT, "binary": BIN, "runs": rows}, f, indent=1)
+        json.dump({"videos": COUNT, "binary": BIN, "runs": rows, "beside_playback": beside}, f, indent=1)
 
 
 if __name__ == "__main__":
