@@ -242,7 +242,7 @@ final class ItemPipeline: ItemSource {
     }
 
     /// Windows of frames the backward prefetcher decoded (tests).
-    var framesPrefetchWindows: Int { prefetcher?.windowsDecoded ?? 0 }
+    var backwardWindowsDecoded: Int { prefetcher?.windowsDecoded ?? 0 }
 
     func setPicturesSeen(_ seen: Bool) {
         if control.arePicturesSeen != seen { control.arePicturesSeen = seen }
