@@ -46,6 +46,8 @@ final class BackwardPrefetcher: Sendable {
         var run: Run?
         /// This file cannot be read ahead (said once): steps decode on demand.
         var cannot = false
+        /// The pipeline stopped: no thread starts again.
+        var closed = false
         /// The window the thread is decoding.
         var window: Range<MediaTime>?
         /// Windows decoded in all.
@@ -80,7 +82,7 @@ final class BackwardPrefetcher: Sendable {
     /// Starts the thread (the player plays backward); nothing when it runs.
     func start() {
         let run: Run? = state.withLock { s in
-            guard s.run == nil, !s.cannot, cache.budget > 0 else { return nil }
+            guard s.run == nil, !s.cannot, !s.closed, cache.budget > 0 else { return nil }
             let run = Run()
             s.run = run
             return run
@@ -107,10 +109,17 @@ final class BackwardPrefetcher: Sendable {
         run.finished.wait()
     }
 
+    /// Stops the thread for good (the pipeline stops).
+    func close() {
+        state.withLock { $0.closed = true }
+        stop()
+    }
+
     /// A step back to `time` (the item time it shows the frame of).
     func follow(_ time: MediaTime) {
         state.withLock { $0.playhead = time }
         orders.signal()
+        cache.inserted.signal()  // a step still waiting for its frame is no longer wanted
     }
 
     /// Waits until the cache holds the frame showing at `time` (true), or

@@ -155,7 +155,7 @@ final class ItemPipeline: ItemSource {
     /// and no thread of its own holds it.
     func stop() {
         guard control.abort() else { return }
-        prefetcher?.stop()
+        prefetcher?.close()
         input.interrupt.set()
         videoPackets.abort()
         audioPackets.abort()
