@@ -208,6 +208,6 @@ final class BackwardPrefetcher: Sendable {
             return !s.cannot
         }
         cache.inserted.signal()
-        if first { warning("playing backward: cannot decode ahead (\(why)); each step decodes on demand") }
+        if first { warning(String(format: tr("Playing backward: cannot decode ahead (%@); each step decodes on demand"), why)) }
     }
 }
