@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-import Glibc
 import Media
 import Synchronization
 
@@ -138,10 +137,6 @@ final class BackwardPrefetcher: Sendable {
     // MARK: The thread
 
     private func work(_ run: Run) {
-        // Below the threads that show the frames (nice 5; Linux nices this
-        // thread alone, and the decoder's threads made from it inherit it):
-        // on a busy machine a step on screen now beats a frame for later.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
         let windows: BackwardWindowDecoder
         do throws(MediaError) {
             let input = try reader.input.openedAgain(interrupt: run.interrupt)
