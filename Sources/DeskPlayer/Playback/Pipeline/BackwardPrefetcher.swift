@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// A window is as many frames as the cache has room for once the frames
 /// still to be shown are counted; the next begins when half the cache's
-/// frames are left to show (or none are), so the work is about N²/(2C)
+/// frames are left to show (or none are), so the work is about N²/C
 /// frames decoded for N frames shown between keyframes with room for C.
 ///
 /// Started when the player plays backward, stopped (and its thread joined)
