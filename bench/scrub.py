@@ -23,7 +23,9 @@ Both players run under Xvfb, sound to nowhere, one at a time. mpv is asked
 with `seek T absolute+exact` and `frame-back-step`; DeskPlayer with the same
 commands (it takes mpv's names).
 
-SCRUB_DESKPLAYER_ARGS adds options to DeskPlayer's (`--frame-cache-size 1G`).
+SCRUB_DESKPLAYER_ARGS adds options to DeskPlayer's (`--frame-cache-size 1G`);
+SCRUB_PLAYERS names the players to run (`deskplayer` alone; default: mpv, if
+installed, and deskplayer).
 
 Usage: bench/scrub.py [--quick] [--only 2160p] [--backward-only] [--json bench/out/scrub.json]   (under xvfb-run; `make bench`)
 """
@@ -210,7 +212,7 @@ def main():
           f"{'back max':>9} {'RSS MB':>7}")
     for name, clip in clips:
         row = {"clip": name}
-        for kind in (["mpv"] if shutil.which("mpv") else []) + ["deskplayer"]:
+        for kind in os.environ.get("SCRUB_PLAYERS", ("mpv " if shutil.which("mpv") else "") + "deskplayer").split():
             r = {} if args.backward_only else run_player(kind, clip, 30, 54, folder)
             r.update(run_backward(kind, clip, folder))
             row[kind] = r

@@ -50,6 +50,77 @@ import TestSupport
         #expect(pipeline.framesFromCache - fromCacheBefore >= 40, "\(pipeline.framesFromCache - fromCacheBefore) of 47 from the cache")
     }
 
+    /// 50 frames of 160×96 H.264 showing their numbers (as
+    /// `FrameBackStepTests.codedClip`), with one keyframe: the first.
+    static func longIntervalClip(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("long-interval.mp4").path
+        try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=160x96:rate=25:duration=2",
+                               "-vf", "geq=lum='if(gt(bitand(N\\,pow(2\\,floor(X*8/W)))\\,0)\\,235\\,16)':cb=128:cr=128",
+                               "-c:v", "libx264", "-preset", "veryfast", "-g", "250", "-keyint_min", "250",
+                               "-sc_threshold", "0", "-bf", "2", "-pix_fmt", "yuv420p", path])
+        return path
+    }
+
+    /// The file gone once opened (the prefetch thread cannot open it
+    /// again): one line says so, and each step decodes its frame on
+    /// demand, as without the thread; every frame still shows, in order.
+    @Test func aFileThatCannotBeReadAgainIsDecodedOnDemand() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try Self.longIntervalClip(in: dir)
+        var preferences = ItemPreferences()
+        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        player.seek(to: MediaTime(seconds: 20.0 / 25))
+        #expect(FrameBackStepTests.nextFrames([player]) == [20])
+        try FileManager.default.removeItem(atPath: path)
+        let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
+        player.speed.value = 0.25
+        player.playDirection = .backward
+        player.play()
+        let codes = Self.framesUntilPaused(player)
+        #expect(codes == Array((0...19).reversed()), "shown: \(codes)")
+        let warnings = player.takeEvents().compactMap { event -> String? in
+            if case .warning(let text) = event { return text } else { return nil }
+        }
+        #expect(warnings.filter { $0.contains("cannot decode ahead") }.count == 1, "\(warnings)")
+        #expect(pipeline.backwardWindowsDecoded == 0)
+    }
+
+    /// A keyframe interval eight times longer than the cache holds
+    /// (`--frame-cache-size` of 8 frames; one keyframe in 50 frames): the
+    /// prefetch thread decodes the frames before those being shown, window
+    /// after window, so from frame 45 down every frame shows once, in
+    /// reverse order, none dropped (at 0.25×, so that a loaded machine
+    /// keeps the clock), and the steps' own decode thread decodes none.
+    @Test func backwardAcrossCacheWindowsIsDecodedAhead() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try Self.longIntervalClip(in: dir)
+        var preferences = ItemPreferences()
+        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        player.seek(to: MediaTime(seconds: 45.0 / 25))
+        #expect(FrameBackStepTests.nextFrames([player]) == [45])
+        let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
+        let fromCacheBefore = pipeline.framesFromCache
+        player.speed.value = 0.25
+        player.playDirection = .backward
+        player.play()
+        let codes = Self.framesUntilPaused(player)
+        #expect(codes == Array((0...44).reversed()), "shown: \(codes)")
+        #expect(player.stats.framesDropped == 0)
+        #expect(player.isPaused && abs(player.currentTime.seconds) < 1e-6)
+        // 45 frames through room for 8: a window at least every 8 frames.
+        #expect(pipeline.backwardWindowsDecoded >= 45 / 8, "\(pipeline.backwardWindowsDecoded) windows")
+        // Every step's frame came out of the cache.
+        #expect(pipeline.framesFromCache - fromCacheBefore >= 45, "\(pipeline.framesFromCache - fromCacheBefore) from the cache")
+    }
+
     /// At 4× with nothing kept (`--frame-cache-size 0`: every step decodes
     /// from its keyframe), steps may fall behind the clock: the frames
     /// shown still go down, none twice, and every frame not shown is

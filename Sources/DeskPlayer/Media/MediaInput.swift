@@ -320,6 +320,16 @@ package final class MediaInput: @unchecked Sendable {  // opened on the loading 
         }
     }
 
+    /// The same local file opened again, for a reader of its own on another
+    /// thread (playing backward decodes ahead of the steps). A file only: a
+    /// network stream, a device or bytes in memory cannot be read twice.
+    package func openedAgain(interrupt: InterruptFlag) throws(MediaError) -> MediaInput {
+        guard !location.isNetwork, location.device == nil, playlist == nil, memory == nil, cache == nil else {
+            throw MediaError("only a local file can be read twice")
+        }
+        return try MediaInput(location: location, interrupt: interrupt)
+    }
+
     /// Reads the next packet. Returns false at the end of the input.
     package func read(into packet: Packet) throws(MediaError) -> Bool {
         let ret = av_read_frame(context, packet.pointer)

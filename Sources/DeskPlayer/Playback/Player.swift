@@ -206,8 +206,10 @@ package final class Player {
         wantsToPlay = false
         backwardAnchor = nil
         backwardStepFrom = nil
-        // Before any seek that follows (a step back pauses, then seeks).
+        // Before any seek that follows (a step back pauses, then seeks; playing
+        // forward again seeks to realign the sound, which is read again).
         currentItem?.pipeline?.setKeepsFramesForSteps(true)
+        currentItem?.pipeline?.setPlaysBackward(false)
         audio.setGate(false)
         clock.freeze(at: HostTime.now())
     }

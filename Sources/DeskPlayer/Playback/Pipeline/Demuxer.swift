@@ -215,6 +215,12 @@ final class Demuxer {
         let index = Int(packet.streamIndex)
         tapVideo()
         if index == request.audioIndex {
+            // Backward the sound is off, and every step is a seek: its audio
+            // would be decoded from the keyframe only to be thrown away.
+            if control.playsBackward && request.interval == nil && request.passes == 1 {
+                packet.unref()
+                return
+            }
             replayFirstAudioSkip()
             if let gate {
                 let (start, end) = (packetStart, packetEnd(nominal: nil))

@@ -39,6 +39,12 @@ final class ItemPipeline: ItemSource {
     private let saidLiveCannotLoop = Atomic<Bool>(false)
     private let hasStarted = Atomic<Bool>(false)
     private let warningSink: @Sendable (String) -> Void
+    /// Decoded frames around the last exact seek (the video thread's, and
+    /// the backward prefetcher's).
+    private let frameCache: DecodedFrameCache
+    /// Playing backward, decodes ahead of the steps (nil: no video, or an
+    /// input that cannot be read twice).
+    private let prefetcher: BackwardPrefetcher?
 
     init(input: MediaInput, info: MediaInfo, video: OpenedStream?, audio: OpenedStream?, preferences: ItemPreferences,
          outputFormat: AudioFormat, otherAudio: [OpenedStream] = [], tracks: [MediaTrack] = [],
@@ -66,6 +72,15 @@ final class ItemPipeline: ItemSource {
         audioPackets = PacketQueue(taken: control.demuxerWake)
         loopPasses = LoopPasses(hasAudio: audio != nil)
         warningSink = warning
+        frameCache = DecodedFrameCache(budget: preferences.frameCacheBytes)
+        if let video, !info.isLive, !info.isDevice, !input.isNetwork, info.formatName != "avi", frameCache.budget > 0 {
+            let reader = BackwardPrefetcher.Reader(input: input, streamIndex: video.index,
+                                                   threads: preferences.videoDecoderThreadCount, startOffset: startOffset,
+                                                   nominalDuration: VideoDecodeLoop.nominalDuration(info, timeBase: video.timeBase))
+            prefetcher = BackwardPrefetcher(cache: frameCache, reader: reader, warning: warning)
+        } else {
+            prefetcher = nil
+        }
     }
 
     var decodeErrors: DecodeErrors? { control.decodeErrors }
@@ -104,7 +119,7 @@ final class ItemPipeline: ItemSource {
                                     fastWhenSmall: preferences.decodesSmallVideoFast, forGPU: preferences.picturesForGPU,
                                     packets: videoPackets, frames: frames,
                                     control: control, passes: loopPasses, subtitles: subtitles,
-                                    startOffset: startOffset, frameCacheBytes: preferences.frameCacheBytes,
+                                    startOffset: startOffset, cache: frameCache, prefetcher: prefetcher,
                                     warning: warningSink).run()
             }
         }
@@ -140,6 +155,7 @@ final class ItemPipeline: ItemSource {
     /// and no thread of its own holds it.
     func stop() {
         guard control.abort() else { return }
+        prefetcher?.close()
         input.interrupt.set()
         videoPackets.abort()
         audioPackets.abort()
@@ -177,6 +193,8 @@ final class ItemPipeline: ItemSource {
         audioPackets.flush(serial: serial)
         loopPasses.reset(serial: serial, interval: control.pendingLoopInterval)
         control.beginSeek(serial: serial, to: time, pass: pass, exact: exact)
+        // Backward, every seek is a step: the prefetcher decodes before it.
+        if control.playsBackward && exact { prefetcher?.follow(time) }
         return serial
     }
 
@@ -211,9 +229,20 @@ final class ItemPipeline: ItemSource {
         if control.keepsFramesForSteps != keeps { control.keepsFramesForSteps = keeps }
     }
 
+    /// Backward, the prefetcher decodes ahead of the steps; forward or
+    /// paused it stops (what it decoded stays in the cache).
     func setPlaysBackward(_ backward: Bool) {
-        if control.playsBackward != backward { control.playsBackward = backward }
+        guard control.playsBackward != backward else { return }
+        control.playsBackward = backward
+        if backward && control.activeLoopInterval == nil && !control.isAborted {
+            prefetcher?.start()
+        } else {
+            prefetcher?.stop()
+        }
     }
+
+    /// Windows of frames the backward prefetcher decoded (tests).
+    var backwardWindowsDecoded: Int { prefetcher?.windowsDecoded ?? 0 }
 
     func setPicturesSeen(_ seen: Bool) {
         if control.arePicturesSeen != seen { control.arePicturesSeen = seen }

@@ -76,6 +76,9 @@ final class VideoDecodeLoop {
     private var reportedHardware: String?
     /// Frames around the last exact seek, for the steps back that follow.
     private let cache: DecodedFrameCache
+    /// Playing backward, what decodes the frames before the steps into
+    /// `cache` (nil: each step decodes on demand).
+    private let prefetcher: BackwardPrefetcher?
     /// The bytes of a decoded frame of this stream (known from the first).
     private var frameBytes: Int?
     /// Packet times are decode times (AVI): not to judge a frame by.
@@ -84,7 +87,8 @@ final class VideoDecodeLoop {
     init(stream: OpenedStream, info: MediaInfo, toneMapping: ToneMapping, fastWhenSmall: Bool, forGPU: Bool,
          packets: PacketQueue, frames: FrameQueue,
          control: PipelineControl, passes: LoopPasses, subtitles: SubtitleTracks?, startOffset: MediaTime,
-         frameCacheBytes: Int = DecodedFrameCache.defaultBudget,
+         cache: DecodedFrameCache = DecodedFrameCache(budget: DecodedFrameCache.defaultBudget),
+         prefetcher: BackwardPrefetcher? = nil,
          warning: @escaping @Sendable (String) -> Void) throws(MediaError) {
         self.stream = stream
         self.packets = packets
@@ -93,9 +97,9 @@ final class VideoDecodeLoop {
         self.passes = passes
         origin = FrameOrigin(subtitles: subtitles, forGPU: forGPU, warning: warning)
         self.startOffset = startOffset
-        let rate = info.frameRate.map { av_d2q($0, 1 << 20) } ?? AVRational(num: 25, den: 1)
+        let rate = VideoDecodeLoop.frameRate(info)
         let tb = stream.timeBase
-        nominalDuration = ContainerMath.ticksPerFrame(frameRate: rate, timeBase: tb) ?? 1
+        nominalDuration = VideoDecodeLoop.nominalDuration(info, timeBase: tb)
         self.warning = warning
         self.toneMapping = toneMapping
         self.fastWhenSmall = fastWhenSmall
@@ -106,7 +110,17 @@ final class VideoDecodeLoop {
                                    timeBase: tb, frameRate: rate, warning: warning)
         frame = try Frame()
         held = try Frame()
-        cache = DecodedFrameCache(budget: frameCacheBytes)
+        self.cache = cache
+        self.prefetcher = prefetcher
+    }
+
+    private static func frameRate(_ info: MediaInfo) -> AVRational {
+        info.frameRate.map { av_d2q($0, 1 << 20) } ?? AVRational(num: 25, den: 1)
+    }
+
+    /// A frame's duration, in ticks of `timeBase`, when its packet does not say.
+    static func nominalDuration(_ info: MediaInfo, timeBase: AVRational) -> Int64 {
+        ContainerMath.ticksPerFrame(frameRate: frameRate(info), timeBase: timeBase) ?? 1
     }
 
     /// Runs until the pipeline is aborted.
@@ -128,11 +142,14 @@ final class VideoDecodeLoop {
                     cache.removeAll()
                 } else if let target = current.target {
                     showCached(at: target)
+                    if current.delivered == 0 { showPrefetched(at: target) }
                 }
             }
             switch entry {
             case .packet(let packet, _):
-                if current.packets == 0 { current.decodesNothing = cacheHoldsInterval(from: packet) }
+                if current.packets == 0 {
+                    current.decodesNothing = cacheHoldsInterval(from: packet) || servedByPrefetcher
+                }
                 current.packets += 1
                 if !current.decodesNothing { decode(packet) }
             case .passEnd:
@@ -301,6 +318,24 @@ final class VideoDecodeLoop {
             // What the decoder makes from here is shown only after these.
             current.target = entry.end
         }
+    }
+
+    /// Playing backward, a step whose frame the prefetch thread is decoding
+    /// waits for it there (rather than decoding its keyframe interval a
+    /// second time beside it), and shows it from the cache.
+    private func showPrefetched(at target: MediaTime) {
+        guard control.playsBackward, current.interval == nil, let prefetcher else { return }
+        let serial = current.serial
+        guard prefetcher.waitForFrame(at: target, isStale: { control.isAborted || control.serial != serial }) else { return }
+        showCached(at: target)
+        // Its frames need what the filters do: this thread decodes them.
+        if current.delivered == 0 { prefetcher.cannotServe("the video's frames need filters") }
+    }
+
+    /// Playing backward, the step's frame came from the cache and the
+    /// prefetch thread decodes the frames before it: nothing to decode here.
+    private var servedByPrefetcher: Bool {
+        control.playsBackward && current.delivered > 0 && prefetcher?.isWorking == true
     }
 
     /// Whether, playing backward, the frames from `keyframe` (this serial's

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CFFmpeg
+import Media
+
+/// The prefetch thread's own reader of the file (`BackwardPrefetcher`): a
+/// second input and a software decoder of the video stream, which decode
+/// one window of frames, from the keyframe at or before it, into the
+/// decoded-frame cache, while the pipeline's decode thread serves the
+/// backward steps from there. Made and used on the prefetch thread only.
+final class BackwardWindowDecoder {
+    private let input: MediaInput
+    private let decoder: Decoder
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    /// Subtracted from stream times to give item times (as the pipeline does).
+    private let startOffset: MediaTime
+    /// A frame's duration when its packet does not say, in stream ticks.
+    private let nominalDuration: Int64
+    private let packet: Packet
+    private let frame: Frame
+    private var timestamps = FrameTimestamps()
+    /// The bytes of one decoded picture of the stream (as its header says).
+    let frameBytes: Int?
+
+    init(reading input: MediaInput, stream index: Int, threads: Int32, startOffset: MediaTime,
+         nominalDuration: Int64) throws(MediaError) {
+        guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else {
+            throw MediaError("the video stream is missing")
+        }
+        self.input = input
+        decoder = try Decoder(stream: stream, threads: threads)
+        streamIndex = Int32(index)
+        timeBase = stream.pointee.time_base
+        self.startOffset = startOffset
+        self.nominalDuration = max(nominalDuration, 1)
+        packet = try Packet()
+        frame = try Frame()
+        let size = av_image_get_buffer_size(AVPixelFormat(parameters.pointee.format), parameters.pointee.width,
+                                            parameters.pointee.height, 1)
+        frameBytes = size > 0 ? Int(size) : nil
+    }
+
+    /// The duration of a frame when nothing says otherwise.
+    var frameDuration: MediaTime { MediaTime(nominalDuration, timeBase) }
+
+    /// How long `count` frames last, when nothing says otherwise.
+    func duration(ofFrames count: Int) -> MediaTime {
+        let (ticks, overflow) = nominalDuration.multipliedReportingOverflow(by: Int64(clamping: count))
+        return MediaTime(overflow ? Int64.max / 4 : ticks, timeBase)
+    }
+
+    /// Decodes the frames that start in `window` (item time) into `cache`,
+    /// from the keyframe at or before its start; `playhead` is where the
+    /// steps are now (the frames after it may go to make room). Returns how
+    /// many frames it kept; stops early (nil) when `shouldStop` says so.
+    func decode(_ window: Range<MediaTime>, into cache: DecodedFrameCache, playhead: () -> MediaTime?,
+                shouldStop: () -> Bool) throws(MediaError) -> Int? {
+        decoder.flush()
+        timestamps.reset()
+        if window.lowerBound <= .zero {
+            try input.rewind(toMicroseconds: startOffset.microseconds)
+        } else {
+            try input.seek(toMicroseconds: (window.lowerBound + startOffset).microseconds)
+        }
+        var kept = 0
+        var past = false
+        let twoFrames = frameDuration + frameDuration
+        while !past {
+            if shouldStop() { return nil }
+            let more = try input.read(into: packet)
+            defer { packet.unref() }
+            if more && packet.streamIndex != streamIndex { continue }
+            if more {
+                // Frames nothing refers to, before the window: not decoded at all.
+                decoder.skipsNonReference = packet.pts != DP_AV_NOPTS_VALUE
+                    && MediaTime(packet.pts, timeBase) - startOffset + twoFrames <= window.lowerBound
+                timestamps.packetSent(packet)
+            }
+            decoder.decode(more ? packet : nil, into: frame, until: shouldStop) { source in
+                guard !past else { return }
+                let start = (window.lowerBound + startOffset).ticks(in: timeBase)
+                let stamp = timestamps.stamp(source, nominalDuration: nominalDuration, start: start)
+                let itemTime = MediaTime(stamp.ticks, timeBase) - startOffset
+                if itemTime >= window.upperBound {
+                    past = true
+                } else if itemTime >= window.lowerBound, let now = playhead() {
+                    VideoFilters.fillInColorMatrix(source.pointer)
+                    if cache.insertAhead(source.pointer, itemTime: itemTime, duration: MediaTime(stamp.duration, timeBase),
+                                         playhead: now) {
+                        kept += 1
+                    }
+                }
+            }
+            _ = decoder.takeErrors()  // the pipeline's own decode counts the file's errors
+            if !more { break }
+        }
+        return kept
+    }
+}
