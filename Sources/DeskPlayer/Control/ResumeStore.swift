@@ -61,18 +61,12 @@ package struct ResumeStore {
     /// together each keep their entries (a load then save without the lock
     /// lets the second writer drop the first one's).
     package static func update(url: URL = ResumeStore.defaultURL(), _ change: (inout ResumeStore) -> Void) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let lockPath = url.path + ".lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw MediaError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
-        defer { close(lock) }  // closing releases the lock
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw MediaError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        try LockFile.holding(beside: url) {
+            var store = ResumeStore(url: url)
+            if let problem = store.load() { FileHandle.standardError.write(Data("deskplayer: \(problem)\n".utf8)) }
+            change(&store)
+            try store.save()
         }
-        var store = ResumeStore(url: url)
-        if let problem = store.load() { FileHandle.standardError.write(Data("deskplayer: \(problem)\n".utf8)) }
-        change(&store)
-        try store.save()
     }
 
     package func save() throws {

@@ -30,18 +30,12 @@ package enum WatchedStore {
     package static func add(_ name: String, url: URL = defaultURL()) throws {
         guard !name.contains("://") else { return }
         let key = ResumeStore.key(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let lockPath = url.path + ".lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw MediaError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
-        defer { close(lock) }  // closing releases the lock
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw MediaError("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        try LockFile.holding(beside: url) {
+            var paths = read(url: url)
+            guard paths.last != key else { return }
+            paths.removeAll { $0 == key }
+            paths.append(key)
+            try AtomicFile.write(try JSONEncoder().encode(Array(paths.suffix(limit))), to: url)
         }
-        var paths = read(url: url)
-        guard paths.last != key else { return }
-        paths.removeAll { $0 == key }
-        paths.append(key)
-        try AtomicFile.write(try JSONEncoder().encode(Array(paths.suffix(limit))), to: url)
     }
 }
