@@ -18,7 +18,9 @@ trap 'rm -f "$menu" "$log" "$pot" po/.sources' EXIT
 # One tr("…") line per title, with a comment saying where it is from;
 # titles that are only numbers and signs ("0°", "1.25×") read the same in
 # every language and are left out.
-sed -n 's/^ *entry("\([^"]*\)".*/\1/p' Sources/DeskPlayer/Control/MenuTable.swift |
+# The table's own items, then those the features add (MenuTable.entry in App).
+{ cat Sources/DeskPlayer/Control/MenuTable.swift; find Sources/DeskPlayer/App -name '*.swift' | LC_ALL=C sort | xargs cat; } |
+	sed -n 's/^ *\(MenuTable\.\)\{0,1\}entry("\([^"]*\)".*/\2/p' |
 	tr '>' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^[-0-9.×°]*$' | awk '!seen[$0]++' |
 	while IFS= read -r title; do printf '// TRANSLATORS: a context menu title (MenuTable.swift)\ntr("%s");\n' "$title"; done > "$menu"
 find Sources/DeskPlayer -name '*.swift' | LC_ALL=C sort > po/.sources

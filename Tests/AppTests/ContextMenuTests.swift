@@ -13,11 +13,11 @@ import TestSupport
 /// and the keys bound to the same commands, on real files.
 @Suite struct ContextMenuTests {
     @Test func everyItemOfTheTableRunsACommandDeskPlayerHas() throws {
-        for entry in MenuTable.defaults where !entry.isSeparator && entry.list == nil && !entry.path.isEmpty {
+        for entry in FeatureRegistry.menuTable where !entry.isSeparator && entry.list == nil && !entry.path.isEmpty {
             let command = try Command(parsing: entry.command)
             #expect(try Command(parsing: command.text) == command, "\(entry.path): \(entry.command)")
         }
-        let titles = Set(MenuTable.defaults.compactMap(\.path.first))
+        let titles = Set(FeatureRegistry.menuTable.compactMap(\.path.first))
         for title in ["Open file…", "Open recent", "Playlist", "Audio track", "Subtitles", "Video", "Speed", "Loop",
                       "Compare", "Picture in Picture", "Screenshot", "Fullscreen", "Keys…", "Quit"] {
             #expect(titles.contains(title), "\(title)")
@@ -39,7 +39,7 @@ import TestSupport
             x cycle pause   # just a comment
             _ ignore                             #menu:
             """
-        let (table, problems) = MenuTable.applying(inputConf: text, file: "input.conf", to: MenuTable.defaults)
+        let (table, problems) = MenuTable.applying(inputConf: text, file: "input.conf", to: FeatureRegistry.menuTable)
         #expect(table.contains(MenuEntry(path: ["Video", "Zoom 2x"], command: "cycle-values video-zoom 1 0")))
         #expect(table.contains(MenuEntry(path: ["Speed", "3×"], command: "set speed 3")))
         #expect(table.filter { $0.path == ["Speed", "1.5×"] }.map(\.command) == ["set speed 1.75"], "replaced, not doubled")

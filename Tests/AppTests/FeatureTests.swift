@@ -129,4 +129,49 @@ import TestSupport
         }
         #expect(heard, "the observer of mute heard it")
     }
+
+    /// A feature's commands, keys and menu items come from its folder: the
+    /// command table learns them from the registry, they parse to
+    /// `Command.feature` and run in the feature's handler.
+    @Test func aFeaturesCommandsKeysAndMenuItemsAreItsOwn() throws {
+        let features = try FeatureRig([Fixtures.asset("demo.mp4")])
+        let names = Set(FeatureRegistry.commands.keys)
+        #expect(names.isSuperset(of: ["compare-align", "compare-step", "record", "camera", "compare-takes", "pip-start", "pip-restore"]))
+        #expect(CommandSpec.all.allSatisfy { !names.contains($0.name) }, "a feature's command is not in the table's own list")
+        guard case .array(let list) = CommandSpec.commandList else { Issue.record("command-list is no list"); return }
+        let listed = Set(list.compactMap { $0["name"]?.string })
+        #expect(listed.isSuperset(of: names), "command-list has every feature's command")
+
+        // Read by the feature's spec, written back as input.conf writes it.
+        let step = try Command(parsing: "compare-step b -2")
+        #expect(step == .feature(.init(name: "compare-step", arguments: [.string("B"), .number(-2)])))
+        #expect(step.text == "compare-step B -2")
+        #expect(try Command(parsing: step.text) == step)
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "compare-step C") }
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "compare-export-frames /tmp 0") }
+        #expect(throws: CommandError.invalidParameter) { try Command(parsing: "pip-start x") }
+
+        // Run by the feature's handler: it answers as the feature would.
+        #expect(throws: CommandError.propertyUnavailable, "no comparison to mark") { try features.apply("compare-mark") }
+        #expect(throws: CommandError.commandFailed, "no display for a mini window") { try features.apply("pip-start") }
+        #expect(throws: CommandError.propertyUnavailable, "no mini window to restore") { try features.apply("pip-restore") }
+
+        // Their keys follow the table's and show in the help overlay.
+        let keys = FeatureRegistry.keyBindings
+        #expect(KeyBindings.command(forKey: "R", in: keys) == .record)
+        #expect(KeyBindings.command(forKey: "Ctrl+p", in: keys) == .pipStart(nil))
+        #expect(KeyBindings.command(forKey: "ESC", in: keys, section: .pip) == .pipRestore(nil))
+        #expect(KeyBindings.helpLines(keys).contains { $0.help == "record the camera: start / stop (then the take plays)" })
+
+        // Their menu items sit where they name: comparing's submenu after
+        // Loop's, before the separator over Picture in Picture.
+        let paths = FeatureRegistry.menuTable.map { $0.path.joined(separator: " > ") }
+        let loop = try #require(paths.lastIndex { $0.hasPrefix("Loop") })
+        let compare = try #require(paths.firstIndex { $0.hasPrefix("Compare") })
+        let pip = try #require(paths.firstIndex(of: "Picture in Picture"))
+        #expect(loop + 1 == compare && compare < pip)
+        let videos = try #require(paths.firstIndex(of: "Videos…"))
+        #expect(paths[videos + 1] == "Take video…")
+        #expect(paths.contains("Record the camera / stop (R)"))
+    }
 }

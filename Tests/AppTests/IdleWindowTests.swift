@@ -81,8 +81,10 @@ extension ScreenTests {
         #expect(eventually { (client.get("time-pos")?.number ?? -1) > start + 0.3 }, "not playing")
 
         // The pointer hides after a second at rest over the video, shows when it moves.
-        try runTool("xdotool", ["mousemove", "320", "150"])
+        // Timed from before xdotool: the move happens while it runs, and its
+        // exit can be noticed a while later on a busy machine.
         let moved = Date()
+        try runTool("xdotool", ["mousemove", "320", "150"])
         #expect(eventually { client.get("cursor-visible") == .bool(true) })
         #expect(eventually { client.get("cursor-visible") == .bool(false) }, "the pointer stays over the video")
         #expect(Date().timeIntervalSince(moved) >= 0.9, "hidden before a second at rest")

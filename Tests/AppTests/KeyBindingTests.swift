@@ -10,7 +10,7 @@ import TestSupport
     static let pause = Command.cycle(property: "pause", down: false)
 
     @Test func everyCommandReadsBackFromItsName() throws {
-        for binding in KeyBindings.defaults {
+        for binding in FeatureRegistry.keyBindings {
             #expect(binding.command != .ignore, "\(binding.key)'s default command reads")
             #expect(try Command(parsing: binding.command.text) == binding.command, "\(binding.command.text)")
             #expect(KeyBindings.isKeyName(binding.key), "\(binding.key)")

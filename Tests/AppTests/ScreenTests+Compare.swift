@@ -736,8 +736,9 @@ extension ScreenTests {
             switch binding.command {
             case .set(let p, _), .add(let p, _), .multiply(let p, _), .cycle(let p, _):
                 #expect(PropertyTable.named(p) != nil, "\(binding.key): no property \(p)")
-            case .compareSave, .compareAlign, .compareStep, .compareMark:
-                break
+            case .feature(let call):
+                // Comparing's own commands, run by its feature.
+                #expect(CompareFeature.commands.contains { $0.spec.name == call.name }, "\(binding.key): \(call.name) is not comparing's")
             default:
                 Issue.record("\(binding.key): \(binding.command.text) is not a compare command")
             }

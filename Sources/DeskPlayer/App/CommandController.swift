@@ -35,40 +35,20 @@ enum CommandTarget {
 final class CommandController {
     let tiles: TileSet
     let factory: TileFactory
-    /// Picture in Picture windows (nil headless: there is no display to open them on).
-    var pips: PiPManager?
-    /// The sound output (`audio-device`); nil without a window.
-    var audioOutput: AudioOutput?
-    /// Files dialogs, the built-in browser, recent files.
-    var opener: MediaOpener?
-    /// The camera roll (`library`); nil without a window.
-    var library: LibraryRoll?
-    /// The window a comparison started at run time is drawn in (the roll's
-    /// "Compare", compare-takes), with its tile factory; nil headless.
-    var compareWindow: (() -> (MainWindow, TileFactory)?)?
+    /// Each feature's state (the roll, Picture in Picture, comparing,
+    /// recording, …), which its folder reaches as a property of the
+    /// controller: the controller itself names none.
+    let features = FeatureStates()
     weak var screen: (any PlayerScreen)? {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
     /// The key binding table (defaults, then input.conf).
-    var bindings = KeyBindings.defaults {
+    var bindings = FeatureRegistry.keyBindings {
         didSet { screen?.helpLines = KeyBindings.helpLines(bindings) }
     }
     /// The context menu's table (defaults, then input.conf's `#menu:` lines).
-    var menuTable = MenuTable.defaults
+    var menuTable = FeatureRegistry.menuTable
     let screenshots: Screenshots
-    /// PSNR/SSIM of a compared pair (`compare-metrics`); nil outside `--compare`.
-    var compareMetrics: CompareMetrics?
-    /// The scope panel (`scope`); nil without a window.
-    var scopes: Scopes?
-    /// The comparison's settings (`--compare`; nil without one): its properties change them.
-    var compare: CompareState?
-    /// `compare-align`'s runs and what they found.
-    let compareAlignment = CompareAlignment()
-    let compareExport = CompareExportControl()
-    /// The camera's recordings (`record`, `R`).
-    let recording = RecordingControl()
-    /// Reference times marked for compare-export-frames (`compare-mark`), in order.
-    var compareMarks: [Double] = []
     private(set) var quitRequested = false
     /// Where properties changed, for the observers (`PropertyChanges`).
     let changes = PropertyChanges()
@@ -91,6 +71,7 @@ final class CommandController {
         self.tiles = tiles
         self.factory = factory
         self.screenshots = screenshots
+        FeatureRegistry.installCommands()
         tiles.onChange = { [changes] in changes.mark() }
     }
 
@@ -230,24 +211,10 @@ final class CommandController {
             try screenshot(kind, target)
         case .screenshotToFile(let path, let kind):
             try screenshot(kind, target, to: URL(fileURLWithPath: path))
-        case .compareSave(let directory):
-            return try CompareSave.save(to: directory.map { URL(fileURLWithPath: $0) } ?? screenshots.directory, controller: self)
-        case .compareAlign(let method):
-            try compareAlignment.start(method, controller: self)
-        case .compareExport(let path, let audio):
-            try compareExport.start(path, audio: audio, controller: self)
-        case .record:
-            try recording.toggle(try resolve(target).first, controller: self)
-        case .camera(let device):
-            try openCamera(device, target, source)
-        case .compareTakes:
-            try recording.compareTakes(controller: self)
-        case .compareMark:
-            try markCompareFrame()
-        case .compareExportFrames(let directory, let worst):
-            return try CompareExportFrames.write(to: URL(fileURLWithPath: directory), worst: worst, controller: self)
-        case .compareStep(let side, let frames):
-            try CompareStep.step(side: side, frames: frames, controller: self)
+        case .feature(let call):
+            // A feature's own command (FeatureRegistry): its handler runs it.
+            guard let command = FeatureRegistry.commands[call.name] else { throw .invalidParameter }
+            return try command.run(CommandSpec.Arguments(call.arguments), self, target, source)
         case .showText(let text, let seconds):
             // mpv expands properties in show-text; scripts send `${filename}` and the like.
             osd(expand(text), seconds: seconds ?? 3)
@@ -261,13 +228,6 @@ final class CommandController {
         case .tileClose(let index):
             let tile = try self.tile(index, target)
             if tile.isInPiP { pips?.close(tile) } else { tiles.close(tile) }
-        case .pipStart(let index):
-            guard let pips else { throw .commandFailed }
-            try pips.start(try tile(index, target))
-        case .pipRestore(let index), .pipClose(let index):
-            guard let pips, let tile = index != nil ? try tile(index, target) : pipTarget(target, pips), tile.isInPiP
-            else { throw .propertyUnavailable }
-            if case .pipRestore = command { pips.restore(tile) } else { pips.close(tile) }
         case .help:
             screen?.showsHelp.toggle()
         case .openFiles(let subtitles):
@@ -443,7 +403,7 @@ final class CommandController {
     }
 
     /// The tile at `index`, else the target's.
-    private func tile(_ index: Int?, _ target: CommandTarget) throws(CommandError) -> Tile {
+    func tile(_ index: Int?, _ target: CommandTarget) throws(CommandError) -> Tile {
         if let index {
             guard tiles.tiles.indices.contains(index) else { throw .invalidParameter }
             return tiles.tiles[index]
@@ -454,7 +414,7 @@ final class CommandController {
 
     /// The mini window a restore or close without an index means: the
     /// target tile's, else the one opened last.
-    private func pipTarget(_ target: CommandTarget, _ pips: PiPManager) -> Tile? {
+    func pipTarget(_ target: CommandTarget, _ pips: PiPManager) -> Tile? {
         if case .tile(let tile) = target { return tile }
         return pips.lastOpened
     }

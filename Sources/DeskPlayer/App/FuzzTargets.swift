@@ -68,8 +68,8 @@ enum FuzzTargets {
     }
 
     private static func config(_ text: String) {
-        _ = KeyBindings.applying(inputConf: text, file: "input.conf", to: KeyBindings.defaults)
-        _ = MenuTable.applying(inputConf: text, file: "input.conf", to: MenuTable.defaults)
+        _ = KeyBindings.applying(inputConf: text, file: "input.conf", to: FeatureRegistry.keyBindings)
+        _ = MenuTable.applying(inputConf: text, file: "input.conf", to: FeatureRegistry.menuTable)
         // Each option line checked with the command line's own parser, as at start.
         _ = ConfigFiles.optionArguments(text, file: "deskplayer.conf") { option in
             do { _ = try DeskPlayerCommand.parseAsRoot(DeskPlayerCommand.bareIdle(option)); return nil } catch {

@@ -50,33 +50,10 @@ package enum Command: Equatable, Sendable {
     case subAdd(String)
     case screenshot(ScreenshotKind)
     case screenshotToFile(String, ScreenshotKind)
-    /// A comparison's pictures: each side's frame on screen at its own full
-    /// size, and the window, as PNG (to the folder, else the screenshot one).
-    case compareSave(String?)
-    /// Finds each rendition's offset against the reference (by its audio,
-    /// else its pictures) on a thread of its own and sets its compare-shift.
-    case compareAlign(CompareAlignMethod)
-    /// Renders the comparison as shown (view, wipe, difference, labels) to a
-    /// movie file on a thread of its own, with one side's sound ("a", "b",
-    /// "no"), the player going on; progress on the OSD.
-    case compareExport(String, audio: String?)
-    /// Writes each side's frame at full size and the view as PNG into the
-    /// folder, for the frames given (seconds on the reference's clock), or
-    /// else the N worst by the metrics.
-    case compareExportFrames(String, worst: Int?)
-    /// Marks the reference's frame on screen for compare-export-frames (again: unmarks it).
-    case compareMark
-    /// Starts or stops recording the focused tile's camera.
-    case record
-    /// Opens a camera in the focused tile ("Take video…"): the device
-    /// (/dev/videoN or FORMAT:URL), or the first camera found.
-    case camera(String?)
-    /// Compares the latest recording with the one before it ("Compare with previous take").
-    case compareTakes
-    /// Moves one side of a comparison by `frames` of its own frames (side
-    /// 0 the reference, 1 B), the other side staying: a hand correction of
-    /// compare-shift.
-    case compareStep(side: Int, frames: Int)
+    /// A command one of the app's features added to the table
+    /// (`CommandSpec.feature`): its name and its checked arguments, for
+    /// that feature to run (comparing, recording, Picture in Picture).
+    case feature(FeatureCall)
     /// A line on the OSD for `seconds` (nil: the usual time).
     case showText(String, seconds: Double?)
     /// What the key means in the binding table in use, exactly as if pressed.
@@ -84,9 +61,6 @@ package enum Command: Equatable, Sendable {
     case tileFocus(TileChoice)
     /// The tile at an index, or the focused one.
     case tileClose(Int?)
-    case pipStart(Int?)
-    case pipRestore(Int?)
-    case pipClose(Int?)
     case help
     /// The file dialog (or the built-in browser); `subtitles` loads what is
     /// chosen as the focused file's subtitles (sub-add) instead of playing it.
@@ -106,14 +80,25 @@ package enum Command: Equatable, Sendable {
     /// Does nothing (input.conf's `KEY ignore`).
     case ignore
 
-    /// What `compare-align` matches: `auto` the audio, else the pictures
-    /// (no audio on a side, or audio that does not match).
+    /// A feature's command as its spec read it.
+    package struct FeatureCall: Equatable, Sendable {
+        package let name: String
+        package let arguments: [JSONValue]
+
+        package init(name: String, arguments: [JSONValue] = []) {
+            self.name = name
+            self.arguments = arguments
+        }
+    }
+
     /// Which way a shuttle plays (mpv's `play-dir` values).
     package enum PlayDirection: String, Sendable, CaseIterable {
         case forward
         case backward
     }
 
+    /// What `compare-align` matches: `auto` the audio, else the pictures
+    /// (no audio on a side, or audio that does not match).
     package enum CompareAlignMethod: String, Sendable, CaseIterable {
         case auto
         case audio
@@ -211,23 +196,12 @@ extension Command {
         case .subAdd(let path): return "sub-add \(quoted(path))"
         case .screenshot(let kind): return "screenshot \(kind.rawValue)"
         case .screenshotToFile(let path, let kind): return "screenshot-to-file \(quoted(path)) \(kind.rawValue)"
-        case .compareSave(let dir): return "compare-save" + (dir.map { " " + quoted($0) } ?? "")
-        case .compareAlign(let method): return "compare-align \(method.rawValue)"
-        case .compareExport(let path, let audio): return "compare-export \(quoted(path))" + (audio.map { " " + $0 } ?? "")
-        case .compareMark: return "compare-mark"
-        case .record: return "record"
-        case .camera(let device): return "camera" + (device.map { " " + quoted($0) } ?? "")
-        case .compareTakes: return "compare-takes"
-        case .compareExportFrames(let dir, let worst): return "compare-export-frames \(quoted(dir))" + (worst.map { " \($0)" } ?? "")
-        case .compareStep(let side, let frames): return "compare-step \(side == 0 ? "A" : "B") \(frames)"
+        case .feature(let call): return ([call.name] + call.arguments.map { quoted($0.plainText) }).joined(separator: " ")
         case .showText(let t, let s): return "show-text \(quoted(t))" + (s.map { " \(Int(saturating: ($0 * 1000).rounded()))" } ?? "")
         case .keypress(let key): return "keypress \(key)"
         case .tileFocus(.next): return "tile-focus next"
         case .tileFocus(.index(let i)): return "tile-focus \(i)"
         case .tileClose(let i): return "tile-close" + index(i)
-        case .pipStart(let i): return "pip-start" + index(i)
-        case .pipRestore(let i): return "pip-restore" + index(i)
-        case .pipClose(let i): return "pip-close" + index(i)
         case .help: return "help"
         case .openFiles(let subtitles): return subtitles ? "open-files sub" : "open-files"
         case .contextMenu(let submenu): return "context-menu" + (submenu.map { " " + quoted($0) } ?? "")

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#if !DESKPLAYER_TSAN
+import Synchronization
+#endif
+
 /// The command table (mpv's `mp_cmds` in `input/cmd_list.c`): each command's
 /// name, its arguments, and how its arguments become a `Command`. input.conf
 /// lines, key bindings and the control socket's command arrays are all read
 /// here, and the socket's `command-list` property is this table, so a client
 /// that builds its methods from it (as mpv's client libraries do) gets
-/// exactly what DeskPlayer has.
+/// exactly what DeskPlayer has. The app's features add their own commands
+/// to it (`add`), each parsed to `Command.feature` and run by its feature.
 package struct CommandSpec: Sendable {
-    struct Argument: Sendable {
-        enum Kind: String, Sendable {
+    package struct Argument: Sendable {
+        package enum Kind: String, Sendable {
             case number = "Double"
             case integer = "Integer"
             case text = "String"
@@ -21,7 +26,7 @@ package struct CommandSpec: Sendable {
         let optional: Bool
     }
 
-    let name: String
+    package let name: String
     let arguments: [Argument]
     /// The last argument takes every word left (cycle-values, script-message).
     let variadic: Bool
@@ -36,12 +41,14 @@ package struct CommandSpec: Sendable {
     }
 
     /// A command's arguments, read by position.
-    struct Arguments {
-        let values: [JSONValue]
+    package struct Arguments {
+        package let values: [JSONValue]
 
-        var count: Int { values.count }
+        package init(_ values: [JSONValue]) { self.values = values }
 
-        func text(_ i: Int) throws(CommandError) -> String {
+        package var count: Int { values.count }
+
+        package func text(_ i: Int) throws(CommandError) -> String {
             guard values.indices.contains(i) else { throw .invalidParameter }
             switch values[i] {
             case .string(let s): return s
@@ -50,11 +57,11 @@ package struct CommandSpec: Sendable {
             }
         }
 
-        func optionalText(_ i: Int) throws(CommandError) -> String? {
+        package func optionalText(_ i: Int) throws(CommandError) -> String? {
             values.indices.contains(i) ? try text(i) : nil
         }
 
-        func number(_ i: Int) throws(CommandError) -> Double {
+        package func number(_ i: Int) throws(CommandError) -> Double {
             if values.indices.contains(i), case .number(let n) = values[i], n.isFinite { return n }
             guard let n = Double(try text(i).replacingOccurrences(of: "+", with: "")), n.isFinite else {
                 throw .invalidParameter
@@ -62,14 +69,14 @@ package struct CommandSpec: Sendable {
             return n
         }
 
-        func optionalIndex(_ i: Int) throws(CommandError) -> Int? {
+        package func optionalIndex(_ i: Int) throws(CommandError) -> Int? {
             guard values.indices.contains(i) else { return nil }
             let n = try number(i)
             guard n >= 0, n == n.rounded(), n < 1e6 else { throw .invalidParameter }
             return Int(saturating: n)
         }
 
-        func choice<T: RawRepresentable>(_ i: Int, default value: T) throws(CommandError) -> T where T.RawValue == String {
+        package func choice<T: RawRepresentable>(_ i: Int, default value: T) throws(CommandError) -> T where T.RawValue == String {
             guard let word = try optionalText(i) else { return value }
             guard let chosen = T(rawValue: word) else { throw .invalidParameter }
             return chosen
@@ -81,10 +88,10 @@ package struct CommandSpec: Sendable {
         guard arguments.count >= required, variadic || arguments.count <= self.arguments.count else {
             throw .invalidParameter
         }
-        return try make(Arguments(values: arguments))
+        return try make(Arguments(arguments))
     }
 
-    private static func arg(_ name: String, _ kind: Argument.Kind, optional: Bool = false) -> Argument {
+    package static func arg(_ name: String, _ kind: Argument.Kind, optional: Bool = false) -> Argument {
         Argument(name: name, kind: kind, optional: optional)
     }
 
@@ -179,38 +186,6 @@ package struct CommandSpec: Sendable {
         CommandSpec("screenshot", [arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .screenshot(try a.choice(0, default: Command.ScreenshotKind.subtitles))
         },
-        CommandSpec("compare-save", [arg("directory", .text, optional: true)]) { a throws(CommandError) in
-            .compareSave(try a.optionalText(0))
-        },
-        CommandSpec("compare-export", [arg("file", .text), arg("audio", .choice, optional: true)]) { a throws(CommandError) in
-            let audio = try a.optionalText(1)
-            guard audio.map({ ["a", "b", "both", "no"].contains($0) }) ?? true else { throw .invalidParameter }
-            return .compareExport(try a.text(0), audio: audio)
-        },
-        CommandSpec("compare-export-frames", [arg("directory", .text), arg("worst", .integer, optional: true)]) { a throws(CommandError) in
-            let worst: Int? = a.count > 1 ? Int(exactly: (try a.number(1)).rounded()) : nil
-            if let worst, !(1...1000).contains(worst) { throw .invalidParameter }
-            return .compareExportFrames(try a.text(0), worst: worst)
-        },
-        CommandSpec("compare-mark", []) { _ throws(CommandError) in .compareMark },
-        CommandSpec("record", []) { _ throws(CommandError) in .record },
-        CommandSpec("camera", [arg("device", .text, optional: true)]) { a throws(CommandError) in .camera(try a.optionalText(0)) },
-        CommandSpec("compare-takes", []) { _ throws(CommandError) in .compareTakes },
-        CommandSpec("compare-align", [arg("method", .choice, optional: true)]) { a throws(CommandError) in
-            .compareAlign(try a.choice(0, default: Command.CompareAlignMethod.auto))
-        },
-        // compare-step A|B [FRAMES]: one side only, FRAMES of its own frames (default 1, negative back).
-        CommandSpec("compare-step", [arg("side", .choice), arg("frames", .integer, optional: true)]) { a throws(CommandError) in
-            let side: Int
-            switch try a.text(0) {
-            case "A", "a", "0": side = 0
-            case "B", "b", "1": side = 1
-            default: throw .invalidParameter
-            }
-            let frames = a.count > 1 ? try a.number(1) : 1
-            guard frames == frames.rounded(), abs(frames) <= 1e6 else { throw .invalidParameter }
-            return .compareStep(side: side, frames: Int(saturating: frames))
-        },
         CommandSpec("screenshot-to-file", [arg("filename", .text), arg("flags", .choice, optional: true)]) { a throws(CommandError) in
             .screenshotToFile(try a.text(0), try a.choice(1, default: Command.ScreenshotKind.subtitles))
         },
@@ -231,9 +206,6 @@ package struct CommandSpec: Sendable {
             return .tileFocus(.index(index))
         },
         CommandSpec("tile-close", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .tileClose(try a.optionalIndex(0)) },
-        CommandSpec("pip-start", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipStart(try a.optionalIndex(0)) },
-        CommandSpec("pip-restore", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipRestore(try a.optionalIndex(0)) },
-        CommandSpec("pip-close", [arg("index", .integer, optional: true)]) { a throws(CommandError) in .pipClose(try a.optionalIndex(0)) },
         CommandSpec("help") { _ throws(CommandError) in .help },
         // open-files [sub]: sub loads the file chosen as subtitles.
         CommandSpec("open-files", [arg("kind", .choice, optional: true)]) { a throws(CommandError) in
@@ -292,9 +264,36 @@ package struct CommandSpec: Sendable {
         return options
     }
 
+    /// A feature's command: it parses to `Command.feature` with the
+    /// arguments `read` returns (checked, in the form its handler reads),
+    /// for the feature to run (App's `FeatureRegistry` adds them).
+    package static func feature(_ name: String, _ arguments: [Argument] = [], variadic: Bool = false,
+                                _ read: @escaping @Sendable (Arguments) throws(CommandError) -> [JSONValue] = { $0.values })
+        -> CommandSpec {
+        CommandSpec(name, arguments, variadic: variadic) { a throws(CommandError) in
+            .feature(Command.FeatureCall(name: name, arguments: try read(a)))
+        }
+    }
+
+    /// The features' commands, added once when the app starts (before any
+    /// command is parsed: each is known by name only from then).
+    private static let added = Mutex<[CommandSpec]>([])
+
+    /// Adds a feature's commands to the table; a name the table has already stays as it was.
+    package static func add(_ specs: [CommandSpec]) {
+        added.withLock { table in
+            for spec in specs where !all.contains(where: { $0.name == spec.name }) && !table.contains(where: { $0.name == spec.name }) {
+                table.append(spec)
+            }
+        }
+    }
+
+    /// The table's commands, then the features'.
+    package static var every: [CommandSpec] { all + added.withLock { $0 } }
+
     static func named(_ name: String) -> CommandSpec? {
         let name = aliases[name] ?? name
-        return all.first { $0.name == name }
+        return all.first { $0.name == name } ?? added.withLock { table in table.first { $0.name == name } }
     }
 
     /// A command from its words (input.conf) or its JSON array (the socket):
@@ -320,7 +319,7 @@ package struct CommandSpec: Sendable {
 
     /// mpv's `command-list`: each command with its arguments.
     package static var commandList: JSONValue {
-        .array(all.map { spec in
+        .array(every.map { spec in
             .object([("name", .string(spec.name)),
                       ("args", .array(spec.arguments.map { a in
                           .object([("name", .string(a.name)), ("type", .string(a.kind.rawValue)), ("optional", .bool(a.optional))])

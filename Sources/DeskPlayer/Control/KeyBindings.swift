@@ -21,7 +21,8 @@ package struct KeyBinding: Sendable, Equatable {
 /// The one binding table: every window's keys, `keypress`, and the help
 /// overlay read it.
 package enum KeyBindings {
-    /// mpv's defaults for the commands DeskPlayer has.
+    /// mpv's defaults for the commands of the table (the app's features add
+    /// the keys of their own commands: App's `FeatureRegistry.keyBindings`).
     package static let defaults: [KeyBinding] = [
         ("SPACE", "cycle pause", trNoop("pause / play")),
         ("p", "cycle pause", trNoop("pause / play")),
@@ -61,10 +62,8 @@ package enum KeyBindings {
         ("h", "cycle scope", trNoop("scope: histogram, waveform, vectorscope, none")),
         ("Ctrl+h", "cycle-values hwdec auto-safe no", trNoop("hardware decoding: auto-safe / no")),
         ("Ctrl+w", "tile-close", trNoop("close the focused tile")),
-        ("Ctrl+p", "pip-start", trNoop("Picture in Picture (Esc in it restores)")),
         ("s", "screenshot video", trNoop("screenshot of the video at its own size")),
         ("S", "screenshot window", trNoop("screenshot of the window")),
-        ("R", "record", trNoop("record the camera: start / stop (then the take plays)")),
         ("Ctrl+o", "open-files", trNoop("open files (dialog, or the built-in browser)")),
         ("MBTN_RIGHT", "context-menu", trNoop("the menu (right click)")),
         ("Ctrl+r", "recent-files", trNoop("recent files")),
@@ -81,12 +80,11 @@ package enum KeyBindings {
         ("Q", "quit-watch-later", trNoop("quit, remembering where each file was")),
     ].map { binding(key: $0.0, $0.1, help: $0.2) } + ZoomKeys.bindings.map { binding(key: $0.key, $0.command, help: $0.help) } + [
         binding(key: "SPACE", "cycle pause", help: trNoop("pause / play"), section: .pip),
-        binding(key: "ESC", "pip-restore", help: trNoop("back into the main window"), section: .pip),
     ]
 
     /// A default binding; its command text is the table's own, checked by the
     /// tests (a typo would show as `ignore`, never as a crash).
-    private static func binding(key: String, _ command: String, help: String, section: KeyBinding.Section = .main) -> KeyBinding {
+    package static func binding(key: String, _ command: String, help: String, section: KeyBinding.Section = .main) -> KeyBinding {
         KeyBinding(key: key, command: (try? Command(parsing: command)) ?? .ignore, help: help, section: section)
     }
 

@@ -45,7 +45,7 @@ package enum MenuTable {
     package static let separator = "-"
 
     /// An entry from "Video > Deinterlace > auto" and its command.
-    private static func entry(_ path: String, _ command: String = "", list: MenuEntry.List? = nil,
+    package static func entry(_ path: String, _ command: String = "", list: MenuEntry.List? = nil,
                               when: String? = nil) -> MenuEntry {
         MenuEntry(path: split(path), command: command, list: list, when: when)
     }
@@ -55,14 +55,15 @@ package enum MenuTable {
         path.split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// The items in their order; a submenu sits where its first item is.
+    /// The items in their order; a submenu sits where its first item is. The
+    /// app's features add their own items after one of these (App's
+    /// `FeatureRegistry.menuTable`: comparing's submenu, the camera's items).
     package static let defaults: [MenuEntry] = [
         entry("Open file…", "open-files"),
         entry("Open recent", list: .recent),
         entry("Open recent > -"),
         entry("Open recent > All recent files…", "recent-files"),
         entry("Videos…", "library"),
-        entry("Take video…", "camera"),
         entry("Playlist", list: .playlist),
         entry("Playlist > -"),
         entry("Playlist > Previous", "playlist-prev"),
@@ -116,38 +117,10 @@ package enum MenuTable {
         entry("Loop > Loop the file", "cycle-values loop-file inf no"),
         entry("Loop > A-B loop: set A, set B, clear", "ab-loop"),
         entry("Loop > Clear A-B loop", "set ab-loop-a no"),
-        entry("Compare > View > wipe", "set compare wipe", when: "compare"),
-        entry("Compare > View > diff", "set compare diff", when: "compare"),
-        entry("Compare > View > flip", "set compare flip", when: "compare"),
-        entry("Compare > View > side by side", "set compare hstack", when: "compare"),
-        entry("Compare > View > one above the other", "set compare vstack", when: "compare"),
-        entry("Compare > Difference > rgb", "set compare-diff rgb", when: "compare"),
-        entry("Compare > Difference > luma", "set compare-diff luma", when: "compare"),
-        entry("Compare > Difference > heat", "set compare-diff heat", when: "compare"),
-        entry("Compare > Difference > -", when: "compare"),
-        entry("Compare > Difference > Gain ×2", "multiply compare-diff-gain 2", when: "compare"),
-        entry("Compare > Difference > Gain ÷2", "multiply compare-diff-gain 0.5", when: "compare"),
-        entry("Compare > Metrics > PSNR and SSIM", "set compare-metrics psnr,ssim", when: "compare-metrics"),
-        entry("Compare > Metrics > PSNR", "set compare-metrics psnr", when: "compare-metrics"),
-        entry("Compare > Metrics > SSIM", "set compare-metrics ssim", when: "compare-metrics"),
-        entry("Compare > Metrics > none", "set compare-metrics no", when: "compare-metrics"),
-        entry("Compare > Scope > none", "set scope none", when: "compare"),
-        entry("Compare > Scope > histogram", "set scope histogram", when: "compare"),
-        entry("Compare > Scope > waveform", "set scope waveform", when: "compare"),
-        entry("Compare > Scope > vectorscope", "set scope vectorscope", when: "compare"),
-        entry("Compare > Labels", "cycle compare-labels", when: "compare"),
-        entry("Compare > Loupe", "cycle compare-loupe", when: "compare"),
-        entry("Compare > Swap sides (flip)", "cycle compare-side", when: "compare"),
-        entry("Compare > Hear the other side", "cycle compare-audio", when: "compare"),
-        entry("Compare > Wipe: vertical / horizontal", "cycle compare-wipe-orientation", when: "compare"),
-        entry("Compare > Align", "compare-align", when: "compare"),
-        entry("Compare > Save frames", "compare-save", when: "compare"),
         entry("-"),
         entry("Picture in Picture", "cycle pip"),
         entry("Screenshot", "screenshot video"),
         entry("Screenshot of the window", "screenshot window"),
-        entry("Record the camera / stop (R)", "record", when: "camera"),
-        entry("Compare with previous take", "compare-takes", when: "recording-path"),
         entry("Fullscreen", "cycle fullscreen"),
         entry("Keys…", "help"),
         entry("-"),

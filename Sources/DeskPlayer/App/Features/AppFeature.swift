@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Control
 import Playback
 
 /// The one face every feature shows the main loop, as mpv's core calls each
@@ -11,6 +12,13 @@ protocol AppFeature: AnyObject {
     init?(_ core: AppCore)
     /// Its properties, in the one table `set`, `cycle`, the socket and MPRIS share.
     static var properties: [Property] { get }
+    /// Its commands, in the one command table: each parses to
+    /// `Command.feature` and runs here, whatever sent it.
+    static var commands: [FeatureCommand] { get }
+    /// The default keys of its commands (after the table's own; input.conf rebinds them as any).
+    static var keys: [KeyBinding] { get }
+    /// Its items of the context menu (`FeatureRegistry.menuTable` places them).
+    static var menu: [FeatureMenu] { get }
     /// Before the window draws in this turn (the players have ticked and their events are taken).
     func prepare(_ core: AppCore, at now: UInt64)
     /// This turn's work once the window drew: serve what arrived, take what other threads finished.
@@ -33,6 +41,9 @@ protocol AppFeature: AnyObject {
 
 extension AppFeature {
     static var properties: [Property] { [] }
+    static var commands: [FeatureCommand] { [] }
+    static var keys: [KeyBinding] { [] }
+    static var menu: [FeatureMenu] { [] }
     func prepare(_ core: AppCore, at now: UInt64) {}
     func update(_ core: AppCore, at now: UInt64) {}
     func announce(_ core: AppCore, at now: UInt64) {}

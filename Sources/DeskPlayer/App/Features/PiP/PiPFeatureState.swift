@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+extension CommandController {
+    /// Picture in Picture windows (nil headless: there is no display to open them on).
+    var pips: PiPManager? {
+        get { features[PiPManager.self] }
+        set { features[PiPManager.self] = newValue }
+    }
+}
