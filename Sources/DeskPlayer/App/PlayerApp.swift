@@ -151,7 +151,6 @@ final class PlayerApp {
         connect(window)
         makeTiles(composition, window: window)
         features = FeatureRegistry.make(core)
-        if options.scope != .none { controller.scopes?.show(options.scope) }
         if options.compareMetrics != nil || options.compareMetricsOut != nil {
             controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
         }
@@ -183,8 +182,6 @@ final class PlayerApp {
         tiles.allAudible = options.audio == .all
         tiles.onRetire = { [unowned self] tile in recordOnce(tile) }
         controller.screen = window
-        controller.opener = MediaOpener(controller: controller)
-        controller.library = LibraryRoll(controller: controller)
         controller.compareWindow = { [unowned self, weak window] in window.map { ($0, factory) } }
         let pips = PiPManager(limit: options.maxPip, tiles: tiles, text: window.text)
         pips.screen = window
@@ -210,14 +207,12 @@ final class PlayerApp {
             }
         }
         window.layout = options.layout ?? .grid
-        controller.scopes = Scopes(window: window)
         // The second file against the first (with more renditions, still the second).
         if options.compare != nil, options.files.count >= 2 {
             controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
                                                        csvPath: options.compareMetricsOut, window: window)
         }
         window.showsThumbnails = options.thumbnails == .yes
-        if options.library { controller.library?.open() }
         window.onAction = { [unowned self] action in handle(action) }
         window.onOtherWindowEvent = { [unowned self, weak pips] event in
             guard let (tile, action) = pips?.handle(event) else { return }

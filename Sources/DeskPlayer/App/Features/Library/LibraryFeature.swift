@@ -2,7 +2,13 @@
 
 /// The camera roll takes what its scanner and thumbnailer found (they wake the loop).
 final class LibraryFeature: AppFeature {
-    init(_ core: AppCore) {}
+    /// The roll needs the window to draw in; `--library` opens it at once.
+    init(_ core: AppCore) {
+        guard core.window != nil else { return }
+        let roll = LibraryRoll(controller: core.controller)
+        core.controller.library = roll
+        if core.options.library { roll.open() }
+    }
 
     /// `library` and the roll's listing.
     static var properties: [Property] { LibraryProperties.all }

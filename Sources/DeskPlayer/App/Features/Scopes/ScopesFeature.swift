@@ -2,7 +2,13 @@
 
 /// The scope panel (`scope`) follows the focused tile's frames while it shows.
 final class ScopesFeature: AppFeature {
-    init(_ core: AppCore) {}
+    /// The panel draws in the window; `--scope` shows it at once.
+    init(_ core: AppCore) {
+        guard let window = core.window else { return }
+        let scopes = Scopes(window: window)
+        core.controller.scopes = scopes
+        if core.options.scope != .none { scopes.show(core.options.scope) }
+    }
 
     /// `scope` and what it measured.
     static var properties: [Property] { PropertyTable.scopeProperties }
