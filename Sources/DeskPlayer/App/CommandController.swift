@@ -114,6 +114,15 @@ final class CommandController {
 
     // MARK: Commands
 
+    /// Runs what a person asked for (a key, a click, a mini window's
+    /// button): a command that fails says why on the OSD (the socket's
+    /// clients get the error in their reply instead).
+    func runFromUser(_ body: () throws(CommandError) -> Void) {
+        do { try body() } catch {
+            if error != .propertyUnavailable { osd(String(format: tr("Cannot do that: %@"), error.rawValue), seconds: 2) }
+        }
+    }
+
     /// Applies `command`; returns what the socket replies with as `data`.
     @discardableResult
     func apply(_ command: Command, to target: CommandTarget = .focused, from source: CommandSource) throws(CommandError) -> JSONValue {

@@ -91,19 +91,6 @@ extension PlayerApp {
         window.fitAspect(videoWidth: info.displayWidth, videoHeight: info.displayHeight)
     }
 
-    func report(_ event: PiPController.Event, window: MainWindow) {
-        switch event {
-        case .didStart: socket?.broadcast("pip-started")
-        case .didStop: socket?.broadcast("pip-stopped")
-        case .failedToStart(let reason):
-            socket?.broadcast("pip-failed", [("error", .string(reason))])
-            PlayerApp.printError("Picture in Picture: \(reason)")
-            window.showMessage(String(format: tr("Picture in Picture: %@"), "\(reason)"), seconds: 3)
-        case .willStart, .willStop, .restoreUserInterface:
-            break
-        }
-    }
-
     /// Adds the tile's current item to the stats report, once. (A failed item
     /// was reported when it failed.)
     /// A file played to its end: recorded for the camera roll's mark, on

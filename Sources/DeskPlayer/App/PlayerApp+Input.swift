@@ -78,34 +78,15 @@ extension PlayerApp {
                 try controller.apply(.contextMenu(audio ? "Audio" : "Subtitles"), from: .mouse)
             }
         case .minimized:
-            autoPiP?.windowMinimized()
+            controller.autoPiP?.windowMinimized()
         case .restored:
-            autoPiP?.windowRestored()
-        }
-    }
-
-    /// What the user did in a Picture in Picture window: its keys through
-    /// the binding table (its own section first), its buttons as commands,
-    /// all for the player it shows.
-    func handle(_ action: PiPWindow.Action, fromPiPOf tile: Tile) {
-        run { () throws(CommandError) in
-            switch action {
-            case .key(let name): try controller.handleKey(name, section: .pip, tile: tile, from: .pip)
-            case .togglePause: try controller.apply(.cycle(property: "pause", down: false), to: .tile(tile), from: .pip)
-            case .restore: try controller.apply(.pipRestore(nil), to: .tile(tile), from: .pip)
-            case .close: try controller.apply(.pipClose(nil), to: .tile(tile), from: .pip)
-            case .play(let path): try controller.apply(.loadfile(path, .replace), to: .tile(tile), from: .pip)
-            }
+            controller.autoPiP?.windowRestored()
         }
     }
 
     /// A command from the user that fails says why on the OSD (the socket's
     /// get the error in their reply instead).
-    func run(_ body: () throws(CommandError) -> Void) {
-        do { try body() } catch {
-            if error != .propertyUnavailable { controller.osd(String(format: tr("Cannot do that: %@"), error.rawValue), seconds: 2) }
-        }
-    }
+    func run(_ body: () throws(CommandError) -> Void) { controller.runFromUser(body) }
 
     /// A subtitle file goes to the tile it lands on (or the focused one); a
     /// media file plays there, or in a new tile when dropped elsewhere.

@@ -26,7 +26,6 @@ final class PlayerApp {
     /// The features, in the order each turn asks them (`FeatureRegistry`).
     private var features: [any AppFeature] = []
     var socket: ControlSocket? { core?.socket }
-    var autoPiP: AutoPiP?
     /// When the first item became ready (`--quit-after` counts from there).
     var playingSince: UInt64?
     /// The window took the first video's aspect (or was left as it was).
@@ -155,7 +154,6 @@ final class PlayerApp {
             controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
         }
         CompareSession.tilesMade(options, controller: controller)
-        if options.pip { run { () throws(CommandError) in try controller.apply(.pipStart(0), from: .commandLine) } }
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(core, window)
         saveRemembered(window)
@@ -183,17 +181,6 @@ final class PlayerApp {
         tiles.onRetire = { [unowned self] tile in recordOnce(tile) }
         controller.screen = window
         controller.compareWindow = { [unowned self, weak window] in window.map { ($0, factory) } }
-        let pips = PiPManager(limit: options.maxPip, tiles: tiles, text: window.text)
-        pips.screen = window
-        // Weak: the window's handler holds the PiP manager and the manager's
-        // handler the window, and a cycle kept both (and the tiles, players
-        // and SDL objects behind them) alive past the app (LeakSanitizer).
-        pips.onEvent = { [unowned self, weak window] event in
-            guard let window else { return }
-            report(event, window: window)
-        }
-        controller.pips = pips
-        if options.pipAuto { autoPiP = AutoPiP(controller: controller) }
         // Before input.conf: its lines rebind the comparison's keys too.
         if let mode = options.compare { CompareSession.start(mode, options, window: window, controller: controller, factory: factory) }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
@@ -214,10 +201,6 @@ final class PlayerApp {
         }
         window.showsThumbnails = options.thumbnails == .yes
         window.onAction = { [unowned self] action in handle(action) }
-        window.onOtherWindowEvent = { [unowned self, weak pips] event in
-            guard let (tile, action) = pips?.handle(event) else { return }
-            handle(action, fromPiPOf: tile)
-        }
     }
 
     /// With a layout (or sync) every file is a tile; otherwise one tile plays them as a queue.

@@ -353,15 +353,6 @@ enum PropertyTable {
             guard let mode = DeinterlaceMode(rawValue: word) else { throw .invalidParameter }
             try t.player().deinterlace = mode
         }, osd: { t in (try? t.player()).map { String(format: tr("Deinterlace: %@"), $0.deinterlace.rawValue) } }),
-        Property("pip", .flag, changes: .polled, get: { t throws(CommandError) in .bool(try t.requireTile().isInPiP) },
-                 set: { t, v throws(CommandError) in
-                     let tile = try t.requireTile()
-                     if try PropertyValue.flag(v) {
-                         try t.controller.apply(.pipStart(t.controller.tiles.index(of: tile)), from: t.source)
-                     } else if tile.isInPiP {
-                         t.controller.pips?.restore(tile)
-                     }
-                 }),
         // Seek-bar thumbnails (--thumbnails).
         Property("thumbnails", .flag, scope: .app, get: { t throws(CommandError) in
             guard let screen = t.controller.screen else { throw .propertyUnavailable }

@@ -7,3 +7,11 @@ extension CommandController {
         set { features[PiPManager.self] = newValue }
     }
 }
+
+extension CommandController {
+    /// `--pip-auto`: minimizing moves the playing tile into a mini window; nil without it.
+    var autoPiP: AutoPiP? {
+        get { features[AutoPiP.self] }
+        set { features[AutoPiP.self] = newValue }
+    }
+}
