@@ -147,13 +147,9 @@ final class PlayerApp {
             }
         }
         defer { core.socket = nil }  // removes the socket file
-        connect(window)
+        connect(window, core)
         makeTiles(composition, window: window)
         features = FeatureRegistry.make(core)
-        if options.compareMetrics != nil || options.compareMetricsOut != nil {
-            controller.compareMetrics?.measure(options.compareMetrics?.metrics ?? Set(VideoMetric.allCases))
-        }
-        CompareSession.tilesMade(options, controller: controller)
         let frameLog = FrameLog(path: options.frameLog, player: tiles.tiles.first?.player)
         let code = runLoop(core, window)
         saveRemembered(window)
@@ -168,7 +164,7 @@ final class PlayerApp {
     }
 
     /// Wires the window, the tiles, the controller and the mini windows together.
-    private func connect(_ window: MainWindow) {
+    private func connect(_ window: MainWindow, _ core: AppCore) {
         if !options.noResume {
             var store = ResumeStore()
             if let problem = store.load() { PlayerApp.printError(problem) }
@@ -180,9 +176,8 @@ final class PlayerApp {
         tiles.allAudible = options.audio == .all
         tiles.onRetire = { [unowned self] tile in recordOnce(tile) }
         controller.screen = window
-        controller.compareWindow = { [unowned self, weak window] in window.map { ($0, factory) } }
-        // Before input.conf: its lines rebind the comparison's keys too.
-        if let mode = options.compare { CompareSession.start(mode, options, window: window, controller: controller, factory: factory) }
+        // Before input.conf (its lines rebind a feature's keys too) and the tiles.
+        for feature in FeatureRegistry.features { feature.windowOpening(core) }
         if !options.noConfig, let (path, text) = ConfigFiles.read("input.conf") {
             let (table, problems) = KeyBindings.applying(inputConf: text, file: path, to: controller.bindings)
             controller.bindings = table
@@ -194,11 +189,6 @@ final class PlayerApp {
             }
         }
         window.layout = options.layout ?? .grid
-        // The second file against the first (with more renditions, still the second).
-        if options.compare != nil, options.files.count >= 2 {
-            controller.compareMetrics = CompareMetrics(reference: options.files[0], other: options.files[1],
-                                                       csvPath: options.compareMetricsOut, window: window)
-        }
         window.showsThumbnails = options.thumbnails == .yes
         window.onAction = { [unowned self] action in handle(action) }
     }

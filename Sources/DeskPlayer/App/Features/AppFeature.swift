@@ -8,7 +8,11 @@ import Playback
 /// Each method but `init` has a default that does nothing, so a feature writes only
 /// what it needs. Main thread only.
 protocol AppFeature: AnyObject {
-    /// Made once the window is open; nil when the options leave it out.
+    /// The window is open and the tiles are not made yet, nor input.conf
+    /// read: what must be in place before them (a comparison's view, keys
+    /// and kind of pictures).
+    static func windowOpening(_ core: AppCore)
+    /// Made once the window is open and the tiles made; nil when the options leave it out.
     init?(_ core: AppCore)
     /// Its properties, in the one table `set`, `cycle`, the socket and MPRIS share.
     static var properties: [Property] { get }
@@ -44,6 +48,7 @@ extension AppFeature {
     static var commands: [FeatureCommand] { [] }
     static var keys: [KeyBinding] { [] }
     static var menu: [FeatureMenu] { [] }
+    static func windowOpening(_ core: AppCore) {}
     func prepare(_ core: AppCore, at now: UInt64) {}
     func update(_ core: AppCore, at now: UInt64) {}
     func announce(_ core: AppCore, at now: UInt64) {}
