@@ -31,6 +31,9 @@ final class BackwardPrefetcher: Sendable {
         let threads: Int32
         let startOffset: MediaTime
         let nominalDuration: Int64
+        /// The size the pictures are drawn at by the CPU, now (nil: they go
+        /// to the GPU as decoded): the frames kept are resized for it.
+        let shownAt: @Sendable () -> PictureSize?
     }
 
     /// One run of the thread, from `start` to `stop`.
@@ -147,14 +150,15 @@ final class BackwardPrefetcher: Sendable {
         }
         while !run.stopped.load(ordering: .relaxed) {
             let seen = orders.generation
-            guard let window = nextWindow(windows) else {
+            let shownAt = reader.shownAt()
+            guard let window = nextWindow(windows, shownAt: shownAt) else {
                 orders.wait(after: seen, timeout: WakeSignal.safetyBound)
                 continue
             }
             state.withLock { $0.window = window }
             let kept: Int?
             do throws(MediaError) {
-                kept = try windows.decode(window, into: cache, playhead: { state.withLock { $0.playhead } },
+                kept = try windows.decode(window, into: cache, shownAt: shownAt, playhead: { state.withLock { $0.playhead } },
                                           shouldStop: { run.stopped.load(ordering: .relaxed) || movedBelow(window) })
             } catch {
                 if run.stopped.load(ordering: .relaxed) { break }
@@ -177,9 +181,9 @@ final class BackwardPrefetcher: Sendable {
     /// The frames before the ones kept down to the steps' frame, as many
     /// as there is room for; nil while more than half the cache's frames
     /// are still to be shown, at the start, or without a step yet.
-    private func nextWindow(_ windows: BackwardWindowDecoder) -> Range<MediaTime>? {
+    private func nextWindow(_ windows: BackwardWindowDecoder, shownAt: PictureSize?) -> Range<MediaTime>? {
         guard let playhead = state.withLock({ $0.playhead }), playhead > .zero,
-              let frameBytes = windows.frameBytes, frameBytes > 0 else { return nil }
+              let frameBytes = windows.frameBytes(shownAt: shownAt), frameBytes > 0 else { return nil }
         let roomFor = cache.budget / frameBytes
         let high: MediaTime
         if let kept = cache.runDown(to: playhead) {

@@ -194,6 +194,12 @@ final class PipelineControl: Sendable {
     var framesFromCache: Int { cachedFramesShown.load(ordering: .relaxed) }
     func countFrameFromCache() { cachedFramesShown.add(1, ordering: .relaxed) }
 
+    /// `displaySize`, as the size of the pictures drawn.
+    var shownSize: PictureSize {
+        let size = displaySize
+        return PictureSize(width: size.width, height: size.height)
+    }
+
     func setDisplaySize(width: Int, height: Int) {
         state.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }
     }

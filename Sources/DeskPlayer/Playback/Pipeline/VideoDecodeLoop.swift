@@ -305,8 +305,11 @@ final class VideoDecodeLoop {
         // A frame decoded fast is shown from here only while the picture is
         // still small: one shown larger is decoded again in full.
         let fastIsFine = fastWhenSmall && isShownSmall
+        let shownAt = control.shownSize
         for entry in run {
             guard fastIsFine || !entry.decodedFast else { return }
+            // Resized for another size shown (the window changed): decoded again.
+            guard entry.madeFor.map({ $0 == shownAt }) ?? true else { return }
             guard frames.waitForRoom(serial: current.serial), let reference = try? Frame(),
                   av_frame_ref(reference.pointer, entry.frame.pointer) >= 0 else { return }
             frames.push(VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
@@ -328,8 +331,15 @@ final class VideoDecodeLoop {
         let serial = current.serial
         guard prefetcher.waitForFrame(at: target, isStale: { control.isAborted || control.serial != serial }) else { return }
         showCached(at: target)
+        guard current.delivered == 0 else { return }
+        let shownAt = control.shownSize
+        if cache.run(at: target, limit: 1).first?.madeFor.map({ $0 != shownAt }) == true {
+            // Resized for the window's former size: this step decodes its
+            // frame, the thread's next windows are made for the new size.
+            return cache.removeAll(madeForOtherThan: shownAt)
+        }
         // Its frames need what the filters do: this thread decodes them.
-        if current.delivered == 0 { prefetcher.cannotServe("the video's frames need filters") }
+        prefetcher.cannotServe("the video's frames need filters")
     }
 
     /// Playing backward, the step's frame came from the cache and the
