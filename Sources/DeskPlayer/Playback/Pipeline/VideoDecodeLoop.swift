@@ -149,6 +149,7 @@ final class VideoDecodeLoop {
             case .packet(let packet, _):
                 if current.packets == 0 {
                     current.decodesNothing = cacheHoldsInterval(from: packet) || servedByPrefetcher
+                    if !current.decodesNothing { control.readOn(serial: current.serial) }
                 }
                 current.packets += 1
                 if !current.decodesNothing { decode(packet) }
