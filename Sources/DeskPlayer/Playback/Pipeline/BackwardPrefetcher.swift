@@ -14,7 +14,8 @@ import Synchronization
 /// keyframe interval a second time beside it.
 ///
 /// A window is as many frames as the cache has room for once the frames
-/// still to be shown are counted; the next begins when half the cache's
+/// still to be shown are counted, down to the keyframe of its top frame
+/// at most; the next begins when half the cache's
 /// frames are left to show (or none are), so the work is about N²/C
 /// frames decoded for N frames shown between keyframes with room for C.
 ///
@@ -195,7 +196,11 @@ final class BackwardPrefetcher: Sendable {
         }
         let free = (cache.budget - cache.bytes(startingBy: playhead)) / frameBytes
         guard free > 0 else { return nil }
-        let low = max(high - windows.duration(ofFrames: free), .zero)
+        // Not below the keyframe of the frame on top: the frames of an
+        // earlier interval would be decoded first, from their own keyframe,
+        // and the ones the steps need next (the top) only after them.
+        let keyframe = windows.keyframe(atOrBefore: high - MediaTime(value: 1, timescale: 1_000_000)) ?? .zero
+        let low = max(high - windows.duration(ofFrames: free), keyframe, .zero)
         return low < high ? low..<high : nil
     }
 

@@ -55,6 +55,16 @@ final class BackwardWindowDecoder {
         decodedBytes = size > 0 ? Int(size) : nil
     }
 
+    /// Where the keyframe at or before `time` (item time) starts, by the
+    /// container's index; nil without one.
+    func keyframe(atOrBefore time: MediaTime) -> MediaTime? {
+        guard let stream = input.stream(Int(streamIndex)) else { return nil }
+        let ts = (time + startOffset).ticks(in: timeBase)
+        let index = av_index_search_timestamp(stream, ts, AVSEEK_FLAG_BACKWARD)
+        guard index >= 0, let entry = avformat_index_get_entry(stream, index) else { return nil }
+        return MediaTime(entry.pointee.timestamp, timeBase) - startOffset
+    }
+
     /// The bytes one frame takes in the cache, its picture drawn at
     /// `shownAt` (nil: for the GPU, kept as decoded).
     func frameBytes(shownAt: PictureSize?) -> Int? {
