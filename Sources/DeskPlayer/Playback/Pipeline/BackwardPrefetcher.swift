@@ -56,6 +56,10 @@ final class BackwardPrefetcher: Sendable {
         var window: Range<MediaTime>?
         /// Windows decoded in all.
         var windows = 0
+        /// The bytes one frame takes in the cache, and a frame's duration,
+        /// as the thread last worked them out.
+        var frameBytes: Int?
+        var frameDuration: MediaTime?
     }
 
     private let cache: DecodedFrameCache
@@ -126,6 +130,24 @@ final class BackwardPrefetcher: Sendable {
         cache.inserted.signal()  // a step still waiting for its frame is no longer wanted
     }
 
+    /// Whether the cache holds the frames before the one showing at `time`,
+    /// as many as half its room (the next window is not due before), or
+    /// down to the first frame; true also when this thread does not decode
+    /// ahead. Until then, time does not start running backward
+    /// (`Player+Backward`): the frames the steps need first are the last
+    /// of a window to be decoded (a window is decoded from its keyframe).
+    /// Measured against waiting for the first window only: HEVC 10-bit
+    /// 37 % dropped against 63 % (its exact seek's decoded frames leave
+    /// room for a first window of 25 pictures), 1080p H.264 1.0 against 2.3.
+    func holdsFrames(before time: MediaTime) -> Bool {
+        let (working, frameBytes, frameDuration) = state.withLock { s in
+            (s.run != nil && !s.cannot, s.frameBytes, s.frameDuration)
+        }
+        guard working else { return true }
+        guard let frameBytes, frameBytes > 0, let frameDuration, let kept = cache.runDown(to: time) else { return false }
+        return kept.frames >= cache.budget / frameBytes / 2 || kept.start < frameDuration
+    }
+
     /// Waits until the cache holds the frame showing at `time` (true), or
     /// this thread will not decode it (false: not running, or it cannot),
     /// or `isStale` says the step is no longer wanted (false).
@@ -149,6 +171,7 @@ final class BackwardPrefetcher: Sendable {
         } catch {
             return giveUp("\(error)")
         }
+        state.withLock { $0.frameDuration = windows.frameDuration }
         while !run.stopped.load(ordering: .relaxed) {
             let seen = orders.generation
             let shownAt = reader.shownAt()
@@ -185,6 +208,7 @@ final class BackwardPrefetcher: Sendable {
     private func nextWindow(_ windows: BackwardWindowDecoder, shownAt: PictureSize?) -> Range<MediaTime>? {
         guard let playhead = state.withLock({ $0.playhead }), playhead > .zero,
               let frameBytes = windows.frameBytes(shownAt: shownAt), frameBytes > 0 else { return nil }
+        state.withLock { $0.frameBytes = frameBytes }
         let roomFor = cache.budget / frameBytes
         let high: MediaTime
         if let kept = cache.runDown(to: playhead) {

@@ -243,6 +243,12 @@ final class ItemPipeline: ItemSource {
         }
     }
 
+    /// Whether the frames before a backward step's at `time` are decoded
+    /// ahead (`BackwardPrefetcher.holdsFrames`).
+    func isDecodedAhead(ofBackwardStepAt time: MediaTime) -> Bool {
+        prefetcher?.holdsFrames(before: time) ?? true
+    }
+
     /// Windows of frames the backward prefetcher decoded (tests).
     var backwardWindowsDecoded: Int { prefetcher?.windowsDecoded ?? 0 }
 
