@@ -313,8 +313,10 @@ final class VideoDecodeLoop {
             guard entry.madeFor.map({ $0 == shownAt }) ?? true else { return }
             guard frames.waitForRoom(serial: current.serial), let reference = try? Frame(),
                   av_frame_ref(reference.pointer, entry.frame.pointer) >= 0 else { return }
-            frames.push(VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
-                                   itemTime: entry.itemTime, decodedFast: entry.decodedFast, origin: origin))
+            var frame = VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
+                                   itemTime: entry.itemTime, decodedFast: entry.decodedFast, origin: origin)
+            frame.resizedAhead = entry.madeFor != nil
+            frames.push(frame)
             control.countFrameFromCache()
             if current.firstQueued == nil { current.firstQueued = entry.itemTime }
             current.delivered += 1
