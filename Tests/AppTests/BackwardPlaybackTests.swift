@@ -121,6 +121,47 @@ import TestSupport
         #expect(pipeline.framesFromCache - fromCacheBefore >= 45, "\(pipeline.framesFromCache - fromCacheBefore) from the cache")
     }
 
+    /// Pictures drawn at half the video's size by the CPU: the prefetch
+    /// thread keeps each frame resized to that size (planar RGB at 80×48
+    /// takes half the room of a decoded 160×96 frame, so a cache of 8
+    /// decoded frames holds 16), and every frame still shows once, in
+    /// reverse order, none dropped, most of them from those pictures.
+    @Test func framesDecodedAheadAreKeptAtTheSizeShown() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try Self.longIntervalClip(in: dir)
+        var preferences = ItemPreferences()
+        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
+        pipeline.setDisplaySize(width: 80, height: 48)
+        player.seek(to: MediaTime(seconds: 45.0 / 25))
+        #expect(FrameBackStepTests.nextFrames([player]) == [45])
+        player.speed.value = 0.25
+        player.playDirection = .backward
+        player.play()
+        var codes: [Int] = []
+        var resized = 0
+        let deadline = Date().addingTimeInterval(30)
+        while !player.isPaused && Date() < deadline {
+            if let frame = player.update(at: HostTime.now()), let picture = frame.madePicture() {
+                codes.append(FrameBackStepTests.code(of: picture))
+                if picture.width == 80 && picture.height == 48 {
+                    resized += 1
+                    // Paused and shown larger, it is decoded again (as one decoded fast).
+                    #expect(frame.isForOneSize)
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        #expect(codes == Array((0...44).reversed()), "shown: \(codes)")
+        #expect(player.stats.framesDropped == 0)
+        // The first frames backward may come from the steps' own decoding (as decoded).
+        #expect(resized >= 30, "\(resized) of \(codes.count) shown from pictures made at the size shown")
+    }
+
     /// At 4× with nothing kept (`--frame-cache-size 0`: every step decodes
     /// from its keyframe), steps may fall behind the clock: the frames
     /// shown still go down, none twice, and every frame not shown is

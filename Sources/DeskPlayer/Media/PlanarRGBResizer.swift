@@ -34,26 +34,41 @@ package final class PlanarRGBResizer {
     /// Throws when zimg cannot take this input (a matrix it does not know):
     /// the caller then converts with swscale.
     package func scale(_ frame: UnsafeMutablePointer<AVFrame>, into picture: PictureBuffer) throws(MediaError) {
+        try resize(frame, width: picture.width, height: picture.height, into: output)
+        defer { output.unref() }
+        try pack(output.pointer, into: picture)
+    }
+
+    /// Resizes `frame` into `result` as zimg gives it: 8-bit planar RGB
+    /// (GBRP) at `width` x `height`, before the packing into BGRA. Playing
+    /// backward, the prefetch thread keeps the pictures so (smaller than a
+    /// decoded 1080p or 2160p frame, and what is left for the thread that
+    /// draws is the packing: the same pixels as `scale` gives).
+    package func resize(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
+                        into result: Frame) throws(MediaError) {
         let f = frame.pointee
         let wanted = Key(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace.rawValue,
                          range: f.color_range.rawValue, primaries: f.color_primaries.rawValue,
-                         transfer: f.color_trc.rawValue, outWidth: picture.width, outHeight: picture.height)
+                         transfer: f.color_trc.rawValue, outWidth: width, outHeight: height)
         if key != wanted || graph == nil {
             graph = nil
             key = wanted
             graph = try FilterGraph(source: .video(width: f.width, height: f.height, format: AVPixelFormat(f.format),
                                                    timeBase: AVRational(num: 1, den: 1000), sampleAspect: f.sample_aspect_ratio,
                                                    frameRate: AVRational(num: 0, den: 0)),
-                                    filters: PlanarRGBResizer.chain(for: f, width: picture.width, height: picture.height))
+                                    filters: PlanarRGBResizer.chain(for: f, width: width, height: height))
         }
         guard let graph else { throw MediaError("no zscale graph") }
         input.unref()
         try MediaError.check(av_frame_ref(input.pointer, frame), "cannot reference the frame to scale")
         try graph.push(input)
-        output.unref()
-        guard try graph.pull(into: output) == .frame else { throw MediaError("zscale gave no picture") }
-        defer { output.unref() }
-        try pack(output.pointer, into: picture)
+        result.unref()
+        guard try graph.pull(into: result) == .frame else { throw MediaError("zscale gave no picture") }
+        let r = result.pointer.pointee
+        guard r.format == AV_PIX_FMT_GBRP.rawValue, Int(r.width) == width, Int(r.height) == height else {
+            result.unref()
+            throw MediaError("zscale gave another picture")
+        }
     }
 
     /// zscale to 8-bit planar RGB at the size shown. The input's matrix and
@@ -75,8 +90,7 @@ package final class PlanarRGBResizer {
     /// Interleaves zimg's planes (G, B, R) into BGRA, opaque.
     private func pack(_ frame: UnsafeMutablePointer<AVFrame>, into picture: PictureBuffer) throws(MediaError) {
         let f = frame.pointee
-        guard f.format == AV_PIX_FMT_GBRP.rawValue, Int(f.width) == picture.width, Int(f.height) == picture.height,
-              let g = f.data.0, let b = f.data.1, let r = f.data.2 else { throw MediaError("zscale gave another picture") }
+        guard Int(f.width) == picture.width, Int(f.height) == picture.height, let g = f.data.0, let b = f.data.1, let r = f.data.2 else { throw MediaError("zscale gave another picture") }
         let (gs, bs, rs) = (Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2))
         let width = picture.width, pitch = picture.pitch
         picture.pixels.withMemoryRebound(to: UInt8.self, capacity: pitch * picture.height) { base in

@@ -12,7 +12,8 @@ import Media
 ///
 /// Time starts running from the first frame backward (its keyframe
 /// interval may take a while to decode), as forward it runs from the first
-/// frame after a seek. A step that falls behind the clock goes to the frame
+/// frame after a seek, once the frames before it are decoded ahead (the
+/// prefetch thread's first window). A step that falls behind the clock goes to the frame
 /// due then: the frames passed over are counted as dropped. At the start of the item it
 /// pauses on the first frame.
 extension Player {
@@ -37,8 +38,17 @@ extension Player {
             // decode first): time runs from here.
             if backwardAnchor?.starting == true {
                 backwardAnchor = nil
-                started = true
+                backwardHoldSince = now
             }
+        }
+        if let since = backwardHoldSince {
+            // The first frame backward is on screen; the frames before it
+            // come from a window decoded from its keyframe, the ones needed
+            // first last: time starts once they are in (at most 5 s on),
+            // rather than dropping the frames due meanwhile.
+            guard pipeline.isDecodedAhead(ofBackwardStepAt: itemStart) || now &- since > 5_000_000_000 else { return }
+            backwardHoldSince = nil
+            started = true
         }
         guard let anchor = backwardAnchor else {
             // From the end of the frame on screen: it stays its whole duration.

@@ -38,6 +38,7 @@ extension Player {
         // Backward, time runs on from the frame the seek shows.
         backwardAnchor = nil
         backwardStepFrom = nil
+        backwardHoldSince = nil
         if playDirection == .backward { steppedWhilePaused = true }
     }
 

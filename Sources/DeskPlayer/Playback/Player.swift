@@ -98,6 +98,9 @@ package final class Player {
     /// Where the frame shown when the last backward step was asked for
     /// started, in the item: a step that shows it again is at the start.
     var backwardStepFrom: MediaTime?
+    /// Since when the first frame backward is on screen while the frames
+    /// before it are still being decoded ahead: time starts when they are.
+    var backwardHoldSince: UInt64?
     /// mpv's ab-loop-a and ab-loop-b, in item time (nil: not set). With both
     /// set, the interval between them loops as seamlessly as a whole file.
     package internal(set) var abLoop: (a: MediaTime?, b: MediaTime?) = (nil, nil)
@@ -195,6 +198,7 @@ package final class Player {
         endReported = false
         backwardAnchor = nil
         backwardStepFrom = nil
+        backwardHoldSince = nil
         guard playDirection == .forward else { return }
         if let pipeline = currentItem?.pipeline, audioIsSilent(pipeline) {
             clock.set(time: clock.time(at: HostTime.now()), host: HostTime.now(), running: true, audioDriven: false,
@@ -206,6 +210,7 @@ package final class Player {
         wantsToPlay = false
         backwardAnchor = nil
         backwardStepFrom = nil
+        backwardHoldSince = nil
         // Before any seek that follows (a step back pauses, then seeks; playing
         // forward again seeks to realign the sound, which is read again).
         currentItem?.pipeline?.setKeepsFramesForSteps(true)

@@ -126,8 +126,8 @@ package final class PlayerView {
         var redisplay = false
         if seen && frameToRemake {
             frameToRemake = false
-            // One decoded fast (for a small picture) is decoded again at full size.
-            if player.isPaused && shownFrame?.decodedFast == true { redisplay = true } else { remakeMeasured = true }
+            // One decoded fast (for a small picture), or resized ahead, is decoded again at full size.
+            if player.isPaused && shownFrame?.isForOneSize == true { redisplay = true } else { remakeMeasured = true }
         }
         let layout = OutputLayout(area: area, mode: contentMode, zoom: zoom, geometry: displayGeometry)
         var sizing: OutputSizing?
@@ -136,9 +136,10 @@ package final class PlayerView {
             outputLayout = layout
             sizing = layout.sizing
             // Paused, the frame on screen is made again at the new size, from the
-            // decoded picture it holds; one decoded fast (it was shown small) is decoded again.
+            // decoded picture it holds; one decoded fast (it was shown small) or
+            // resized ahead (playing backward) is decoded again.
             if player.isPaused && shownFrame != nil {
-                if shownFrame?.decodedFast == true { redisplay = true } else { remakeMeasured = true }
+                if shownFrame?.isForOneSize == true { redisplay = true } else { remakeMeasured = true }
             }
         }
         return PlayerNeeds(player: player, picturesSeen: seen, outputSizing: sizing, redisplaysFrame: redisplay)

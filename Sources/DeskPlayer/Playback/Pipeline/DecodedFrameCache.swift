@@ -31,6 +31,9 @@ final class DecodedFrameCache: Sendable {
         /// Decoded without the loop filter (a 2160p video shown at 720p):
         /// shown from here as such, never made larger (`VideoFrame.decodedFast`).
         let decodedFast: Bool
+        /// Resized by the prefetch thread for pictures drawn at this size
+        /// (`BackwardWindowDecoder`); nil: the decoded picture.
+        let madeFor: PictureSize?
         var end: MediaTime { itemTime + duration }
     }
 
@@ -95,7 +98,8 @@ final class DecodedFrameCache: Sendable {
         guard let size = DecodedFrameCache.bytes(of: source.pointee), size <= budget,
               !holds(itemTime, replacingFast: !decodedFast),
               let copy = DecodedFrameCache.copy(source) else { return }
-        let entry = Entry(frame: copy, itemTime: itemTime, duration: duration, bytes: size, decodedFast: decodedFast)
+        let entry = Entry(frame: copy, itemTime: itemTime, duration: duration, bytes: size, decodedFast: decodedFast,
+                          madeFor: nil)
         state.withLock { s in
             s.put(entry)
             while s.bytes > budget, let first = s.entries.first, let last = s.entries.last {
@@ -110,9 +114,10 @@ final class DecodedFrameCache: Sendable {
     /// room by letting go of the frames that start after `playhead` (shown
     /// already), latest first, then of the earliest frames before it (the
     /// last the steps will need). False, and nothing kept, when `source`
-    /// is itself the earliest.
+    /// is itself the earliest. `madeFor`: `source` is the picture resized
+    /// for that size shown (nil: decoded).
     func insertAhead(_ source: UnsafeMutablePointer<AVFrame>, itemTime: MediaTime, duration: MediaTime,
-                     playhead: MediaTime) -> Bool {
+                     playhead: MediaTime, madeFor: PictureSize? = nil) -> Bool {
         guard let size = DecodedFrameCache.bytes(of: source.pointee), size <= budget else { return false }
         if holds(itemTime, replacingFast: true) { return true }
         let room = state.withLock { s in
@@ -129,7 +134,8 @@ final class DecodedFrameCache: Sendable {
         }
         guard room, let copy = DecodedFrameCache.copy(source) else { return false }
         state.withLock { s in
-            s.put(Entry(frame: copy, itemTime: itemTime, duration: duration, bytes: size, decodedFast: false))
+            s.put(Entry(frame: copy, itemTime: itemTime, duration: duration, bytes: size, decodedFast: false,
+                        madeFor: madeFor))
         }
         inserted.signal()
         return true
@@ -177,6 +183,16 @@ final class DecodedFrameCache: Sendable {
         state.withLock { s in s.entries.reduce(0) { $1.itemTime <= time ? $0 + $1.bytes : $0 } }
     }
 
+    /// Lets go of the pictures resized for another size shown than `size`
+    /// (the window changed size while playing backward): decoded again.
+    func removeAll(madeForOtherThan size: PictureSize) {
+        state.withLock { s in
+            for index in s.entries.indices.reversed() where s.entries[index].madeFor.map({ $0 != size }) ?? false {
+                s.remove(at: index)
+            }
+        }
+    }
+
     /// Lets every frame go, and gives their memory back to the system at
     /// once (glibc keeps freed blocks of this size in its arenas otherwise).
     func removeAll() {
@@ -198,4 +214,10 @@ final class DecodedFrameCache: Sendable {
         }
         return copy
     }
+}
+
+/// The size of a picture as drawn, in pixels.
+struct PictureSize: Equatable, Sendable {
+    var width: Int
+    var height: Int
 }

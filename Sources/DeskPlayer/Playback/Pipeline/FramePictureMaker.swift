@@ -22,8 +22,11 @@ package final class FrameOrigin: Sendable {
 /// drawn on it; or, for the GPU, its YUV planes at the video's size. Only
 /// frames shown are converted (none dropped, skipped or unseen), and a
 /// paused frame is made again at a new size from the decoded picture it
-/// still holds, without decoding anything. One per view (the scaler keeps
-/// its graph for the size), used on the thread that draws.
+/// still holds, without decoding anything. Playing backward, a frame may
+/// come already resized to the size shown, as zimg's planar RGB
+/// (`BackwardWindowDecoder`): at that size it is only packed into BGRA.
+/// One per view (the scaler keeps its graph for the size), used on the
+/// thread that draws.
 package final class FramePictureMaker {
     private let scaler = Scaler(display: true)
 

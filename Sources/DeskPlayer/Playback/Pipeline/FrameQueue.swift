@@ -21,6 +21,14 @@ package struct VideoFrame: @unchecked Sendable {  // the source is only read onc
     package let decodedFast: Bool
     /// What its picture is made with.
     let origin: FrameOrigin
+    /// Resized ahead for the size shown then (playing backward,
+    /// `BackwardWindowDecoder`): shown at another size, it too is decoded
+    /// again rather than made from a picture of the old size.
+    package var resizedAhead = false
+
+    /// Whether a picture at another size is made from a decode of it
+    /// again, not from this frame (decoded fast, or resized ahead).
+    package var isForOneSize: Bool { decodedFast || resizedAhead }
 }
 
 /// The few decoded frames waiting between a video decode thread and the

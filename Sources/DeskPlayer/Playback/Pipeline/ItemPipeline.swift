@@ -74,9 +74,11 @@ final class ItemPipeline: ItemSource {
         warningSink = warning
         frameCache = DecodedFrameCache(budget: preferences.frameCacheBytes)
         if let video, !info.isLive, !info.isDevice, !input.isNetwork, info.formatName != "avi", frameCache.budget > 0 {
+            let control = control, forGPU = preferences.picturesForGPU
             let reader = BackwardPrefetcher.Reader(input: input, streamIndex: video.index,
                                                    threads: preferences.videoDecoderThreadCount, startOffset: startOffset,
-                                                   nominalDuration: VideoDecodeLoop.nominalDuration(info, timeBase: video.timeBase))
+                                                   nominalDuration: VideoDecodeLoop.nominalDuration(info, timeBase: video.timeBase),
+                                                   shownAt: { forGPU ? nil : control.shownSize })
             prefetcher = BackwardPrefetcher(cache: frameCache, reader: reader, warning: warning)
         } else {
             prefetcher = nil
@@ -239,6 +241,12 @@ final class ItemPipeline: ItemSource {
         } else {
             prefetcher?.stop()
         }
+    }
+
+    /// Whether the frames before a backward step's at `time` are decoded
+    /// ahead (`BackwardPrefetcher.holdsFrames`).
+    func isDecodedAhead(ofBackwardStepAt time: MediaTime) -> Bool {
+        prefetcher?.holdsFrames(before: time) ?? true
     }
 
     /// Windows of frames the backward prefetcher decoded (tests).

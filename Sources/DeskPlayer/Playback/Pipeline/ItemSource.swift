@@ -31,6 +31,9 @@ package protocol ItemSource: AnyObject, Sendable {
     /// Playing backward (`Player+Backward`): every seek back keeps as many
     /// decoded frames before its target as the cache holds, not only a step's.
     func setPlaysBackward(_ backward: Bool)
+    /// Playing backward, whether the frames before the step showing at
+    /// `time` are decoded ahead, so that time can start running.
+    func isDecodedAhead(ofBackwardStepAt time: MediaTime) -> Bool
     func setPasses(_ passes: Int?)
     /// How fast its audio is made (the player's speed); the clock follows what is heard.
     func setSpeed(_ speed: PlaybackSpeed)
@@ -65,6 +68,7 @@ extension ItemSource {
     func setPicturesSeen(_ seen: Bool) {}
     func setKeepsFramesForSteps(_ keeps: Bool) {}
     func setPlaysBackward(_ backward: Bool) {}
+    func isDecodedAhead(ofBackwardStepAt time: MediaTime) -> Bool { true }
     func seekToKeyframe(before time: MediaTime, pass: Int) -> Int { seek(to: time, pass: pass) }
     var selectedAudioTrack: Int? { nil }
     func selectAudioTrack(_ id: Int, playhead: MediaTime) -> Bool { false }

@@ -77,6 +77,7 @@ final class PipelineControl: Sendable {
     private let keepsFrames = Atomic<Bool>(false)
     private let backward = Atomic<Bool>(false)
     private let cachedFramesShown = Atomic<Int>(0)
+    private let readSerial = Atomic<Int>(-1)
     /// What the demuxer waits on when the buffer is full or the input has
     /// ended: new orders (signalled here) or a packet taken (by the queues).
     let demuxerWake = WakeSignal()
@@ -190,9 +191,26 @@ final class PipelineControl: Sendable {
         set { backward.store(newValue, ordering: .relaxed) }
     }
 
+    /// The video decode thread decodes the packets of video serial
+    /// `serial`: playing backward, the demux thread reads them past the
+    /// first only then (a step served from the cache needs none).
+    func readOn(serial: Int) {
+        readSerial.store(serial, ordering: .relaxed)
+        demuxerWake.signal()
+    }
+
+    /// Whether the packets of `serial` are wanted past its first (`readOn`).
+    func readsOn(serial: Int) -> Bool { readSerial.load(ordering: .relaxed) == serial }
+
     /// Frames a seek or step took from the decoded-frame cache (not decoded again).
     var framesFromCache: Int { cachedFramesShown.load(ordering: .relaxed) }
     func countFrameFromCache() { cachedFramesShown.add(1, ordering: .relaxed) }
+
+    /// `displaySize`, as the size of the pictures drawn.
+    var shownSize: PictureSize {
+        let size = displaySize
+        return PictureSize(width: size.width, height: size.height)
+    }
 
     func setDisplaySize(width: Int, height: Int) {
         state.withLock { $0.displaySize = (max(width, 1), max(height, 1)) }

@@ -149,6 +149,7 @@ final class VideoDecodeLoop {
             case .packet(let packet, _):
                 if current.packets == 0 {
                     current.decodesNothing = cacheHoldsInterval(from: packet) || servedByPrefetcher
+                    if !current.decodesNothing { control.readOn(serial: current.serial) }
                 }
                 current.packets += 1
                 if !current.decodesNothing { decode(packet) }
@@ -305,12 +306,17 @@ final class VideoDecodeLoop {
         // A frame decoded fast is shown from here only while the picture is
         // still small: one shown larger is decoded again in full.
         let fastIsFine = fastWhenSmall && isShownSmall
+        let shownAt = control.shownSize
         for entry in run {
             guard fastIsFine || !entry.decodedFast else { return }
+            // Resized for another size shown (the window changed): decoded again.
+            guard entry.madeFor.map({ $0 == shownAt }) ?? true else { return }
             guard frames.waitForRoom(serial: current.serial), let reference = try? Frame(),
                   av_frame_ref(reference.pointer, entry.frame.pointer) >= 0 else { return }
-            frames.push(VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
-                                   itemTime: entry.itemTime, decodedFast: entry.decodedFast, origin: origin))
+            var frame = VideoFrame(source: reference, pts: entry.itemTime, duration: entry.duration, serial: current.serial,
+                                   itemTime: entry.itemTime, decodedFast: entry.decodedFast, origin: origin)
+            frame.resizedAhead = entry.madeFor != nil
+            frames.push(frame)
             control.countFrameFromCache()
             if current.firstQueued == nil { current.firstQueued = entry.itemTime }
             current.delivered += 1
@@ -328,8 +334,15 @@ final class VideoDecodeLoop {
         let serial = current.serial
         guard prefetcher.waitForFrame(at: target, isStale: { control.isAborted || control.serial != serial }) else { return }
         showCached(at: target)
+        guard current.delivered == 0 else { return }
+        let shownAt = control.shownSize
+        if cache.run(at: target, limit: 1).first?.madeFor.map({ $0 != shownAt }) == true {
+            // Resized for the window's former size: this step decodes its
+            // frame, the thread's next windows are made for the new size.
+            return cache.removeAll(madeForOtherThan: shownAt)
+        }
         // Its frames need what the filters do: this thread decodes them.
-        if current.delivered == 0 { prefetcher.cannotServe("the video's frames need filters") }
+        prefetcher.cannotServe("the video's frames need filters")
     }
 
     /// Playing backward, the step's frame came from the cache and the
