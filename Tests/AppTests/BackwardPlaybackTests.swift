@@ -70,6 +70,7 @@ import TestSupport
         let path = try Self.longIntervalClip(in: dir)
         var preferences = ItemPreferences()
         preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
         let player = Player()
         player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
         #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
@@ -101,6 +102,7 @@ import TestSupport
         let path = try Self.longIntervalClip(in: dir)
         var preferences = ItemPreferences()
         preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
         let player = Player()
         player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
         #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
@@ -132,6 +134,7 @@ import TestSupport
         let path = try Self.longIntervalClip(in: dir)
         var preferences = ItemPreferences()
         preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
         let player = Player()
         player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
         #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)

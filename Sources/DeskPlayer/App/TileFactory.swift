@@ -29,7 +29,7 @@ final class TileFactory {
         p.maxHeight = options.maxResolution?.height
         p.maxBitrate = options.maxBitrate?.bitsPerSecond
         p.streamCacheBytes = options.streamCacheSize?.bitsPerSecond
-        if let bytes = options.frameCacheSize?.bitsPerSecond { p.frameCacheBytes = bytes }
+        if let bytes = options.frameCacheSize?.bitsPerSecond { (p.frameCacheBytes, p.backwardFrameCacheBytes) = (bytes, bytes) }
         p.audioTrim = options.audioTrim
         func languages(_ list: String?) -> [String] {
             (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -86,6 +86,9 @@ package struct ItemPreferences: Sendable, Equatable {
     /// Bytes of decoded frames kept around a seek while paused, for steps
     /// back (`--frame-cache-size`, `DecodedFrameCache`).
     package var frameCacheBytes = DecodedFrameCache.defaultBudget
+    /// The same while playing backward: `--frame-cache-size` when given,
+    /// else a larger default (`DecodedFrameCache.defaultBackwardBudget`).
+    package var backwardFrameCacheBytes = DecodedFrameCache.defaultBackwardBudget
     /// Preferred audio and subtitle languages, best first (mpv's --alang, --slang).
     package var audioLanguages: [String] = []
     package var subtitleLanguages: [String] = []

@@ -71,13 +71,49 @@ final class DecodedFrameCache: Sendable {
     /// decodes it once per 80 frames instead of once per frame.
     static let defaultBudget = 256 << 20
 
-    let budget: Int
+    /// The default budget while playing backward: 1 GiB, at most an
+    /// eighth of the machine's memory. A window of frames is decoded from
+    /// its keyframe, so with room for C frames an interval of N costs about
+    /// N²/C decodes: 256 MB holds 3 s of 1080p, 1 GiB the 10 s interval of
+    /// a 1080p H.264 camera file (decoded once), and most of one of 2160p
+    /// or 10-bit HEVC (mpv's backward play uses about as much).
+    static let defaultBackwardBudget: Int = {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, pageSize > 0 else { return defaultBudget }
+        let (memory, overflow) = pages.multipliedReportingOverflow(by: pageSize)
+        return max(defaultBudget, min(1 << 30, overflow ? 1 << 30 : memory / 8))
+    }()
+
+    /// The bound now: `forwardBudget`, or `backwardBudget` while playing backward.
+    var budget: Int { bound.withLock { $0 } }
+    /// `--frame-cache-size`.
+    let forwardBudget: Int
+    /// `--frame-cache-size` when given, else the larger default for backward play.
+    let backwardBudget: Int
+    private let bound: Mutex<Int>
     private let state = Mutex(State())
     /// Signalled when a frame comes in (what a step waiting for the
     /// prefetcher's frame waits on).
     let inserted = WakeSignal()
 
-    init(budget: Int) { self.budget = max(budget, 0) }
+    /// `backwardBudget` (nil: as `budget`) never below `budget`; none when
+    /// `budget` is none (the cache turned off).
+    init(budget: Int, backwardBudget: Int? = nil) {
+        forwardBudget = max(budget, 0)
+        self.backwardBudget = forwardBudget == 0 ? 0 : max(backwardBudget ?? forwardBudget, forwardBudget)
+        bound = Mutex(forwardBudget)
+    }
+
+    /// Playing backward takes the larger bound; back to the other, the
+    /// frames over it go, those already shown (the latest) first.
+    func setPlayingBackward(_ backward: Bool) {
+        let limit = backward ? backwardBudget : forwardBudget
+        bound.withLock { $0 = limit }
+        guard !backward else { return }
+        state.withLock { s in
+            while s.bytes > limit, !s.entries.isEmpty { s.remove(at: s.entries.count - 1) }
+        }
+    }
 
     var bytes: Int { state.withLock { $0.bytes } }
     var count: Int { state.withLock { $0.entries.count } }

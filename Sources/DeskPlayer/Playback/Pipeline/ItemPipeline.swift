@@ -72,7 +72,7 @@ final class ItemPipeline: ItemSource {
         audioPackets = PacketQueue(taken: control.demuxerWake)
         loopPasses = LoopPasses(hasAudio: audio != nil)
         warningSink = warning
-        frameCache = DecodedFrameCache(budget: preferences.frameCacheBytes)
+        frameCache = DecodedFrameCache(budget: preferences.frameCacheBytes, backwardBudget: preferences.backwardFrameCacheBytes)
         if let video, !info.isLive, !info.isDevice, !input.isNetwork, info.formatName != "avi", frameCache.budget > 0 {
             let control = control, forGPU = preferences.picturesForGPU
             let reader = BackwardPrefetcher.Reader(input: input, streamIndex: video.index,
@@ -236,6 +236,7 @@ final class ItemPipeline: ItemSource {
     func setPlaysBackward(_ backward: Bool) {
         guard control.playsBackward != backward else { return }
         control.playsBackward = backward
+        frameCache.setPlayingBackward(backward)
         if backward && control.activeLoopInterval == nil && !control.isAborted {
             prefetcher?.start()
         } else {
