@@ -185,7 +185,7 @@ struct DeskPlayerCommand: ParsableCommand {
     @Option(name: .customLong("stream-cache-size"), help: ArgumentHelp("Bytes of HLS segments kept in memory so loops do not download again (64M, 500k; 0 turns it off). Default: three minutes of the variant.", valueName: "BYTES"))
     var streamCacheSize: BitRate?
 
-    @Option(name: .customLong("frame-cache-size"), help: ArgumentHelp("Bytes of decoded frames kept around a seek while paused, so steps back (,) and forward come from memory instead of decoding from the keyframe again (256M by default: 80 frames of 1080p; 0 turns it off).", valueName: "BYTES"))
+    @Option(name: .customLong("frame-cache-size"), help: ArgumentHelp("Bytes of decoded frames kept around a seek while paused, so steps back (,) and forward come from memory instead of decoding from the keyframe again (256M by default: 80 frames of 1080p; 0 turns it off). Playing backward the default is 1G (at most an eighth of the memory); given, it bounds both.", valueName: "BYTES"))
     var frameCacheSize: BitRate?
 
     @Option(name: .customLong("audio-trim"), help: ArgumentHelp("Samples cut from the start and end of every pass of audio alone in MPEG-TS, HLS or ADTS, which cannot say their encoder's priming and padding (FFmpeg's AAC encoder: 1024 at the start). Default: none, every decoded sample plays.", valueName: "START,END"))
