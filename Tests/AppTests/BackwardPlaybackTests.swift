@@ -61,6 +61,18 @@ import TestSupport
         return path
     }
 
+    /// A player on `path` (the 160×96 clip) whose frame cache holds 8 of
+    /// its decoded frames, playing backward too, the item open.
+    static func playerWithRoomForEightFrames(_ path: String) -> Player {
+        var preferences = ItemPreferences()
+        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
+        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
+        let player = Player()
+        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
+        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        return player
+    }
+
     /// The file gone once opened (the prefetch thread cannot open it
     /// again): one line says so, and each step decodes its frame on
     /// demand, as without the thread; every frame still shows, in order.
@@ -68,12 +80,7 @@ import TestSupport
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Self.longIntervalClip(in: dir)
-        var preferences = ItemPreferences()
-        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
-        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
-        let player = Player()
-        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
-        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        let player = Self.playerWithRoomForEightFrames(path)
         player.seek(to: MediaTime(seconds: 20.0 / 25))
         #expect(FrameBackStepTests.nextFrames([player]) == [20])
         try FileManager.default.removeItem(atPath: path)
@@ -100,12 +107,7 @@ import TestSupport
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Self.longIntervalClip(in: dir)
-        var preferences = ItemPreferences()
-        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
-        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
-        let player = Player()
-        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
-        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        let player = Self.playerWithRoomForEightFrames(path)
         player.seek(to: MediaTime(seconds: 45.0 / 25))
         #expect(FrameBackStepTests.nextFrames([player]) == [45])
         let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
@@ -132,12 +134,7 @@ import TestSupport
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Self.longIntervalClip(in: dir)
-        var preferences = ItemPreferences()
-        preferences.frameCacheBytes = 8 * 160 * 96 * 3 / 2
-        preferences.backwardFrameCacheBytes = preferences.frameCacheBytes
-        let player = Player()
-        player.replaceCurrentItem(with: PlayerItem(path, preferences: preferences))
-        #expect(player.currentItem?.waitUntilLoaded() == .readyToPlay)
+        let player = Self.playerWithRoomForEightFrames(path)
         let pipeline = try #require(player.currentItem?.pipeline as? ItemPipeline)
         pipeline.setDisplaySize(width: 80, height: 48)
         player.seek(to: MediaTime(seconds: 45.0 / 25))
