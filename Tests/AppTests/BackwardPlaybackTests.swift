@@ -13,14 +13,20 @@ import TestSupport
 @Suite struct BackwardPlaybackTests {
     /// Refreshes the player until it pauses (or 20 s pass), and returns
     /// the frame number of every picture it put on screen meanwhile.
-    static func framesUntilPaused(_ player: Player) -> [Int] {
+    static func framesUntilPaused(_ player: Player, timeout: Double = 20,
+                                  each: (VideoFrame, PictureBuffer) -> Void = { _, _ in }) -> [Int] {
         var codes: [Int] = []
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(timeout)
+        // As the app's loop: wait until the player's next deadline, or until
+        // the decode thread wakes it with the frame it was waiting for.
+        let wake = DispatchSemaphore(value: 0)
         while !player.isPaused && Date() < deadline {
             if let frame = player.update(at: HostTime.now()), let picture = frame.madePicture() {
                 codes.append(FrameBackStepTests.code(of: picture))
+                each(frame, picture)
             }
-            Thread.sleep(forTimeInterval: 0.002)
+            let due = player.nextDeadline(at: HostTime.now()) { wake.signal() } ?? Player.lookInterval
+            _ = wake.wait(timeout: .now() + min(max(due, 0), 0.1))
         }
         return codes
     }
@@ -142,19 +148,13 @@ import TestSupport
         player.speed.value = 0.25
         player.playDirection = .backward
         player.play()
-        var codes: [Int] = []
         var resized = 0
-        let deadline = Date().addingTimeInterval(30)
-        while !player.isPaused && Date() < deadline {
-            if let frame = player.update(at: HostTime.now()), let picture = frame.madePicture() {
-                codes.append(FrameBackStepTests.code(of: picture))
-                if picture.width == 80 && picture.height == 48 {
-                    resized += 1
-                    // Paused and shown larger, it is decoded again (as one decoded fast).
-                    #expect(frame.isForOneSize)
-                }
+        let codes = Self.framesUntilPaused(player, timeout: 30) { frame, picture in
+            if picture.width == 80 && picture.height == 48 {
+                resized += 1
+                // Paused and shown larger, it is decoded again (as one decoded fast).
+                #expect(frame.isForOneSize)
             }
-            Thread.sleep(forTimeInterval: 0.002)
         }
         #expect(codes == Array((0...44).reversed()), "shown: \(codes)")
         #expect(player.stats.framesDropped == 0)

@@ -21,7 +21,7 @@ import TestSupport
         var frames: [VideoFrame] = []
         let deadline = Date().addingTimeInterval(20)
         while frames.count < 6 && Date() < deadline {
-            if let frame = pipeline.frames.pop() { frames.append(frame) } else { Thread.sleep(forTimeInterval: 0.002) }
+            if let frame = pipeline.frames.pop() { frames.append(frame) } else { pipeline.frames.waitForFrame(timeout: 0.5) }
         }
         #expect(frames.count == 6, "the clip gave \(frames.count) frames")
         let frameBytes = try #require(DecodedFrameCache.bytes(of: frames[0].source.pointer.pointee))

@@ -25,7 +25,7 @@ import TestSupport
         let deadline = Date().addingTimeInterval(20)
         var compared = 0
         while compared < 3 && Date() < deadline {
-            guard let frame = pipeline.frames.pop() else { Thread.sleep(forTimeInterval: 0.002); continue }
+            guard let frame = pipeline.frames.pop() else { pipeline.frames.waitForFrame(timeout: 0.5); continue }
             for (w, h) in [(426, 240), (320, 180)] {
                 let drawn = try #require(frame.madePicture(width: w, height: h))
                 let resized = try Frame()
