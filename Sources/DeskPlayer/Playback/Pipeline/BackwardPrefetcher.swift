@@ -220,10 +220,14 @@ final class BackwardPrefetcher: Sendable {
         }
         let free = (cache.budget - cache.bytes(startingBy: playhead)) / frameBytes
         guard free > 0 else { return nil }
-        // Not below the keyframe of the frame on top: the frames of an
-        // earlier interval would be decoded first, from their own keyframe,
-        // and the ones the steps need next (the top) only after them.
-        let keyframe = windows.keyframe(atOrBefore: high - MediaTime(value: 1, timescale: 1_000_000)) ?? .zero
+        // Not below the keyframe of the frame on top (the one starting a
+        // frame below `high`): the frames of an earlier interval would be
+        // decoded first, from their own keyframe, and the ones the steps
+        // need next (the top) only after them. A microsecond below `high`
+        // rounded back to `high` in the stream's time base: a window that
+        // ended on a keyframe found that keyframe again, no window was
+        // left, and each start of backward play waited out its 5 s.
+        let keyframe = windows.keyframe(atOrBefore: high - windows.duration(ofFrames: 1)) ?? .zero
         let low = max(high - windows.duration(ofFrames: free), keyframe, .zero)
         return low < high ? low..<high : nil
     }
